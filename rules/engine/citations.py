@@ -1,0 +1,60 @@
+"""Citation ids of the rules the engine applies.
+
+Every id here must exist in the bundled rulebook (``rules/rulebooks/``); a test enumerates
+them. Ids are ``<BOOK>-<SECTION>.<RULE>``:
+
+- ``RRoP``: Robert's Rules of Poker (Bob Ciaffone). ``BR`` = the general "Betting and
+  Raising" rules, ``4`` = "Button and Blind Use", ``14`` = "No-Limit and Pot-Limit",
+  ``PL`` = its pot-limit rules.
+- ``TDA``: Poker TDA rules, 2024 numbering (older numbers are aliases in the rulebook).
+"""
+
+# Robert's Rules: Betting and Raising (general rules).
+LIMIT_RAISE_CAP = "RRoP-BR.3"  # a bet and three raises (four in two-round games), 3+ players
+HEADS_UP_UNLIMITED = "RRoP-BR.4"  # unlimited raising heads-up; a cap once reached stays
+LIMIT_HALF_BET_ALL_IN = "RRoP-BR.5"  # limit: all-in of half a bet or more is a full bet
+MIN_WAGER = "RRoP-BR.6"  # any wager at least the previous bet or raise, unless all-in
+SMALLEST_CHIP = "RRoP-BR.7"  # chips smaller than the smallest that plays do not play
+VERBAL_BINDING = "RRoP-BR.8"  # a verbal statement in turn is binding
+ACT_IN_TURN = "RRoP-BR.10"  # acting out of turn
+FULL_BET_AND_HALF = "RRoP-BR.14"  # string raises; a bet plus half a bet or more is a raise
+SINGLE_CHIP_CALL = "RRoP-BR.15"  # a single larger chip without announcement is a call
+BRING_UP_SHORT_WAGER = "RRoP-BR.16"  # improperly low wagers are brought up to proper size
+
+# Robert's Rules: Button and Blind Use.
+BRING_IN_AND_SHORT_BLIND = "RRoP-4.2"  # minimum bring-in; a short big blind
+
+# Robert's Rules: No-Limit and Pot-Limit.
+NL_UNLIMITED_RAISES = "RRoP-14.1"
+NL_MIN_BET = "RRoP-14.2"  # bets at least the bring-in; a straddle sets a new bring-in
+NL_MIN_RAISE = "RRoP-14.3"  # raises at least the previous bet or raise; no re-open
+NL_NO_COMPLETING = "RRoP-14.4"  # completing the bet is a limit wager only
+NL_ALL_INS_ADD_UP = "RRoP-14.5"  # several short all-ins re-open once they make a raise
+NL_NOT_BINDING_UNTIL_RELEASED = "RRoP-14.7"
+NL_VERBAL_OVER_CHIPS = "RRoP-14.8"  # discrepancy: the bet is corrected to the verbal
+NL_SINGLE_CHIP = "RRoP-14.11"  # single chip: full value as a bet, a call facing a bet
+NL_RAISE_BROUGHT_UP = "RRoP-14.12"  # too-small raise brought up to the minimum, no more
+NL_MIN_DENOMINATION = "RRoP-14.13"
+NL_STRADDLE = "RRoP-14.14"  # one live straddle, 2x the big blind, acts last preflop
+NL_TABLE_STAKES_MAX_BUY_IN = "RRoP-14.16"
+NL_RUN_IT_TWICE = "RRoP-14.17"
+
+# Robert's Rules: Pot-Limit.
+PL_OVERSIZE_REDUCED = "RRoP-PL.1"  # a wager over the pot is reduced to the pot
+PL_POT_SIZE = "RRoP-PL.4"  # rounding the pot size up
+PL_SMALL_BLIND_AS_BIG = "RRoP-PL.5"
+PL_SINGLE_CHIP_OVER_POT = "RRoP-PL.6"  # a chip larger than the pot is a pot-size bet
+PL_MAX_BET = "RRoP-14.0"  # section preamble: pot after the call (pot 100, bet 50 -> 250)
+
+# TDA rules (2024 numbering).
+TDA_RAISE_AMOUNTS = "TDA-43"  # largest prior full bet or raise; the 50% standard
+TDA_OVERSIZED_CHIP = "TDA-44"
+TDA_MULTIPLE_CHIPS = "TDA-45"
+TDA_PRIOR_CHIPS = "TDA-46"  # chips already in front (not pulled in)
+TDA_REOPENING = "TDA-47"
+TDA_VERBAL_AND_CHIPS = "TDA-40"  # methods of betting: verbal and chips
+TDA_ACTING_IN_TURN = "TDA-53"  # action out of turn
+
+ALL = frozenset(
+    value for name, value in dict(globals()).items() if name.isupper() and isinstance(value, str)
+)
