@@ -48,7 +48,6 @@ PL_MAX_BET = "RRoP-14.0"  # section preamble: pot after the call (pot 100, bet 5
 
 # TDA rules (2024 numbering).
 TDA_RAISE_AMOUNTS = "TDA-43"  # largest prior full bet or raise; the 50% standard
-TDA_OVERSIZED_CHIP = "TDA-44"
 TDA_MULTIPLE_CHIPS = "TDA-45"
 TDA_PRIOR_CHIPS = "TDA-46"  # chips already in front (not pulled in)
 TDA_REOPENING = "TDA-47"

@@ -1,0 +1,20 @@
+"""The two ways the engine says no: an illegal action (HTTP 422) and malformed input (400)."""
+
+
+class IllegalAction(Exception):
+    """An action the rules forbid: a contract code, a plain-English message, the rules applied."""
+
+    def __init__(self, code: str, message: str, *citations: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.citations: tuple[str, ...] = citations
+
+
+class BadInput(ValueError):
+    """Input the engine cannot even read as a hand: a bad config, seat list or action."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field

@@ -1,0 +1,93 @@
+"""Main and side pots, and splitting a pot with the odd chip rule."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from rules.engine.errors import BadInput
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"amount": self.amount, "eligible": list(self.eligible)}
+
+
+def build_pots(
+    contributed: Mapping[int, int],
+    folded: Collection[int],
+    all_in: Collection[int] | None = None,
+) -> list[Pot]:
+    """Main pot first, then side pots, from each seat's total contribution to the hand.
+
+    Each pot is capped at what an all-in player put in; a player still in the hand is eligible
+    for a pot they contributed to fully. Folded players' chips stay in the pots they reached.
+    ``all_in`` names the players who can put in no more; ``None`` means the betting is settled,
+    so every live player's contribution is final (at showdown that gives the same pots).
+    Mid-hand, a live player with chips behind is eligible for every pot: they may still match.
+    """
+    live = [seat for seat in contributed if seat not in folded]
+    capped = live if all_in is None else [seat for seat in live if seat in all_in]
+    caps = sorted({contributed[seat] for seat in capped})
+    can_match = () if all_in is None else [seat for seat in live if seat not in all_in]
+    pots: list[Pot] = []
+    previous = 0
+    for cap in caps:
+        amount = 0
+        for chips in contributed.values():
+            if chips > previous:
+                amount += (cap if chips > cap else chips) - previous
+        if amount:
+            eligible = {s for s in live if contributed[s] >= cap}
+            eligible.update(can_match)
+            pots.append(Pot(amount, tuple(sorted(eligible))))
+        previous = cap
+    rest = sum(chips - previous for chips in contributed.values() if chips > previous)
+    if rest:
+        eligible = {s for s in live if contributed[s] > previous}
+        eligible.update(can_match)
+        if eligible:
+            pots.append(Pot(rest, tuple(sorted(eligible))))
+        elif pots:
+            # Only folded players went beyond the last all-in: an uncalled excess not yet
+            # returned. Their chips stay in the last pot anyone live can win.
+            last = pots.pop()
+            pots.append(Pot(last.amount + rest, last.eligible))
+        elif live:
+            pots.append(Pot(rest, tuple(sorted(live))))
+    return pots
+
+
+def split_pot(
+    amount: int, winners: Sequence[int], button: int, seat_order: Sequence[int], min_chip: int = 1
+) -> dict[int, int]:
+    """Split a pot among tied winners as evenly as the smallest chip allows (TDA-19: split as
+    evenly as possible). Whole odd chips go one each to the winners in order starting left of
+    the button (Robert's Rules, Ties 5a: the first hand clockwise from the button gets the odd
+    chip); change smaller than the smallest chip goes with the first of them."""
+    if amount < 0:
+        raise BadInput("A pot cannot be negative.", "amount")
+    if min_chip < 1:
+        raise BadInput("The smallest chip must be at least 1.", "min_chip")
+    if not winners:
+        raise BadInput("A pot needs at least one winner.", "winners")
+    if len(set(winners)) != len(winners):
+        raise BadInput("Each winner may be named only once.", "winners")
+    seats = set(seat_order)
+    if not seats.issuperset(winners):
+        raise BadInput("Every winner must be a seat dealt in.", "winners")
+    order = sorted(seats)
+    clockwise = [s for s in order if s > button] + [s for s in order if s <= button]
+    chosen = set(winners)
+    ranked = [s for s in clockwise if s in chosen]
+    units, loose = divmod(amount, min_chip)
+    share, odd = divmod(units, len(ranked))
+    result = {seat: share * min_chip for seat in ranked}
+    for seat in ranked[:odd]:
+        result[seat] += min_chip
+    result[ranked[0]] += loose
+    return result
