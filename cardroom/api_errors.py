@@ -1,0 +1,78 @@
+"""One JSON error shape for every API failure: ``{"error": {"code", "message", ...}}``."""
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+_CODES = {
+    status.HTTP_400_BAD_REQUEST: "bad_request",
+    status.HTTP_401_UNAUTHORIZED: "not_authenticated",
+    status.HTTP_403_FORBIDDEN: "permission_denied",
+    status.HTTP_404_NOT_FOUND: "not_found",
+    status.HTTP_405_METHOD_NOT_ALLOWED: "method_not_allowed",
+    status.HTTP_406_NOT_ACCEPTABLE: "not_acceptable",
+    status.HTTP_409_CONFLICT: "conflict",
+    status.HTTP_415_UNSUPPORTED_MEDIA_TYPE: "unsupported_media_type",
+    status.HTTP_422_UNPROCESSABLE_ENTITY: "unprocessable",
+    status.HTTP_429_TOO_MANY_REQUESTS: "throttled",
+}
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, **extra}}
+
+
+def _flatten(detail: Any) -> Any:
+    if isinstance(detail, dict):
+        return {key: _flatten(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_flatten(item) for item in detail]
+    return str(detail)
+
+
+def _first_message(fields: Any) -> str:
+    if isinstance(fields, dict):
+        for key, value in fields.items():
+            inner = _first_message(value)
+            return inner if key in {"non_field_errors", "__all__"} else f"{key}: {inner}"
+    if isinstance(fields, list) and fields:
+        return _first_message(fields[0])
+    return str(fields)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, OverflowError | DataError):
+        # A number no database column can hold (an id of 40 digits): bad input, not a crash.
+        return Response(
+            error_body("bad_request", "A number in the request is out of range."), status=400
+        )
+    if isinstance(exc, DjangoValidationError):
+        fields = (
+            exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        )
+        exc = exceptions.ValidationError(fields)
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    code = _CODES.get(response.status_code, "error")
+    if isinstance(exc, exceptions.ValidationError):
+        fields = _flatten(exc.detail)
+        if not isinstance(fields, dict):
+            fields = {"non_field_errors": fields}
+        response.data = error_body(code, _first_message(fields), fields=fields)
+    elif isinstance(exc, exceptions.ParseError):
+        response.data = error_body("bad_request", f"Malformed request body: {exc.detail}")
+    else:
+        detail = getattr(exc, "detail", str(exc))
+        response.data = error_body(code, str(detail))
+    return response

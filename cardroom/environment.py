@@ -1,0 +1,112 @@
+"""Typed readers for settings that come from the environment.
+
+Each reader rejects a bad value with a message naming the variable, so a typo in a deploy
+stops start-up instead of running with a surprising default.
+"""
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+
+class ImproperlyConfiguredEnv(Exception):
+    """An environment variable holds a value the settings cannot use."""
+
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def env_str(name: str, default: str | None = None) -> str | None:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    value = value.strip()
+    if not value:
+        raise ImproperlyConfiguredEnv(f"{name} is set but empty; unset it or give a value.")
+    return value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    lowered = value.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfiguredEnv(
+        f"{name}={value!r} is not a boolean; use one of true/false, 1/0, yes/no, on/off."
+    )
+
+
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        number = int(value.strip())
+    except ValueError:
+        raise ImproperlyConfiguredEnv(f"{name}={value!r} is not a whole number.") from None
+    if number < minimum:
+        raise ImproperlyConfiguredEnv(f"{name}={number} must be at least {minimum}.")
+    return number
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    if not items:
+        raise ImproperlyConfiguredEnv(f"{name} is set but lists nothing; use a,b,c.")
+    return items
+
+
+def database_from_url(name: str, url: str, *, base_dir: Path) -> dict[str, Any]:
+    """Turn ``sqlite:///path`` or ``postgres://user:pass@host:port/db`` into DATABASES['default']."""
+    parts = urlsplit(url)
+    if parts.scheme == "sqlite":
+        path = unquote(parts.path)
+        # sqlite:///var/db.sqlite3 is relative to the project; sqlite:////abs/path is absolute.
+        if path.startswith("//"):
+            location = Path(path[1:])
+        elif path.startswith("/") and len(path) > 1:
+            location = base_dir / path[1:]
+        else:
+            raise ImproperlyConfiguredEnv(
+                f"{name}={url!r}: give a file, e.g. sqlite:///var/db.sqlite3"
+            )
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": location,
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+        }
+    if parts.scheme in {"postgres", "postgresql", "pgsql"}:
+        database = unquote(parts.path.lstrip("/"))
+        if not database:
+            raise ImproperlyConfiguredEnv(f"{name}={url!r} names no database (…/dbname).")
+        try:
+            port = parts.port
+        except ValueError:
+            raise ImproperlyConfiguredEnv(f"{name}={url!r} has a bad port.") from None
+        options: dict[str, Any] = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        conn_max_age = int(options.pop("conn_max_age", "60"))
+        options.setdefault("connect_timeout", "5")
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": database,
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(port or ""),
+            "CONN_MAX_AGE": conn_max_age,
+            "CONN_HEALTH_CHECKS": True,
+            "OPTIONS": options,
+            "TEST": {"NAME": f"test_{database}"},
+        }
+    raise ImproperlyConfiguredEnv(
+        f"{name}={url!r}: unsupported scheme {parts.scheme!r}; use sqlite:/// or postgres://"
+    )

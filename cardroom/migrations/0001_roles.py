@@ -1,0 +1,20 @@
+"""Create the three role groups: floor managers, tournament directors, staff."""
+
+from django.db import migrations
+
+ROLES = ("Floor manager", "Tournament director", "Staff")
+
+
+def create_groups(apps, schema_editor):
+    Group = apps.get_model("auth", "Group")
+    for name in ROLES:
+        Group.objects.get_or_create(name=name)
+
+
+def remove_groups(apps, schema_editor):
+    apps.get_model("auth", "Group").objects.filter(name__in=ROLES).delete()
+
+
+class Migration(migrations.Migration):
+    dependencies = [("auth", "0012_alter_user_first_name_max_length")]
+    operations = [migrations.RunPython(create_groups, remove_groups)]

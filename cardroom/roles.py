@@ -1,0 +1,126 @@
+"""Who may do what: the one place that decides permissions for views and API endpoints.
+
+Three groups (created by a data migration): floor managers configure tables and games,
+tournament directors run tournaments and log rulings, staff read. Superusers may do all.
+"""
+
+from collections.abc import Callable, Iterable
+from enum import StrEnum
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+
+class Role(StrEnum):
+    FLOOR_MANAGER = "Floor manager"
+    DIRECTOR = "Tournament director"
+    STAFF = "Staff"
+
+
+#: Every role may read the floor, the tables, the rulings and the tournaments.
+READERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR, Role.STAFF)
+
+User = AbstractBaseUser | AnonymousUser
+
+
+def roles_of(user: Any) -> frozenset[Role]:
+    """The roles a user holds, cached on the user object for the request."""
+    if not getattr(user, "is_authenticated", False):
+        return frozenset()
+    cached: frozenset[Role] | None = getattr(user, "_cardroom_roles", None)
+    if cached is None:
+        if user.is_superuser:
+            cached = frozenset(Role)
+        else:
+            names = set(user.groups.values_list("name", flat=True))
+            cached = frozenset(role for role in Role if role.value in names)
+        user._cardroom_roles = cached
+    return cached
+
+
+def has_role(user: Any, *roles: Role) -> bool:
+    """True when the user holds any of ``roles`` (superusers hold every role)."""
+    return bool(roles_of(user) & set(roles))
+
+
+def can_read(user: Any) -> bool:
+    return has_role(user, *READERS)
+
+
+def role_required(
+    *roles: Role,
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """View decorator: 403 for a signed-in user without one of ``roles``.
+
+    Anonymous users never reach it: ``LoginRequiredMiddleware`` sends them to log in.
+    """
+
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not has_role(request.user, *roles):
+                raise PermissionDenied("Your role does not allow this.")
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+def role_permission(
+    *, read: Iterable[Role] = READERS, write: Iterable[Role]
+) -> type[BasePermission]:
+    """A DRF permission class: safe methods need a ``read`` role, the others a ``write`` role."""
+    read_roles, write_roles = tuple(read), tuple(write)
+
+    class RolePermission(BasePermission):
+        message = "Your role does not allow this."
+
+        def has_permission(self, request: Request, view: APIView) -> bool:
+            if not request.user or not request.user.is_authenticated:
+                return False
+            wanted = read_roles if request.method in SAFE_METHODS else write_roles
+            return has_role(request.user, *wanted)
+
+    RolePermission.__name__ = f"RolePermission_{'_'.join(r.name for r in write_roles)}"
+    return RolePermission
+
+
+#: The main navigation: label, URL name, and whether a reader role is needed to see it.
+NAVIGATION: tuple[tuple[str, str, bool], ...] = (
+    ("Floor", "cardroom:floor", True),
+    ("Tables", "cardroom:table_list", True),
+    ("Rulings", "cardroom:ruling_list", True),
+    ("Tournaments", "tournaments:list", True),
+    ("Rulebook", "rules:search", False),
+)
+
+
+def roles_context(request: HttpRequest) -> dict[str, Any]:
+    """Template context: what the signed-in user may do, for showing the right buttons.
+
+    Views still check permissions themselves; this only decides what is offered.
+    """
+    roles = roles_of(getattr(request, "user", None))
+    nav_items = []
+    for label, url_name, needs_role in NAVIGATION:
+        if needs_role and not roles:
+            continue
+        url = reverse(url_name)
+        nav_items.append(
+            {"label": label, "url": url, "prefix": url, "prefix_length": f":{len(url)}"}
+        )
+    return {
+        "nav_items": nav_items,
+        "user_roles": roles,
+        "is_floor_manager": Role.FLOOR_MANAGER in roles,
+        "is_director": Role.DIRECTOR in roles,
+        "can_read": bool(roles),
+    }

@@ -1,0 +1,226 @@
+"""Cardroom settings: one file, every deploy-specific value read from the environment.
+
+Defaults give a local run on SQLite with DEBUG on. ``DJANGO_DEBUG=false`` turns on the
+production-grade settings (``manage.py check --deploy`` passes; a test runs it).
+"""
+
+from pathlib import Path
+
+from django.utils.csp import CSP
+
+from cardroom.environment import (
+    ImproperlyConfiguredEnv,
+    database_from_url,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+DEBUG = env_bool("DJANGO_DEBUG", True)
+
+_DEV_SECRET_KEY = "dev-only-insecure-key-never-used-when-DJANGO_DEBUG-is-false"  # noqa: S105
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", _DEV_SECRET_KEY if DEBUG else None) or ""
+if not SECRET_KEY:
+    raise ImproperlyConfiguredEnv("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is false.")
+if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
+    raise ImproperlyConfiguredEnv(
+        "DJANGO_SECRET_KEY must not be the development key in production."
+    )
+
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"] if DEBUG else []
+)
+if not DEBUG and not ALLOWED_HOSTS:
+    raise ImproperlyConfiguredEnv("DJANGO_ALLOWED_HOSTS must be set when DJANGO_DEBUG is false.")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_htmx",
+    "cardroom",
+    "rules",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "cardroom.middleware.DatabaseUnavailableMiddleware",
+]
+
+ROOT_URLCONF = "cardroom.urls"
+WSGI_APPLICATION = "cardroom.wsgi.application"
+ASGI_APPLICATION = "cardroom.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.csp",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "cardroom.roles.roles_context",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": database_from_url(
+        "DATABASE_URL",
+        env_str("DATABASE_URL", "sqlite:///var/cardroom.sqlite3") or "",
+        base_dir=BASE_DIR,
+    )
+}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # The embedded default lives in a git-ignored folder that a fresh clone does not have yet.
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env_str("DJANGO_TIME_ZONE", "UTC") or "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+WHITENOISE_USE_FINDERS = DEBUG
+
+# Celery: without a broker, tasks run eagerly in-process (the embedded default);
+# with CELERY_BROKER_URL they go to a real worker over Redis.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
+CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
+CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True  # a task killed with its worker runs again on the next one
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    # How long a task taken by a worker that then died stays invisible before it is redelivered
+    # (Redis). Must exceed the longest ETA a worker holds: the clock's ticks are due within a level.
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3 * 3600, minimum=1),
+}
+CELERY_TIMEZONE = TIME_ZONE
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Token first: an anonymous API call gets 401 with WWW-Authenticate, not a bare 403.
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # The API speaks JSON only: one body format to validate, document and fuzz.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 100,
+    "EXCEPTION_HANDLER": "cardroom.api_errors.exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Cardroom API",
+    "DESCRIPTION": "Tables, betting rules, rulebook, rulings and tournaments of a poker cardroom.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "BettingActionEnum": "rules.betting.ACTIONS",
+        "ReadActionEnum": "rules.betting.VERBALS",
+        "BettingStructureEnum": "cardroom.models.Structure",
+        "GameVariantEnum": "cardroom.models.Variant",
+        "StructureCodeEnum": [(code, code) for code in ("no_limit", "pot_limit", "fixed_limit")],
+    },
+}
+
+# The public betting API (contract: no log-in while this is on) and the public rulebook.
+CARDROOM_PUBLIC_BETTING_API = env_bool("CARDROOM_PUBLIC_BETTING_API", True)
+CARDROOM_PUBLIC_RULEBOOK = env_bool("CARDROOM_PUBLIC_RULEBOOK", True)
+
+# Content Security Policy (Django's own middleware): no inline script anywhere.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "font-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000, minimum=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO") or "INFO"},
+}

@@ -1,0 +1,105 @@
+// Cardroom front-end glue. No inline script anywhere (CSP), so everything lives here.
+(function () {
+  "use strict";
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!window.htmx) { return; }
+    // Form errors come back as 422 with the form fragment, a stale hand action as 409 with the
+    // refreshed desk: both are meant to be swapped in, not dropped as errors.
+    htmx.config.responseHandling.unshift(
+      { code: "422", swap: true, error: false },
+      { code: "409", swap: true, error: false }
+    );
+    htmx.config.includeIndicatorStyles = false;
+  });
+
+  // A failed htmx request (network down, 5xx) says so on the page instead of failing silently.
+  document.addEventListener("htmx:responseError", function (event) {
+    showNotice("The server answered " + event.detail.xhr.status + ". Try again.");
+  });
+  document.addEventListener("htmx:sendError", function () {
+    showNotice("Cannot reach the server. Check the connection and try again.");
+  });
+
+  function showNotice(text) {
+    var box = document.getElementById("notice");
+    if (!box) { return; }
+    box.textContent = text;
+    box.hidden = false;
+  }
+
+  // Keyboard: "/" jumps to the page's search box, as on most sites.
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "/" || event.target.closest("input, textarea, select")) { return; }
+    var search = document.querySelector("[data-search-box]");
+    if (search) {
+      event.preventDefault();
+      search.focus();
+    }
+  });
+
+  // Range inputs mirror a number box (the raise slider on the betting desk).
+  document.addEventListener("input", function (event) {
+    var target = event.target;
+    var partner = target.dataset && target.dataset.mirror && document.getElementById(target.dataset.mirror);
+    if (partner) { partner.value = target.value; }
+  });
+
+  // Debounced auto-submit for filter forms that opt in with data-autosubmit.
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest("form[data-autosubmit]");
+    if (form && !window.htmx) { form.submit(); }
+  });
+
+  // Print buttons (print views) without inline handlers.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-print]")) { window.print(); }
+  });
+})();
+
+// Citation picker: Enter searches instead of submitting the ruling; arrows move through results.
+document.addEventListener("keydown", function (event) {
+  var box = event.target.closest && event.target.closest("#cite-box");
+  if (box && event.key === "Enter") {
+    event.preventDefault();
+    if (window.htmx) { htmx.trigger(box, "search"); }
+    return;
+  }
+  if (box && event.key === "ArrowDown") {
+    var first = document.querySelector("#cite-results .cite-option");
+    if (first) { event.preventDefault(); first.focus(); }
+    return;
+  }
+  var option = event.target.closest && event.target.closest(".cite-option");
+  if (option && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
+    var options = Array.prototype.slice.call(document.querySelectorAll("#cite-results .cite-option"));
+    var next = options[options.indexOf(option) + (event.key === "ArrowDown" ? 1 : -1)];
+    event.preventDefault();
+    (next || document.getElementById("cite-box")).focus();
+  }
+});
+
+// Rulebook search: arrows move between the box and the results; Enter in the box opens the
+// first result once the results shown are for what is typed (a citation typed, Enter, read).
+document.addEventListener("keydown", function (event) {
+  var results = function () {
+    return Array.prototype.slice.call(document.querySelectorAll("#results [data-search-result]"));
+  };
+  var box = event.target.closest && event.target.closest("[data-search-box]");
+  if (box && (event.key === "ArrowDown" || event.key === "Enter")) {
+    var shown = document.getElementById("results");
+    var first = results()[0];
+    var current = shown && box.value.trim() !== "" && shown.dataset.query === box.value.trim();
+    if (first && (event.key === "ArrowDown" || current)) {
+      event.preventDefault();
+      if (event.key === "Enter") { first.click(); } else { first.focus(); }
+    }
+    return;
+  }
+  var link = event.target.closest && event.target.closest("#results [data-search-result]");
+  if (link && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
+    var all = results();
+    var next = all[all.indexOf(link) + (event.key === "ArrowDown" ? 1 : -1)];
+    event.preventDefault();
+    (next || document.querySelector("[data-search-box]")).focus();
+  }
+});

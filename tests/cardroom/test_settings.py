@@ -1,0 +1,127 @@
+"""Settings come from the environment; bad values stop start-up naming the variable."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardroom.environment import (
+    ImproperlyConfiguredEnv,
+    database_from_url,
+    env_bool,
+    env_int,
+    env_list,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+STRONG_KEY = "k8$Zq!v2@LmN9#pR4^tY7&wX1*cB6(eD3)fG5_hJ0+aS-dF=gH[jK]lQ;zX,cV.bN"
+
+
+def run_django(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "CELERY_"))
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_booleans_accept_the_usual_spellings(monkeypatch: pytest.MonkeyPatch) -> None:
+    for raw, expected in [("true", True), ("0", False), ("YES", True), ("off", False)]:
+        monkeypatch.setenv("X_FLAG", raw)
+        assert env_bool("X_FLAG", not expected) is expected
+    monkeypatch.delenv("X_FLAG")
+    assert env_bool("X_FLAG", True) is True
+
+
+def test_a_bad_boolean_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DJANGO_DEBUG", "maybe")
+    with pytest.raises(ImproperlyConfiguredEnv, match="DJANGO_DEBUG"):
+        env_bool("DJANGO_DEBUG", True)
+
+
+def test_integers_and_lists_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("X_INT", "twelve")
+    with pytest.raises(ImproperlyConfiguredEnv, match="X_INT"):
+        env_int("X_INT", 1)
+    monkeypatch.setenv("X_INT", "-3")
+    with pytest.raises(ImproperlyConfiguredEnv, match="at least 0"):
+        env_int("X_INT", 1)
+    monkeypatch.setenv("X_LIST", "a.example, b.example")
+    assert env_list("X_LIST", []) == ["a.example", "b.example"]
+    monkeypatch.setenv("X_LIST", " , ")
+    with pytest.raises(ImproperlyConfiguredEnv, match="X_LIST"):
+        env_list("X_LIST", [])
+
+
+def test_database_urls(tmp_path: Path) -> None:
+    sqlite = database_from_url("DATABASE_URL", "sqlite:///var/x.sqlite3", base_dir=tmp_path)
+    assert sqlite["NAME"] == tmp_path / "var" / "x.sqlite3"
+    absolute = database_from_url("DATABASE_URL", "sqlite:////tmp/abs.sqlite3", base_dir=tmp_path)
+    assert absolute["NAME"] == Path("/tmp/abs.sqlite3")
+    pg = database_from_url(
+        "DATABASE_URL", "postgres://postgres:s%40cret@127.0.0.1:5432/cardroom", base_dir=tmp_path
+    )
+    assert pg["ENGINE"] == "django.db.backends.postgresql"
+    assert (pg["NAME"], pg["USER"], pg["PASSWORD"], pg["HOST"], pg["PORT"]) == (
+        "cardroom",
+        "postgres",
+        "s@cret",
+        "127.0.0.1",
+        "5432",
+    )
+    for bad in ["mysql://x/y", "postgres://127.0.0.1:5432/", "postgres://h:notaport/db"]:
+        with pytest.raises(ImproperlyConfiguredEnv, match="DATABASE_URL"):
+            database_from_url("DATABASE_URL", bad, base_dir=tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"DJANGO_DEBUG": "perhaps"}, "DJANGO_DEBUG"),
+        ({"DATABASE_URL": "oracle://db/x"}, "DATABASE_URL"),
+        (
+            {"DJANGO_DEBUG": "false", "DJANGO_ALLOWED_HOSTS": "cardroom.example"},
+            "DJANGO_SECRET_KEY",
+        ),
+        ({"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": STRONG_KEY}, "DJANGO_ALLOWED_HOSTS"),
+        ({"CELERY_BROKER_URL": ""}, "CELERY_BROKER_URL"),
+    ],
+)
+def test_bad_environment_stops_start_up_with_the_variable_named(
+    env: dict[str, str], named: str
+) -> None:
+    result = run_django(env, "check")
+    assert result.returncode != 0
+    assert named in result.stderr
+
+
+def test_production_settings_pass_the_deploy_check() -> None:
+    result = run_django(
+        {
+            "DJANGO_DEBUG": "false",
+            "DJANGO_SECRET_KEY": STRONG_KEY,
+            "DJANGO_ALLOWED_HOSTS": "cardroom.example",
+        },
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_debug_settings_do_not_pass_the_deploy_check() -> None:
+    """The deploy check really checks: the development defaults fail it."""
+    result = run_django({}, "check", "--deploy", "--fail-level", "WARNING")
+    assert result.returncode != 0

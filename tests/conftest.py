@@ -1,0 +1,176 @@
+"""Shared fixtures: role personas, an API client per role, browser set-up, service markers."""
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+# Django-dependent imports live inside the fixtures: the pure engine and draw tests also run
+# with ``-p no:django`` (no settings at all).
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run
+# there unless told it is safe (the live server runs in its own thread).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = shutil.which("chromium") or (
+    "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    try:
+        from django.conf import settings
+    except ImportError:
+        return
+    if settings.configured:
+        # Test users log in thousands of times; the production hasher costs ~0.3 s each.
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from django.conf import settings
+
+    if not settings.configured:
+        return
+    from django.db import connection
+
+    vendor = connection.vendor
+    broker = os.environ.get("CELERY_BROKER_URL")
+    for item in items:
+        if "postgres" in item.keywords and vendor != "postgresql":
+            item.add_marker(
+                pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL=postgres://…")
+            )
+        if "redis" in item.keywords and not broker:
+            item.add_marker(
+                pytest.mark.skip(reason="needs a broker: set CELERY_BROKER_URL=redis://…")
+            )
+        if "browser" in item.keywords and not CHROMIUM:
+            item.add_marker(
+                pytest.mark.skip(reason="needs Debian's chromium (apt-get install chromium)")
+            )
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """In CI's service run a skipped test is a failure: it would hide an untested feature."""
+    if not os.environ.get("CARDROOM_FORBID_SKIPS"):
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter else []
+    if skipped:
+        reporter.write_line(
+            f"CARDROOM_FORBID_SKIPS: {len(skipped)} test(s) skipped; failing the run.", red=True
+        )
+        for report in skipped:
+            reporter.write_line(f"  skipped: {report.nodeid}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+# --- personas -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def floor_manager(db: None) -> Any:
+    from cardroom.roles import Role
+    from tests.factories import make_user
+
+    return make_user(username="fm", role=Role.FLOOR_MANAGER)
+
+
+@pytest.fixture
+def director(db: None) -> Any:
+    from cardroom.roles import Role
+    from tests.factories import make_user
+
+    return make_user(username="td", role=Role.DIRECTOR)
+
+
+@pytest.fixture
+def staff(db: None) -> Any:
+    from cardroom.roles import Role
+    from tests.factories import make_user
+
+    return make_user(username="staffer", role=Role.STAFF)
+
+
+@pytest.fixture
+def no_role_user(db: None) -> Any:
+    from tests.factories import make_user
+
+    return make_user(username="nobody", role=None)
+
+
+@pytest.fixture
+def superuser(db: None) -> Any:
+    from tests.factories import make_user
+
+    return make_user(username="root", role=None, superuser=True)
+
+
+PERSONAS = ("anonymous", "no_role_user", "staff", "director", "floor_manager", "superuser")
+
+
+@pytest.fixture
+def persona_client(request: pytest.FixtureRequest) -> Callable[[str], Any]:
+    """``persona_client("staff")``: a logged-in Django test client for that persona."""
+    from django.test import Client
+
+    def build(name: str) -> Client:
+        client = Client()
+        if name != "anonymous":
+            client.force_login(request.getfixturevalue(name))
+        return client
+
+    return build
+
+
+@pytest.fixture
+def api_client_for(request: pytest.FixtureRequest) -> Callable[[str], Any]:
+    """``api_client_for("director")``: a DRF test client authenticated as that persona."""
+    from rest_framework.test import APIClient
+
+    def build(name: str) -> APIClient:
+        client = APIClient()
+        if name != "anonymous":
+            client.force_authenticate(request.getfixturevalue(name))
+        return client
+
+    return build
+
+
+# --- browser --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Debian's Chromium, never a downloaded browser; flags keep it off the closed network."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    }
+
+
+@pytest.fixture
+def login_page(live_server: Any, page: Any) -> Iterator[Callable[[str, str], Any]]:
+    """Log a user in through the real form in Chromium; returns the page."""
+
+    def do_login(username: str, password: str = "pw-for-tests-123") -> Any:
+        page.goto(f"{live_server.url}/login/")
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Password").fill(password)
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_load_state()
+        return page
+
+    yield do_login
