@@ -1,0 +1,53 @@
+"""Rulebook forms: the search box with its filters, and a house rule's words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.urls import reverse
+
+from rules.models import Rulebook, Section
+from rules.search import MAX_QUERY
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(required=False, max_length=MAX_QUERY, label="Search the rulebook")
+    book = forms.ChoiceField(required=False, label="Book")
+    section = forms.ChoiceField(required=False, label="Section")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        books = list(Rulebook.objects.values_list("code", "title"))
+        self.fields["book"].choices = [("", "All books"), *books]
+        sections = Section.objects.select_related("rulebook").order_by("rulebook__order", "order")
+        self.fields["section"].choices = [
+            ("", "All sections"),
+            *((s.code, f"{s.rulebook.code} · {s.title}") for s in sections),
+        ]
+        # A filter changed re-runs the search in place, like typing does.
+        for name in ("book", "section"):
+            self.fields[name].widget.attrs.update({
+                "hx-get": reverse("rules:search"), "hx-target": "#results",
+                "hx-swap": "outerHTML", "hx-include": "closest form", "hx-replace-url": "true",
+            })  # fmt: skip
+
+    def values(self) -> tuple[str, str, str]:
+        """The query and filters, blank when not given (or not valid)."""
+        if not self.is_bound:
+            return "", "", ""
+        self.is_valid()  # an unknown book or section is dropped, the words are kept
+        data = self.cleaned_data
+        return data.get("q", "").strip(), data.get("book", ""), data.get("section", "")
+
+
+class HouseRuleForm(forms.Form):
+    title = forms.CharField(max_length=200)
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}))
+
+
+class NewHouseRuleForm(HouseRuleForm):
+    number = forms.CharField(
+        required=False, max_length=10, help_text="Leave blank for the next free number."
+    )
+    field_order = ("number", "title", "text")

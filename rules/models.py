@@ -1,0 +1,179 @@
+"""The rulebook: books, sections, rules with stable citation ids, examples, other-edition
+numbers, and house rules with their history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+
+
+class BookKind(models.TextChoices):
+    BUNDLED = "bundled", "Bundled"
+    HOUSE = "house", "House rules"
+
+
+class Rulebook(models.Model):
+    code = models.CharField(max_length=10, unique=True, help_text="e.g. RRoP, TDA, HOUSE")
+    title = models.CharField(max_length=200)
+    source = models.CharField(max_length=300, blank=True)
+    edition = models.CharField(max_length=100, blank=True)
+    attribution = models.TextField(blank=True)
+    url = models.URLField(blank=True)
+    kind = models.CharField(max_length=10, choices=BookKind, default=BookKind.BUNDLED)
+    format_version = models.CharField(max_length=40, blank=True)
+    #: "BOOK-SECTION.NUMBER" (RRoP-14.3) or "BOOK-NUMBER" (TDA-47).
+    citation_form = models.CharField(max_length=30, blank=True)
+    description = models.TextField(blank=True, help_text="The source's own introduction.")
+    notes = models.TextField(blank=True, help_text="How the source was turned into this book.")
+    order = models.PositiveSmallIntegerField(default=0)
+    imported_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["order", "code"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Section(models.Model):
+    rulebook = models.ForeignKey(Rulebook, on_delete=models.CASCADE, related_name="sections")
+    code = models.CharField(max_length=20)
+    title = models.CharField(max_length=200)
+    intro = models.TextField(blank=True)
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["rulebook__order", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["rulebook", "code"], name="section_code_per_book")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rulebook.code} · {self.title}"
+
+
+class Rule(models.Model):
+    """One rule. ``citation_id`` never changes once published: rulings and the engine cite it."""
+
+    citation_id = models.CharField(max_length=40, unique=True)
+    rulebook = models.ForeignKey(Rulebook, on_delete=models.PROTECT, related_name="rules")
+    section = models.ForeignKey(Section, on_delete=models.PROTECT, related_name="rules")
+    number = models.CharField(max_length=20)
+    title = models.CharField(max_length=200)
+    text = models.TextField(blank=True)
+    order = models.PositiveIntegerField(default=0)
+    #: The edition and source the text comes from, when not the book's.
+    edition = models.CharField(max_length=100, blank=True)
+    source = models.CharField(max_length=300, blank=True)
+    #: A placeholder so that a citation resolves while its text is missing from the sources.
+    stub = models.BooleanField(default=False)
+    note = models.TextField(blank=True)
+    #: Example and illustration text, kept beside the rule for the search index.
+    examples_text = models.TextField(blank=True, editable=False)
+    withdrawn = models.BooleanField(default=False)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    #: Written by the house (edited on the floor, with history), not imported from a file.
+    house = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["rulebook__order", "section__order", "order"]
+
+    def __str__(self) -> str:
+        return f"{self.citation_id} {self.title}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("rules:rule_detail", args=[self.citation_id])
+
+    def cited_count(self) -> int:
+        """How many rulings cite this rule (0 while the rulings app has none to offer)."""
+        citations = getattr(self, "ruling_citations", None)
+        if citations is None:
+            return 0
+        return int(citations.values("ruling").distinct().count())
+
+    def neighbours(self) -> tuple[Rule | None, Rule | None]:
+        """The rules before and after this one in its book (withdrawn rules skipped)."""
+        book = Rule.objects.filter(rulebook_id=self.rulebook_id, withdrawn=False).exclude(
+            pk=self.pk
+        )
+        position = (self.section.order, self.order)
+        before = book.filter(
+            models.Q(section__order__lt=position[0])
+            | models.Q(section__order=position[0], order__lt=position[1])
+        ).order_by("-section__order", "-order")
+        after = book.filter(
+            models.Q(section__order__gt=position[0])
+            | models.Q(section__order=position[0], order__gt=position[1])
+        ).order_by("section__order", "order")
+        return before.first(), after.first()
+
+
+class RuleExample(models.Model):
+    rule = models.ForeignKey(Rule, on_delete=models.CASCADE, related_name="examples")
+    order = models.PositiveSmallIntegerField(default=0)
+    title = models.CharField(max_length=200, blank=True)
+    text = models.TextField()
+
+    class Meta:
+        ordering = ["rule", "order"]
+
+    def __str__(self) -> str:
+        return f"{self.rule.citation_id} {self.title}"
+
+
+class RuleAlias(models.Model):
+    """The rule's number in another edition: an old citation resolves to the rule it meant."""
+
+    rule = models.ForeignKey(Rule, on_delete=models.CASCADE, related_name="aliases")
+    citation_id = models.CharField(max_length=40, unique=True)
+    edition = models.CharField(max_length=100)
+    number = models.CharField(max_length=20)
+    #: That edition's wording, when it differs.
+    text = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["edition", "citation_id"]
+        verbose_name_plural = "rule aliases"
+
+    def __str__(self) -> str:
+        return f"{self.citation_id} ({self.edition}) → {self.rule.citation_id}"
+
+
+class RuleRevision(models.Model):
+    """House-rule history: every version as written, by whom. Append-only."""
+
+    rule = models.ForeignKey(Rule, on_delete=models.CASCADE, related_name="revisions")
+    title = models.CharField(max_length=200)
+    text = models.TextField()
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-changed_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.rule.citation_id} revision {self.changed_at:%Y-%m-%d %H:%M}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise ValidationError("Rule history is append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ValidationError("Rule history is append-only.")
+
+
+class VocabularyWord(models.Model):
+    """Every word the rulebook uses, for correcting typos in searches (rebuilt on import)."""
+
+    word = models.CharField(max_length=60, unique=True)
+
+    def __str__(self) -> str:
+        return self.word
