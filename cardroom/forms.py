@@ -1,0 +1,292 @@
+"""Forms of the floor app. Validation lives in the models (one implementation)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.db import models
+
+from cardroom.models import AnteType, Structure, Table, TableKind, TableStatus, Variant
+from cardroom.services import EDITABLE_FIELDS
+
+#: Common games, one tap to fill the form (the floor manager can still change anything).
+PRESETS: dict[str, dict[str, Any]] = {
+    "1-2-nl": {
+        "label": "1/2 NL Hold'em", "variant": Variant.HOLDEM, "structure": Structure.NO_LIMIT,
+        "small_blind": 1, "big_blind": 2, "min_buy_in": 40, "max_buy_in": 200,
+    },
+    "2-5-nl": {
+        "label": "2/5 NL Hold'em", "variant": Variant.HOLDEM, "structure": Structure.NO_LIMIT,
+        "small_blind": 2, "big_blind": 5, "min_buy_in": 100, "max_buy_in": 500,
+    },
+    "5-10-plo": {
+        "label": "5/10 PLO", "variant": Variant.OMAHA, "structure": Structure.POT_LIMIT,
+        "small_blind": 5, "big_blind": 10, "min_buy_in": 300, "max_buy_in": 1000,
+        "pot_limit_small_blind_as_big": True,
+    },
+    "4-8-limit": {
+        "label": "4/8 Limit Hold'em", "variant": Variant.HOLDEM, "structure": Structure.FIXED_LIMIT,
+        "small_blind": 2, "big_blind": 4, "small_bet": 4, "big_bet": 8, "raise_cap": 3,
+        "min_buy_in": 80, "max_buy_in": 400,
+    },
+}  # fmt: skip
+
+
+class TableForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = Table
+        fields = list(EDITABLE_FIELDS)
+        widgets = {
+            "status": forms.Select(choices=TableStatus.choices),
+            "kind": forms.Select(choices=TableKind.choices),
+            "variant": forms.Select(choices=Variant.choices),
+            "structure": forms.Select(choices=Structure.choices),
+            "ante_type": forms.Select(choices=AnteType.choices),
+        }
+        labels = {
+            "min_chip": "Smallest chip that plays",
+            "pot_limit_small_blind_as_big": "Count the small blind as a big blind (pot size)",
+            "pot_round_unit": "Round the pot up to",
+            "action_clock_seconds": "Action clock (seconds)",
+            "clock_warning_seconds": "Clock warning (seconds)",
+            "run_it_twice": "Running it twice allowed",
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            if name in self.errors:
+                field.widget.attrs["aria-invalid"] = "true"
+                field.widget.attrs["aria-describedby"] = f"{name}-errors"
+            if isinstance(field, forms.IntegerField):
+                field.widget.attrs.setdefault("inputmode", "numeric")
+
+    def changed_values(self) -> dict[str, Any]:
+        return {name: self.cleaned_data[name] for name in self.Meta.fields}
+
+
+class TableFilterForm(forms.Form):
+    status = forms.ChoiceField(choices=[("", "Any status"), *TableStatus.choices], required=False)
+    structure = forms.ChoiceField(
+        choices=[("", "Any structure"), *Structure.choices], required=False
+    )
+    stakes = forms.CharField(required=False, max_length=20, help_text="e.g. 2/5")
+
+    def clean_stakes(self) -> tuple[int, int] | None:
+        raw = self.cleaned_data["stakes"].strip()
+        if not raw:
+            return None
+        parts = raw.replace("-", "/").split("/")
+        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            raise forms.ValidationError("Write stakes as small/big blind, e.g. 2/5.")
+        return int(parts[0]), int(parts[1])
+
+    def filter(self, tables: Any) -> Any:
+        data = self.cleaned_data
+        if data.get("status"):
+            tables = tables.filter(status=data["status"])
+        if data.get("structure"):
+            tables = tables.filter(structure=data["structure"])
+        if data.get("stakes"):
+            tables = tables.filter(small_blind=data["stakes"][0], big_blind=data["stakes"][1])
+        return tables
+
+
+class DealForm(forms.Form):
+    """Deal a hand: the button and the stack of every seat dealt in (blank = empty seat)."""
+
+    button = forms.TypedChoiceField(coerce=int, choices=())
+
+    def __init__(self, *args: Any, table: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        numbers = range(1, table.seats + 1)
+        self.fields["button"].choices = [(n, f"Seat {n}") for n in numbers]
+        last = table.hands.order_by("-number").first()
+        for n in numbers:
+            initial = None
+            if last is not None:
+                initial = next((s["stack"] for s in last.seats if s["seat"] == n), None)
+            self.fields[f"stack_{n}"] = forms.IntegerField(
+                label=f"Seat {n}", required=False, min_value=0, initial=initial
+            )
+            self.fields[f"stack_{n}"].widget.attrs.update({"inputmode": "numeric"})
+        if last is not None:  # the button moves one seat clockwise among the seats dealt in
+            dealt = sorted(s["seat"] for s in last.seats)
+            later = [n for n in dealt if n > last.button]
+            self.initial.setdefault("button", later[0] if later else dealt[0])
+        self.stack_fields = [self[f"stack_{n}"] for n in numbers]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        seats = [
+            {"seat": int(name.removeprefix("stack_")), "stack": value}
+            for name, value in data.items()
+            if name.startswith("stack_") and value is not None
+        ]
+        if len(seats) < 2:
+            raise forms.ValidationError("Give the stacks of at least two players.")
+        if data.get("button") not in {s["seat"] for s in seats}:
+            self.add_error("button", "The button must be at a seat dealt in.")
+        return {"button": data.get("button"), "seats": seats}
+
+
+class ActionForm(forms.Form):
+    expected_seq = forms.IntegerField(min_value=0)
+    seat = forms.IntegerField(min_value=1)
+    action = forms.ChoiceField(
+        choices=[(a, a) for a in ("fold", "check", "call", "bet", "raise", "all_in")]
+    )
+    to = forms.IntegerField(min_value=0, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("action") not in ("bet", "raise"):
+            data["to"] = None  # the raise box is sent with every button; only a raise uses it
+        elif data.get("to") is None:
+            self.add_error("to", "Give the amount to raise to.")
+        return data
+
+
+class VoidForm(forms.Form):
+    expected_seq = forms.IntegerField(min_value=0)
+    reason = forms.CharField(max_length=500)
+
+
+class FloorFilterForm(TableFilterForm):
+    tournament = forms.ChoiceField(
+        choices=[("", "Cash and tournament"), ("yes", "Tournament tables"), ("no", "Cash tables")],
+        required=False,
+    )
+    variant = forms.ChoiceField(choices=[("", "Any game"), *Variant.choices], required=False)
+
+    def values(self) -> dict[str, Any]:
+        return {k: v for k, v in self.cleaned_data.items() if v} if self.is_valid() else {}
+
+
+class RulingForm(forms.Form):
+    """A ruling: table (and hand) it concerns, seats, situation, decision, cited rules."""
+
+    table = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    hand = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    action = forms.IntegerField(min_value=1, required=False, label="Action it concerns")
+    seats = forms.CharField(required=False, max_length=40, help_text="Seats involved, e.g. 3, 7")
+    situation = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=4000)
+    decision = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=4000)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.cited: list[tuple[str, str]] = []
+        if self.is_bound:
+            notes = self.data.getlist("note")
+            ids = self.data.getlist("cite")
+            self.cited = [(c, notes[i] if i < len(notes) else "") for i, c in enumerate(ids)]
+
+    def clean_seats(self) -> list[int]:
+        raw = self.cleaned_data["seats"].replace(",", " ").split()
+        if not all(part.isdigit() for part in raw):
+            raise forms.ValidationError("List seat numbers, e.g. 3, 7.")
+        return [int(part) for part in raw]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["citations"] = self.cited
+        return data
+
+
+class RulingFilterForm(forms.Form):
+    q = forms.CharField(required=False, max_length=100, label="Text")
+    table = forms.IntegerField(required=False, min_value=1)
+    director = forms.CharField(required=False, max_length=150)
+    rule = forms.CharField(required=False, max_length=40, label="Rule cited")
+    date_from = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("date_from") and data.get("date_to") and data["date_from"] > data["date_to"]:
+            self.add_error("date_to", "The end date is before the start date.")
+        return data
+
+    def filter(self, rulings: Any) -> Any:
+        if not self.is_valid():
+            return rulings.none()
+        data = self.cleaned_data
+        if data.get("q"):
+            rulings = rulings.filter(
+                models.Q(situation__icontains=data["q"]) | models.Q(decision__icontains=data["q"])
+            )
+        if data.get("table"):
+            rulings = rulings.filter(table__number=data["table"])
+        if data.get("director"):
+            rulings = rulings.filter(director__username=data["director"])
+        if data.get("rule"):
+            rulings = rulings.filter(citations__rule__citation_id=data["rule"]).distinct()
+        if data.get("date_from"):
+            rulings = rulings.filter(created_at__date__gte=data["date_from"])
+        if data.get("date_to"):
+            rulings = rulings.filter(created_at__date__lte=data["date_to"])
+        return rulings
+
+
+class CountForm(forms.Form):
+    """The chips a player pushed out, the chips already in front, and what they said."""
+
+    VERBALS = [("", "Said nothing"), ("call", "Call"), ("raise", "Raise"), ("bet", "Bet"),
+               ("all_in", "All-in"), ("check", "Check")]  # fmt: skip
+
+    verbal = forms.ChoiceField(choices=VERBALS, required=False)
+    verbal_to = forms.IntegerField(min_value=1, required=False, label="Amount said")
+    pulled_back = forms.ChoiceField(
+        choices=[
+            ("false", "Left in front"),
+            ("true", "Pulled back"),
+            ("some", "Partly pulled back"),
+        ],
+        required=False,
+    )
+
+    def __init__(self, *args: Any, chip_set: list[int], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.chip_set = chip_set
+
+    def _chips(self, name: str) -> list[int]:
+        values = self.data.getlist(name) if self.is_bound else []
+        chips = []
+        for value in values:
+            if not value.isdigit() or int(value) not in self.chip_set:
+                raise forms.ValidationError(f"{value!r} is not a chip used at this table.")
+            chips.append(int(value))
+        return chips
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        chips, prior = self._chips("chips"), self._chips("prior")
+        adding = self.data.get("add") or self.data.get("add_prior")
+        if self.data.get("add"):
+            chips.append(int(self.data["add"]) if self.data["add"].isdigit() else 0)
+        if self.data.get("add_prior"):
+            prior.append(int(self.data["add_prior"]) if self.data["add_prior"].isdigit() else 0)
+        if self.data.get("clear"):
+            chips, prior, adding = [], [], True
+        if any(chip not in self.chip_set for chip in chips + prior):
+            raise forms.ValidationError("Tap the chips used at this table.")
+        data.update(chips=chips, prior=prior, adding=bool(adding))
+        return data
+
+    def physical(self) -> Any:
+        from rules.engine.chips import Physical
+
+        data = self.cleaned_data
+        verbal: Any = data.get("verbal") or None
+        if verbal in ("bet", "raise") and data.get("verbal_to"):
+            verbal = {"action": verbal, "to": data["verbal_to"]}
+        pulled = {"true": True, "some": "some"}.get(data.get("pulled_back") or "", False)
+        return Physical.from_dict(
+            {
+                "chips": data["chips"],
+                "prior_chips": data["prior"],
+                "pulled_back": pulled,
+                "verbal": verbal,
+            }
+        )
