@@ -1,0 +1,80 @@
+"""The betting desk page: options from the engine, refusals with their rule, 409 on stale."""
+
+from typing import Any
+
+import pytest
+
+from cardroom.models import Hand
+from tests.factories import make_hand, make_table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_desk_shows_the_options_of_the_player_to_act(persona_client: Any) -> None:
+    hand = make_hand()
+    html = persona_client("director").get(f"/tables/{hand.table.number}/desk/").content.decode()
+    assert "Seat <strong>1</strong> to act" in html
+    assert "Call 2" in html
+    assert 'min="4"' in html  # minimum raise to twice the big blind
+
+
+def test_staff_see_the_desk_without_buttons_and_cannot_post(persona_client: Any) -> None:
+    hand = make_hand()
+    client = persona_client("staff")
+    html = client.get(f"/tables/{hand.table.number}/desk/").content.decode()
+    assert "Call 2" not in html
+    post = client.post(f"/hands/{hand.pk}/act/", {"expected_seq": 0, "seat": 1, "action": "call"})
+    assert post.status_code == 403
+    assert client.post(f"/tables/{hand.table.number}/desk/deal/", {}).status_code == 403
+
+
+def test_a_too_small_raise_is_refused_with_its_citation(persona_client: Any) -> None:
+    hand = make_hand()
+    response = persona_client("director").post(
+        f"/hands/{hand.pk}/act/",
+        {"expected_seq": 0, "seat": 1, "action": "raise", "to": 3},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "Refused" in html and 'class="citation"' in html
+    assert not hand.actions.exists()
+
+
+def test_a_stale_desk_gets_409_and_the_fresh_hand(persona_client: Any) -> None:
+    hand = make_hand()
+    client = persona_client("director")
+    client.post(f"/hands/{hand.pk}/act/", {"expected_seq": 0, "seat": 1, "action": "call"})
+    stale = client.post(
+        f"/hands/{hand.pk}/act/",
+        {"expected_seq": 0, "seat": 1, "action": "fold"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert stale.status_code == 409
+    assert "Seat <strong>2</strong> to act" in stale.content.decode()
+
+
+def test_polling_returns_204_until_something_changes(persona_client: Any) -> None:
+    hand = make_hand()
+    client = persona_client("staff")
+    url = f"/tables/{hand.table.number}/desk/?seq={hand.pk}:0"
+    assert client.get(url, HTTP_HX_REQUEST="true").status_code == 204
+    persona_client("director").post(
+        f"/hands/{hand.pk}/act/", {"expected_seq": 0, "seat": 1, "action": "call"}
+    )
+    assert client.get(url, HTTP_HX_REQUEST="true").status_code == 200
+
+
+def test_dealing_from_the_desk(persona_client: Any) -> None:
+    table = make_table(number=8)
+    response = persona_client("floor_manager").post(
+        f"/tables/{table.number}/desk/deal/",
+        {"button": 2, "stack_1": 100, "stack_2": 150, "stack_4": 80},
+    )
+    assert response.status_code == 200
+    hand = Hand.objects.get()
+    assert hand.button == 2 and [s["seat"] for s in hand.seats] == [1, 2, 4]
+    bad = persona_client("floor_manager").post(
+        f"/tables/{table.number}/desk/deal/", {"button": 1, "stack_1": 100}
+    )
+    assert bad.status_code == 422

@@ -1,0 +1,113 @@
+"""/api/v1/tables/{id}/hands/ and /api/v1/hands/{id}/actions/: the contract's error shape."""
+
+from typing import Any
+
+import pytest
+
+from tests.factories import make_hand, make_table
+
+pytestmark = pytest.mark.django_db
+
+SEATS = [{"seat": 1, "stack": 200}, {"seat": 2, "stack": 200}, {"seat": 3, "stack": 200}]
+
+
+def test_deal_act_and_read_back(api_client_for: Any) -> None:
+    table = make_table(number=2)
+    client = api_client_for("director")
+    dealt = client.post(
+        f"/api/v1/tables/{table.pk}/hands/", {"button": 1, "seats": SEATS}, format="json"
+    )
+    assert dealt.status_code == 201, dealt.json()
+    hand = dealt.json()
+    assert hand["betting"]["to_act"] == 1 and hand["seq"] == 0
+    entered = client.post(
+        f"/api/v1/hands/{hand['id']}/actions/",
+        {"expected_seq": 0, "seat": 1, "action": "raise", "to": 6},
+        format="json",
+    )
+    assert entered.status_code == 201
+    assert entered.json()["betting"]["current_bet"] == 6
+    log = client.get(f"/api/v1/hands/{hand['id']}/actions/").json()
+    assert [(a["seat"], a["action"], a["to"]) for a in log] == [(1, "raise", 6)]
+
+
+def test_an_illegal_action_is_422_with_code_and_citations(api_client_for: Any) -> None:
+    hand = make_hand()
+    response = api_client_for("director").post(
+        f"/api/v1/hands/{hand.pk}/actions/",
+        {"expected_seq": 0, "seat": 1, "action": "raise", "to": 3},
+        format="json",
+    )
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["code"] == "raise_too_small"
+    assert error["citations"] and error["message"]
+
+
+def test_a_stale_step_is_409(api_client_for: Any) -> None:
+    hand = make_hand()
+    client = api_client_for("director")
+    body = {"expected_seq": 0, "seat": 1, "action": "call"}
+    assert client.post(f"/api/v1/hands/{hand.pk}/actions/", body, format="json").status_code == 201
+    again = client.post(f"/api/v1/hands/{hand.pk}/actions/", body, format="json")
+    assert again.status_code == 409
+    assert again.json()["error"]["seq"] == 1
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"seat": 1, "action": "call"},
+        {"expected_seq": 0, "seat": 1, "action": "shove"},
+        {"expected_seq": 0, "seat": 1, "action": "raise"},
+        {"expected_seq": "zero", "seat": 1, "action": "call"},
+    ],
+)
+def test_malformed_actions_are_400(api_client_for: Any, body: dict[str, Any]) -> None:
+    hand = make_hand()
+    response = api_client_for("director").post(
+        f"/api/v1/hands/{hand.pk}/actions/", body, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bad_request"
+
+
+def test_staff_read_but_cannot_enter(api_client_for: Any) -> None:
+    hand = make_hand()
+    client = api_client_for("staff")
+    assert client.get(f"/api/v1/hands/{hand.pk}/").status_code == 200
+    body = {"expected_seq": 0, "seat": 1, "action": "call"}
+    assert client.post(f"/api/v1/hands/{hand.pk}/actions/", body, format="json").status_code == 403
+    assert (
+        client.post(
+            f"/api/v1/hands/{hand.pk}/void/", {"expected_seq": 0, "reason": "x"}, format="json"
+        ).status_code
+        == 403
+    )
+    assert (
+        client.post(
+            f"/api/v1/tables/{hand.table_id}/hands/", {"button": 1, "seats": SEATS}, format="json"
+        ).status_code
+        == 403
+    )
+
+
+def test_void_endpoints(api_client_for: Any) -> None:
+    hand = make_hand()
+    client = api_client_for("floor_manager")
+    client.post(
+        f"/api/v1/hands/{hand.pk}/actions/",
+        {"expected_seq": 0, "seat": 1, "action": "call"},
+        format="json",
+    )
+    voided = client.post(
+        f"/api/v1/hands/{hand.pk}/void-last/",
+        {"expected_seq": 1, "reason": "Wrong seat"},
+        format="json",
+    )
+    assert voided.status_code == 200
+    assert voided.json()["actions"][0]["void_reason"] == "Wrong seat"
+    dead = client.post(
+        f"/api/v1/hands/{hand.pk}/void/", {"expected_seq": 2, "reason": "Misdeal"}, format="json"
+    )
+    assert dead.json()["state"] == "voided"
