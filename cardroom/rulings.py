@@ -1,0 +1,72 @@
+"""Reading the rulings log: chains of amendments, precedents, CSV export."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Count
+
+from cardroom.models import Ruling
+
+CSV_COLUMNS = (
+    "id", "table", "number", "kind", "amends", "hand", "action", "seats", "situation",
+    "decision", "citations", "director", "created_at",
+)  # fmt: skip
+
+
+def cited_rules(ids: Iterable[str]) -> list[Any]:
+    """The rules behind citation ids, in the order given, unknown ids dropped."""
+    from rules.models import Rule
+
+    wanted = [i for i in dict.fromkeys(ids) if i]
+    found = {rule.citation_id: rule for rule in Rule.objects.filter(citation_id__in=wanted)}
+    return [found[i] for i in wanted if i in found]
+
+
+def precedents(citation_ids: list[str], *, limit: int = 5) -> list[Ruling]:
+    """Past rulings citing the same rules, the most rules in common first."""
+    if not citation_ids:
+        return []
+    return list(
+        Ruling.objects.filter(citations__rule__citation_id__in=citation_ids)
+        .annotate(shared=Count("citations", distinct=True))
+        .select_related("table", "director")
+        .prefetch_related("citations__rule")
+        .order_by("-shared", "-created_at")[:limit]
+    )
+
+
+def ruling_chain(ruling: Ruling) -> list[Ruling]:
+    """The original ruling and every amendment or appeal after it, oldest first."""
+    root = ruling
+    while root.amends_id is not None:
+        root = Ruling.objects.select_related("amends").get(pk=root.amends_id)
+    chain, frontier = [root], [root]
+    while frontier:
+        children = list(
+            Ruling.objects.filter(amends__in=frontier)
+            .select_related("director")
+            .order_by("created_at")
+        )
+        chain.extend(children)
+        frontier = children
+    return chain
+
+
+def write_rulings_csv(out: Any, rulings: Iterable[Ruling]) -> None:
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for r in rulings:
+        writer.writerow(
+            [
+                r.pk, r.table.number, r.number, r.kind, r.amends_id or "", r.hand_id or "",
+                r.action.seq if r.action_id and r.action else "", " ".join(map(str, r.seats)),
+                r.situation, r.decision,
+                "; ".join(
+                    f"{c.rule_id}{' (' + c.note + ')' if c.note else ''}" for c in r.citations.all()
+                ),
+                r.director.get_username(), r.created_at.isoformat(),
+            ]
+        )  # fmt: skip

@@ -1,0 +1,126 @@
+"""Rulings pages and API: directors write, everyone with a role reads; no edits ever."""
+
+import csv
+import io
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from cardroom.models import Ruling
+from cardroom.services import log_ruling
+from tests.factories import make_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def rulebook(db: None) -> None:
+    call_command("load_rulebook", verbosity=0)
+
+
+def logged(
+    director: Any, table_number: int = 4, decision: str = "Call.", cite: str = "TDA-45"
+) -> Ruling:
+    table = make_table(number=table_number)
+    return log_ruling(
+        table=table, director=director, situation="Chips pushed out", decision=decision,
+        citations=[(cite, "")],
+    )  # fmt: skip
+
+
+FORM = {
+    "table": 4,
+    "situation": "Seat 2 pushed out two chips",
+    "decision": "Call",
+    "cite": ["TDA-45"],
+    "note": ["Example 1"],
+}
+
+
+def test_director_logs_a_ruling_through_the_form(persona_client: Any) -> None:
+    make_table(number=4)
+    response = persona_client("director").post("/rulings/new/", FORM)
+    assert response.status_code == 302
+    ruling = Ruling.objects.get()
+    assert ruling.citations.get().note == "Example 1"
+
+
+@pytest.mark.parametrize("persona", ["staff", "floor_manager", "no_role_user"])
+def test_only_directors_log_rulings(persona_client: Any, persona: str) -> None:
+    make_table(number=4)
+    client = persona_client(persona)
+    assert client.post("/rulings/new/", FORM).status_code == 403
+    assert client.get("/rulings/cite/?q=chips").status_code == 403
+    assert not Ruling.objects.exists()
+
+
+def test_a_form_without_citation_is_422(persona_client: Any) -> None:
+    make_table(number=4)
+    response = persona_client("director").post("/rulings/new/", {**FORM, "cite": []})
+    assert response.status_code == 422
+    assert "Cite at least one rule" in response.content.decode()
+
+
+def test_citation_autocomplete_finds_rules_by_words_and_id(persona_client: Any) -> None:
+    client = persona_client("director")
+    assert "TDA-45" in client.get("/rulings/cite/?q=multiple chips").content.decode()
+    assert "TDA-45" in client.get("/rulings/cite/?q=TDA 45").content.decode()
+
+
+def test_adding_a_citation_brings_precedents(persona_client: Any, director: Any) -> None:
+    earlier = logged(director, decision="An earlier multiple-chip call.")
+    html = persona_client("director").get("/rulings/cite/add/?id=TDA-45").content.decode()
+    assert 'name="cite" value="TDA-45"' in html
+    assert earlier.decision in html
+
+
+@pytest.mark.parametrize("persona", ["staff", "floor_manager", "director"])
+def test_readers_list_filter_and_open_rulings(
+    persona_client: Any, persona: str, director: Any
+) -> None:
+    first = logged(director, 4, "Multiple chips make a call.")
+    logged(director, 5, "Oversized chip is a call.", cite="RRoP-BR.15")
+    client = persona_client(persona)
+    html = client.get("/rulings/?rule=RRoP-BR.15").content.decode()
+    assert "Oversized chip" in html and "Multiple chips make" not in html
+    assert client.get(f"/rulings/{first.pk}/").status_code == 200
+    assert "data-print" in client.get(f"/rulings/{first.pk}/?print=1").content.decode()
+
+
+def test_csv_export_of_a_filtered_list(persona_client: Any, director: Any) -> None:
+    logged(director, 4, "Multiple chips make a call.")
+    logged(director, 5, "Oversized chip is a call.", cite="RRoP-BR.15")
+    response = persona_client("staff").get("/rulings/export.csv?table=5")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [(r["table"], r["decision"], r["citations"]) for r in rows] == [
+        ("5", "Oversized chip is a call.", "RRoP-BR.15")
+    ]
+
+
+def test_api_creates_lists_and_refuses_edits(api_client_for: Any) -> None:
+    make_table(number=4)
+    client = api_client_for("director")
+    body = {
+        "table": 4,
+        "situation": "s",
+        "decision": "d",
+        "citations": [{"rule": "TDA-45", "note": "Ex. 1"}],
+    }
+    created = client.post("/api/v1/rulings/", body, format="json")
+    assert created.status_code == 201, created.json()
+    data = created.json()
+    assert data["citations"][0]["citation_id"] == "TDA-45" and data["citations"][0]["title"]
+    assert (
+        client.patch(f"/api/v1/rulings/{data['id']}/", {"decision": "x"}, format="json").status_code
+        == 405
+    )
+    assert client.delete(f"/api/v1/rulings/{data['id']}/").status_code == 405
+    listed = api_client_for("staff").get("/api/v1/rulings/?rule=TDA-45").json()
+    assert listed["results"][0]["id"] == data["id"]
+    refused = api_client_for("staff").post("/api/v1/rulings/", body, format="json")
+    assert refused.status_code == 403
+    unknown = client.post(
+        "/api/v1/rulings/", {**body, "citations": [{"rule": "XX-1"}]}, format="json"
+    )
+    assert unknown.status_code == 400 and "citations" in unknown.json()["error"]["fields"]
