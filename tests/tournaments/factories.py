@@ -1,0 +1,55 @@
+"""Keyword-only factories for tournaments, built through the services like the pages do."""
+
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from cardroom.models import Table, TableKind
+from tournaments.models import Tournament
+from tournaments.services import create_tournament, register_entrants
+
+LEVELS: list[dict[str, Any]] = [
+    {"small_blind": 100, "big_blind": 200, "ante": 0, "minutes": 20},
+    {"small_blind": 200, "big_blind": 400, "ante": 0, "minutes": 20},
+    {"small_blind": 300, "big_blind": 600, "ante": 600, "minutes": 20},
+]
+
+
+def make_room_tables(*, count: int, first: int = 101, seats: int = 9) -> list[Table]:
+    """Room tables set aside for tournaments (bulk: the bench makes a thousand of them)."""
+    return Table.objects.bulk_create(
+        Table(
+            number=first + i,
+            kind=TableKind.TOURNAMENT,
+            status="open",
+            seats=seats,
+            small_blind=1,
+            big_blind=2,
+        )
+        for i in range(count)
+    )
+
+
+def make_tournament(
+    *,
+    by: User,
+    tables: int = 3,
+    entrants: int = 0,
+    seats_per_table: int = 9,
+    first_table: int = 101,
+    **settings: Any,
+) -> Tournament:
+    """A tournament on fresh room tables, with ``entrants`` players registered (Player 1…)."""
+    settings.setdefault("levels", LEVELS)
+    tournament = create_tournament(
+        by=by,
+        name=settings.pop("name", "Saturday Deepstack"),
+        tables=make_room_tables(count=tables, first=first_table, seats=max(9, seats_per_table)),
+        seats_per_table=seats_per_table,
+        **settings,
+    )
+    if entrants:
+        register_entrants(
+            tournament=tournament, names=[f"Player {i}" for i in range(1, entrants + 1)], by=by
+        )
+    return tournament

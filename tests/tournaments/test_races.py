@@ -1,0 +1,128 @@
+"""Two directors at once, on PostgreSQL: the tournament row lock serializes seating changes,
+and the live-seat constraint would stop a double-booked seat even without it."""
+
+import contextlib
+import threading
+from collections.abc import Callable
+from typing import Any
+from unittest import mock
+
+import pytest
+
+from tests.tournaments.factories import make_tournament
+from tournaments import services
+from tournaments.draws import DrawError
+from tournaments.models import Draw, DrawKind, SeatAssignment, Tournament
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def unlocked(tournament_id: int) -> Tournament:
+    return Tournament.objects.get(pk=tournament_id)  # the race: no FOR UPDATE
+
+
+def in_threads(*jobs: Callable[[], str]) -> list[str]:
+    outcomes: list[str] = []
+
+    def run(job: Callable[[], str]) -> None:
+        from django.db import connection
+
+        try:
+            outcomes.append(job())
+        except DrawError as exc:
+            outcomes.append(exc.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sorted(outcomes)
+
+
+def one_open_seat(director: Any) -> tuple[Tournament, list[Draw]]:
+    """Three-seat table, two seated, two late entries each with a committed draw."""
+    tournament = make_tournament(by=director, tables=1, entrants=2, seats_per_table=3)
+    services.draw_initial_seating(tournament=tournament, by=director)
+    late = services.register_entrants(tournament=tournament, names=["Ann", "Bo"], by=director)
+    committed = [
+        services.commit_draw(
+            tournament=tournament, kind=DrawKind.LATE_ENTRY, by=director, entrants=[entrant]
+        )
+        for entrant in late
+    ]
+    return tournament, committed
+
+
+def race_deals(
+    committed: list[Draw], director: Any, lock: Callable[[int], Tournament]
+) -> tuple[list[int], list[str]]:
+    """Deal both draws at once; report the seating version each saw, and how each ended."""
+    barrier, seen = threading.Barrier(2), []
+
+    def racing_lock(tournament_id: int) -> Tournament:
+        locked = lock(tournament_id)
+        seen.append(locked.seating_version)
+        # Both inside the check at once, if the lock allows it (otherwise time out and go on).
+        with contextlib.suppress(threading.BrokenBarrierError):
+            barrier.wait(timeout=2)
+        return locked
+
+    def deal(draw: Draw) -> Callable[[], str]:
+        return lambda: services.deal_draw(draw=draw, by=director).status
+
+    with mock.patch.object(services, "_lock", racing_lock):
+        outcomes = in_threads(*(deal(draw) for draw in committed))
+    return sorted(seen), outcomes
+
+
+def test_without_the_lock_both_see_the_open_seat_and_only_the_constraint_stops_a_double_booking(
+    director: Any,
+) -> None:
+    tournament, committed = one_open_seat(director)
+    version = Tournament.objects.get(pk=tournament.pk).seating_version
+    seen, outcomes = race_deals(committed, director, unlocked)
+    assert seen == [version, version]  # the race happens: both read the seating as committed
+    assert outcomes == ["revealed", "seat_taken"]
+    assert SeatAssignment.objects.filter(tournament=tournament, ended_at__isnull=True).count() == 3
+
+
+def test_with_the_lock_the_second_draw_waits_and_sees_the_seat_taken(director: Any) -> None:
+    tournament, committed = one_open_seat(director)
+    version = Tournament.objects.get(pk=tournament.pk).seating_version
+    seen, outcomes = race_deals(committed, director, services._lock)
+    assert seen == [version, version + 1]  # the second read only after the first committed
+    assert outcomes == ["revealed", "stale_draw"]
+    live = SeatAssignment.objects.filter(tournament=tournament, ended_at__isnull=True)
+    assert live.count() == 3 and len({a.seat for a in live}) == 3
+
+
+def race_eliminations(director: Any, lock: Callable[[int], Tournament] | None) -> list[int]:
+    tournament = make_tournament(by=director, tables=2, entrants=12)
+    services.draw_initial_seating(tournament=tournament, by=director)
+    barrier = threading.Barrier(2)
+    real = lock or services._lock
+
+    def racing_lock(tournament_id: int) -> Tournament:
+        locked = real(tournament_id)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            barrier.wait(timeout=2)
+        return locked
+
+    def bust(number: int) -> Callable[[], str]:
+        entrant = tournament.entrants.get(number=number)
+        return lambda: str(services.eliminate_player(entrant=entrant, by=director).place)
+
+    with mock.patch.object(services, "_lock", racing_lock):
+        outcomes = in_threads(bust(1), bust(2))
+    return sorted(int(place) for place in outcomes)
+
+
+def test_without_the_lock_two_busts_at_once_take_the_same_place(director: Any) -> None:
+    assert race_eliminations(director, unlocked) == [12, 12]
+
+
+def test_with_the_lock_two_busts_at_once_finish_twelfth_and_eleventh(director: Any) -> None:
+    assert race_eliminations(director, None) == [11, 12]

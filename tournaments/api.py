@@ -1,0 +1,688 @@
+"""The tournaments API, under /api/v1/tournaments/: the same services as the pages.
+
+Reads for every floor role, writes for tournament directors. A refusal by the seating rules is
+422 ``{"error": {"code", "message", "citations", "edition"}}``; a draw or balancing check made
+stale by another change is 409.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from django.urls import path
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cardroom.api_errors import error_body
+from cardroom.models import Structure, Table, Variant
+from cardroom.roles import READERS, Role, role_permission
+from tournaments import services
+from tournaments.draws import DrawError
+from tournaments.models import (
+    BalanceCheck,
+    BalancingPolicy,
+    Draw,
+    DrawKind,
+    Elimination,
+    Entrant,
+    Level,
+    SeatAssignment,
+    SeatMove,
+    Tournament,
+    TournamentTable,
+    read_clock,
+)
+
+TournamentPermission = role_permission(read=READERS, write=[Role.DIRECTOR])
+
+#: Refusals that mean "someone else changed the seating first": look again.
+CONFLICTS = frozenset({"stale_draw", "stale_check", "seat_taken"})
+
+
+def refused(exc: DrawError) -> Response:
+    body = error_body(exc.code, exc.message, citations=list(exc.citations), edition=exc.edition)
+    return Response(body, status=409 if exc.code in CONFLICTS else 422)
+
+
+REFUSED = inline_serializer(
+    "SeatingRefusal",
+    {
+        "error": inline_serializer(
+            "SeatingRefusalBody",
+            {
+                "code": serializers.CharField(),
+                "message": serializers.CharField(),
+                "citations": serializers.ListField(child=serializers.CharField()),
+                "edition": serializers.CharField(),
+            },
+        )
+    },
+)
+ERRORS = {400: OpenApiTypes.OBJECT, 409: REFUSED, 422: REFUSED}
+
+
+class TournamentAPIView(APIView):
+    permission_classes = [TournamentPermission]
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, DrawError):
+            return refused(exc)
+        return super().handle_exception(exc)
+
+    def tournament(self) -> Tournament:
+        return get_object_or_404(Tournament, pk=self.kwargs["pk"])
+
+
+# --- serializers --------------------------------------------------------------------------------
+
+
+class LevelSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    seconds = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Level
+        fields = ["number", "small_blind", "big_blind", "ante", "seconds", "is_break"]
+
+    def get_seconds(self, level: Level) -> int:
+        return int(level.duration.total_seconds())
+
+
+class TournamentTableSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    room_table = serializers.IntegerField(source="table.number", read_only=True)
+
+    class Meta:
+        model = TournamentTable
+        fields = ["number", "room_table", "seats", "status", "break_position", "button"]
+
+
+class TournamentSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    levels = LevelSerializer(many=True, read_only=True)
+    tables = TournamentTableSerializer(many=True, read_only=True)
+    clock = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "name", "variant", "structure", "mixed_game", "seats_per_table",
+            "starting_stack", "status", "balancing_policy", "break_order", "balancing_order",
+            "final_table_size", "hand_for_hand", "hand_for_hand_announced_at",
+            "hand_for_hand_hand", "seating_version", "levels", "tables", "clock", "created_at",
+        ]  # fmt: skip
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_clock(self, tournament: Tournament) -> dict[str, Any]:
+        return clock_body(tournament)
+
+
+def clock_body(tournament: Tournament) -> dict[str, Any]:
+    reading = read_clock(tournament, list(tournament.levels.all()), timezone.now())
+    return {
+        "state": reading.state,
+        "level": reading.level.as_dict() if reading.level else None,
+        "next_level": reading.next_level.as_dict() if reading.next_level else None,
+        "elapsed_seconds": int(reading.elapsed.total_seconds()),
+        "remaining_seconds": max(0, int(reading.remaining.total_seconds())),
+        "version": tournament.clock_version,
+    }
+
+
+class LevelInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    small_blind = serializers.IntegerField(min_value=0, default=0)
+    big_blind = serializers.IntegerField(min_value=0, default=0)
+    ante = serializers.IntegerField(min_value=0, default=0)
+    minutes = serializers.IntegerField(min_value=0, required=False)
+    seconds = serializers.IntegerField(min_value=0, required=False)
+    is_break = serializers.BooleanField(default=False)
+
+
+class TournamentInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=120)
+    tables = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), allow_empty=False,
+        help_text="Room table numbers (tables of kind 'tournament').",
+    )  # fmt: skip
+    levels = LevelInSerializer(many=True, allow_empty=False)
+    variant = serializers.ChoiceField(choices=Variant.values, default=Variant.HOLDEM)
+    structure = serializers.ChoiceField(choices=Structure.values, default=Structure.NO_LIMIT)
+    mixed_game = serializers.BooleanField(default=False)
+    seats_per_table = serializers.IntegerField(min_value=2, max_value=10, default=9)
+    starting_stack = serializers.IntegerField(min_value=1, default=20_000)
+    balancing_policy = serializers.ChoiceField(
+        choices=BalancingPolicy.values, default=BalancingPolicy.TDA
+    )
+    final_table_size = serializers.IntegerField(
+        min_value=2, max_value=10, required=False, allow_null=True
+    )
+    break_order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False,
+        help_text="Tournament table numbers (1..n), first to break first (TDA 11-C).",
+    )  # fmt: skip
+    balancing_order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False
+    )
+
+
+class EntrantSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    reentry_of = serializers.IntegerField(
+        source="reentry_of.number", read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = Entrant
+        fields = [
+            "number", "name", "status", "late", "alternate", "reentry_of", "special_needs",
+            "place", "registered_at",
+        ]  # fmt: skip
+
+
+class EntrantInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=120)
+    alternate = serializers.BooleanField(default=False)
+    reentry_of = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, help_text="Entry number re-entering."
+    )
+    special_needs = serializers.CharField(max_length=200, required=False, default="")
+
+
+class EliminationSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    entrant = serializers.IntegerField(source="entrant.number")
+    name = serializers.CharField(source="entrant.name")
+    shared_place = serializers.IntegerField(source="entrant.place")
+
+    class Meta:
+        model = Elimination
+        fields = [
+            "entrant", "name", "place", "shared_place", "hand_for_hand_hand", "table_number",
+            "seat", "at",
+        ]  # fmt: skip
+
+
+class DrawSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    seed = serializers.CharField(
+        source="public_seed", allow_null=True, help_text="Sealed (null) until revealed."
+    )
+    committed_by = serializers.CharField(source="committed_by.username")
+
+    class Meta:
+        model = Draw
+        fields = [
+            "number", "kind", "status", "commitment", "seed", "inputs", "result",
+            "rulebook_edition", "citations", "committed_by", "committed_at", "revealed_at",
+        ]  # fmt: skip
+
+
+class DrawInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    kind = serializers.ChoiceField(choices=DrawKind.values)
+    table = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, help_text="The table to break."
+    )
+    entrants = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False, allow_null=True,
+        help_text="Late entry: the entry numbers to draw (default: everyone waiting).",
+    )  # fmt: skip
+    deal = serializers.BooleanField(
+        default=False, help_text="Deal and reveal at once, after committing."
+    )
+
+
+class BalanceCheckSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    stale = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BalanceCheck
+        fields = [
+            "id", "moves", "tables_to_break", "tables_to_halt", "final_table", "citations",
+            "counts", "seating_version", "stale", "at",
+        ]  # fmt: skip
+
+    def get_stale(self, check: BalanceCheck) -> bool:
+        return bool(check.seating_version != check.tournament.seating_version)
+
+
+class SeatMoveSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    entrant = serializers.IntegerField(source="entrant.number")
+    by = serializers.CharField(source="by.username")
+    draw = serializers.IntegerField(source="draw.number", allow_null=True)
+
+    class Meta:
+        model = SeatMove
+        fields = [
+            "entrant", "from_table", "from_seat", "to_table", "to_seat", "reason", "note",
+            "citations", "draw", "by", "at",
+        ]  # fmt: skip
+
+
+SEATING = inline_serializer(
+    "TableMap",
+    {
+        "tables": inline_serializer(
+            "TableMapTable",
+            {
+                "number": serializers.IntegerField(),
+                "button": serializers.IntegerField(allow_null=True),
+                "seats": serializers.ListField(child=serializers.DictField()),
+            },
+            many=True,
+        )
+    },
+)
+
+
+# --- tournaments --------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["tournaments"])
+class TournamentViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,  # type: ignore[type-arg]
+):
+    serializer_class = TournamentSerializer
+    permission_classes = [TournamentPermission]
+    lookup_value_regex = "[0-9]{1,18}"  # an absurd id is a 404, not a driver overflow
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return Tournament.objects.prefetch_related("levels", "tables__table")
+
+    @extend_schema(summary="Tournaments, newest first")
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(summary="One tournament: structure, tables, published orders, clock")
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
+
+    @extend_schema(
+        summary="Create a tournament on room tables (directors)",
+        request=TournamentInSerializer,
+        responses={201: TournamentSerializer, 400: OpenApiTypes.OBJECT},
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        entry = TournamentInSerializer(data=request.data)
+        entry.is_valid(raise_exception=True)
+        data = dict(entry.validated_data)
+        numbers = data.pop("tables")
+        tables = list(Table.objects.filter(number__in=numbers))
+        if len(tables) != len(set(numbers)):
+            raise ValidationError({"tables": "Name existing room tables."})
+        tournament = services.create_tournament(by=request.user, tables=tables, **data)
+        return Response(TournamentSerializer(tournament).data, status=201)
+
+
+class EntrantsView(TournamentAPIView):
+    @extend_schema(summary="Entrants in entry order", responses={200: EntrantSerializer(many=True)})
+    def get(self, request: Request, pk: int) -> Response:
+        entrants = self.tournament().entrants.select_related("reentry_of")
+        return Response(EntrantSerializer(entrants, many=True).data)
+
+    @extend_schema(
+        summary="Register a player (after the initial draw: a late entry, TDA 8-A)",
+        request=EntrantInSerializer,
+        responses={201: EntrantSerializer, **ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = self.tournament()
+        entry = EntrantInSerializer(data=request.data)
+        entry.is_valid(raise_exception=True)
+        data = dict(entry.validated_data)
+        number = data.pop("reentry_of", None)
+        reentry_of = (
+            get_object_or_404(Entrant, tournament=tournament, number=number) if number else None
+        )
+        entrant = services.register_entrant(
+            tournament=tournament, by=request.user, reentry_of=reentry_of, **data
+        )
+        return Response(EntrantSerializer(entrant).data, status=201)
+
+
+class EliminateView(TournamentAPIView):
+    @extend_schema(
+        summary="Eliminate a player: the seat opens and a balancing check is queued",
+        request=None,
+        responses={201: EliminationSerializer, **ERRORS},
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
+        elimination = services.eliminate_player(entrant=entrant, by=request.user)
+        return Response(EliminationSerializer(elimination).data, status=201)
+
+
+class EliminationsView(TournamentAPIView):
+    @extend_schema(
+        summary="Eliminations by place (shared on one hand-for-hand hand, TDA RP-8)",
+        responses={200: EliminationSerializer(many=True)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        rows = self.tournament().eliminations.select_related("entrant").order_by("place")
+        return Response(EliminationSerializer(rows, many=True).data)
+
+
+class SeatingView(TournamentAPIView):
+    @extend_schema(summary="The table map: who sits where now", responses={200: SEATING})
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = self.tournament()
+        live = SeatAssignment.objects.filter(
+            tournament=tournament, ended_at__isnull=True
+        ).select_related("entrant", "table")
+        by_table: dict[int, list[dict[str, Any]]] = {}
+        for a in live.order_by("table__number", "seat"):
+            by_table.setdefault(a.table.number, []).append(
+                {
+                    "seat": a.seat,
+                    "entrant": a.entrant.number,
+                    "name": a.entrant.name,
+                    "waits_for_button": a.waits_for_button,
+                }
+            )
+        tables = [
+            {"number": t.number, "button": t.button, "seats": by_table.get(t.number, [])}
+            for t in tournament.tables.filter(status="active")
+        ]
+        return Response({"tables": tables})
+
+
+class MovesView(TournamentAPIView):
+    @extend_schema(
+        summary="Every seat change: from, to, why, when, by whom, which draw",
+        responses={200: SeatMoveSerializer(many=True)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        moves = self.tournament().moves.select_related("entrant", "by", "draw")[:500]
+        return Response(SeatMoveSerializer(moves, many=True).data)
+
+
+# --- draws --------------------------------------------------------------------------------------
+
+
+class DrawsView(TournamentAPIView):
+    @extend_schema(summary="Draws, newest first", responses={200: DrawSerializer(many=True)})
+    def get(self, request: Request, pk: int) -> Response:
+        draws = self.tournament().draws.select_related("committed_by")
+        return Response(DrawSerializer(draws, many=True).data)
+
+    @extend_schema(
+        summary="Commit a draw: seal a seed, publish its SHA-256 with the inputs (and deal)",
+        request=DrawInSerializer,
+        responses={201: DrawSerializer, **ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = self.tournament()
+        entry = DrawInSerializer(data=request.data)
+        entry.is_valid(raise_exception=True)
+        data = entry.validated_data
+        entrants = None
+        if data.get("entrants"):
+            entrants = list(tournament.entrants.filter(number__in=data["entrants"]))
+            if len(entrants) != len(set(data["entrants"])):
+                raise ValidationError({"entrants": "Name entry numbers of this tournament."})
+        draw = services.commit_draw(
+            tournament=tournament, kind=data["kind"], by=request.user, table=data.get("table"),
+            entrants=entrants,
+        )  # fmt: skip
+        if data["deal"]:
+            draw = services.deal_draw(draw=draw, by=request.user)
+        return Response(DrawSerializer(draw).data, status=201)
+
+
+class DrawDetailView(TournamentAPIView):
+    def draw(self) -> Draw:
+        return get_object_or_404(
+            Draw.objects.select_related("committed_by"),
+            tournament_id=self.kwargs["pk"], number=self.kwargs["number"],
+        )  # fmt: skip
+
+    @extend_schema(summary="One draw: commitment, inputs; seed and result once revealed",
+                   responses={200: DrawSerializer})  # fmt: skip
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        return Response(DrawSerializer(self.draw()).data)
+
+
+class DrawDealView(DrawDetailView):
+    @extend_schema(
+        summary="Deal a committed draw and reveal its seed",
+        request=None,
+        responses={200: DrawSerializer, **ERRORS},
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        return Response(DrawSerializer(services.deal_draw(draw=self.draw(), by=request.user)).data)
+
+
+class DrawVerifyView(DrawDetailView):
+    @extend_schema(
+        summary="Replay a draw from its seed and inputs; check the commitment",
+        responses={
+            200: inline_serializer(
+                "DrawVerification",
+                {
+                    "ok": serializers.BooleanField(),
+                    "commitment_matches": serializers.BooleanField(),
+                    "replay_matches": serializers.BooleanField(),
+                    "problems": serializers.ListField(child=serializers.CharField()),
+                },
+            )
+        },
+    )
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        return Response(services.verify_draw(self.draw()).as_dict())
+
+
+# --- balancing, director's seat actions -------------------------------------------------------
+
+
+class BalanceView(TournamentAPIView):
+    @extend_schema(
+        summary="The latest balancing check (moves, tables to break or halt)",
+        responses={200: BalanceCheckSerializer, 404: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        check = self.tournament().balance_checks.select_related("tournament").first()
+        if check is None:
+            raise NotFound("No balancing check yet.")
+        return Response(BalanceCheckSerializer(check).data)
+
+    @extend_schema(summary="Run a balancing check now", request=None,
+                   responses={201: BalanceCheckSerializer})  # fmt: skip
+    def post(self, request: Request, pk: int) -> Response:
+        check = services.check_balance(tournament_id=self.tournament().pk)
+        return Response(BalanceCheckSerializer(check).data, status=201)
+
+
+class BalanceApplyView(TournamentAPIView):
+    @extend_schema(
+        summary="Make a check's moves (409 if the seating changed since the check)",
+        request=None,
+        responses={200: SeatMoveSerializer(many=True), **ERRORS},
+    )
+    def post(self, request: Request, pk: int, check_id: int) -> Response:
+        check = get_object_or_404(BalanceCheck, tournament_id=pk, pk=check_id)
+        moves = services.apply_balance(check=check, by=request.user)
+        return Response(SeatMoveSerializer(moves, many=True).data)
+
+
+class ReservationInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    entrant = serializers.IntegerField(min_value=1)
+    table = serializers.IntegerField(min_value=1)
+    seat = serializers.IntegerField(min_value=1)
+    reason = serializers.CharField(max_length=200)
+
+
+class ReservationView(TournamentAPIView):
+    @extend_schema(
+        summary="Reserve a seat for special needs (TDA 9)",
+        request=ReservationInSerializer,
+        responses={201: OpenApiTypes.OBJECT, **ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        entry = ReservationInSerializer(data=request.data)
+        entry.is_valid(raise_exception=True)
+        data = entry.validated_data
+        entrant = get_object_or_404(Entrant, tournament_id=pk, number=data["entrant"])
+        table = get_object_or_404(TournamentTable, tournament_id=pk, number=data["table"])
+        reservation = services.reserve_seat(
+            entrant=entrant, table=table, seat=data["seat"], reason=data["reason"], by=request.user
+        )
+        body = {"entrant": entrant.number, "table": table.number, "seat": reservation.seat,
+                "reason": reservation.reason}  # fmt: skip
+        return Response(body, status=201)
+
+
+class WrongSeatInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    entrant = serializers.IntegerField(min_value=1)
+    found_table = serializers.IntegerField(min_value=1)
+    found_seat = serializers.IntegerField(min_value=1)
+    note = serializers.CharField(max_length=200, required=False, default="")
+
+
+class WrongSeatView(TournamentAPIView):
+    @extend_schema(
+        summary="A player found in the wrong seat moves to the assigned one (TDA 7)",
+        request=WrongSeatInSerializer,
+        responses={201: SeatMoveSerializer, **ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        entry = WrongSeatInSerializer(data=request.data)
+        entry.is_valid(raise_exception=True)
+        data = dict(entry.validated_data)
+        entrant = get_object_or_404(Entrant, tournament_id=pk, number=data.pop("entrant"))
+        move = services.correct_wrong_seat(entrant=entrant, by=request.user, **data)
+        return Response(SeatMoveSerializer(move).data, status=201)
+
+
+class ButtonView(TournamentAPIView):
+    @extend_schema(
+        summary="Record the dealer button's seat at a table",
+        request=inline_serializer("ButtonIn", {"seat": serializers.IntegerField(min_value=1)}),
+        responses={200: TournamentTableSerializer},
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        table = get_object_or_404(TournamentTable, tournament_id=pk, number=number)
+        seat = request.data.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ValidationError({"seat": "Give the button's seat number."})
+        table = services.set_button(table=table, seat=seat, by=request.user)
+        return Response(TournamentTableSerializer(table).data)
+
+
+HAND_FOR_HAND_ACTIONS = ("on", "off", "next")
+
+
+class HandForHandView(TournamentAPIView):
+    @extend_schema(
+        summary="Hand-for-hand (TDA RP-8): announce (on), next hand, or end (off)",
+        request=inline_serializer(
+            "HandForHandIn", {"action": serializers.ChoiceField(choices=HAND_FOR_HAND_ACTIONS)}
+        ),
+        responses={200: TournamentSerializer, **ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = self.tournament()
+        action = request.data.get("action")
+        if action not in HAND_FOR_HAND_ACTIONS:
+            raise ValidationError({"action": "Choose on, off or next."})
+        if action == "next":
+            tournament = services.next_hand_for_hand(tournament=tournament, by=request.user)
+        else:
+            tournament = services.set_hand_for_hand(
+                tournament=tournament, on=action == "on", by=request.user
+            )
+        return Response(TournamentSerializer(tournament).data)
+
+
+CLOCK_ACTIONS = ("start", "pause", "resume", "advance", "back")
+
+
+class ClockView(TournamentAPIView):
+    @extend_schema(
+        summary="The clock: level, time left, state", responses={200: OpenApiTypes.OBJECT}
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(clock_body(self.tournament()))
+
+    @extend_schema(
+        summary="Start, pause, resume, or move the clock a level on or back",
+        request=inline_serializer(
+            "ClockIn", {"action": serializers.ChoiceField(choices=CLOCK_ACTIONS)}
+        ),
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = self.tournament()
+        action = request.data.get("action")
+        if action not in CLOCK_ACTIONS:
+            raise ValidationError({"action": f"Choose one of {', '.join(CLOCK_ACTIONS)}."})
+        service = {
+            "start": services.start_clock,
+            "pause": services.pause_clock,
+            "resume": services.resume_clock,
+            "advance": services.advance_level,
+        }.get(action)
+        if service is None:
+            tournament = services.advance_level(tournament=tournament, by=request.user, back=True)
+        else:
+            tournament = service(tournament=tournament, by=request.user)
+        return Response(clock_body(tournament))
+
+
+api_urls = [
+    path("tournaments/<id:pk>/entrants/", EntrantsView.as_view(), name="tournament-entrants"),
+    path(
+        "tournaments/<id:pk>/entrants/<id:number>/eliminate/",
+        EliminateView.as_view(),
+        name="tournament-eliminate",
+    ),
+    path(
+        "tournaments/<id:pk>/eliminations/",
+        EliminationsView.as_view(),
+        name="tournament-eliminations",
+    ),
+    path("tournaments/<id:pk>/seating/", SeatingView.as_view(), name="tournament-seating"),
+    path("tournaments/<id:pk>/moves/", MovesView.as_view(), name="tournament-moves"),
+    path("tournaments/<id:pk>/draws/", DrawsView.as_view(), name="tournament-draws"),
+    path(
+        "tournaments/<id:pk>/draws/<id:number>/",
+        DrawDetailView.as_view(),
+        name="tournament-draw",
+    ),
+    path(
+        "tournaments/<id:pk>/draws/<id:number>/deal/",
+        DrawDealView.as_view(),
+        name="tournament-draw-deal",
+    ),
+    path(
+        "tournaments/<id:pk>/draws/<id:number>/verify/",
+        DrawVerifyView.as_view(),
+        name="tournament-draw-verify",
+    ),
+    path("tournaments/<id:pk>/balance/", BalanceView.as_view(), name="tournament-balance"),
+    path(
+        "tournaments/<id:pk>/balance/<id:check_id>/apply/",
+        BalanceApplyView.as_view(),
+        name="tournament-balance-apply",
+    ),
+    path(
+        "tournaments/<id:pk>/reservations/",
+        ReservationView.as_view(),
+        name="tournament-reservations",
+    ),
+    path("tournaments/<id:pk>/wrong-seat/", WrongSeatView.as_view(), name="tournament-wrong-seat"),
+    path(
+        "tournaments/<id:pk>/tables/<id:number>/button/",
+        ButtonView.as_view(),
+        name="tournament-button",
+    ),
+    path(
+        "tournaments/<id:pk>/hand-for-hand/",
+        HandForHandView.as_view(),
+        name="tournament-hand-for-hand",
+    ),
+    path("tournaments/<id:pk>/clock/", ClockView.as_view(), name="tournament-clock"),
+]

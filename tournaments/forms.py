@@ -1,0 +1,126 @@
+"""Tournament forms: parse what the director types; the services decide what is allowed."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+
+from cardroom.models import Structure, Table, TableKind, Variant
+from tournaments.models import BalancingPolicy, Entrant, EntrantStatus, Tournament
+
+#: A default structure: 20-minute levels, a break after level four.
+DEFAULT_LEVELS = "\n".join(
+    ("100/200 20", "200/400 20", "300/600/600 20", "400/800/800 20", "break 15",
+     "500/1000/1000 20", "700/1400/1400 20", "1000/2000/2000 20")
+)  # fmt: skip
+
+LEVEL_LINE = re.compile(r"^(?P<sb>\d+)/(?P<bb>\d+)(?:/(?P<ante>\d+))?\s+(?P<minutes>\d+)$")
+BREAK_LINE = re.compile(r"^break\s+(?P<minutes>\d+)$", re.IGNORECASE)
+
+
+def parse_levels(text: str) -> list[dict[str, Any]]:
+    """``100/200 20`` (small/big blind, minutes), ``300/600/600 20`` (with an ante),
+    ``break 15``: one level per line."""
+    levels: list[dict[str, Any]] = []
+    for number, raw in enumerate(text.strip().splitlines(), start=1):
+        line = " ".join(raw.split())
+        if not line:
+            continue
+        if match := BREAK_LINE.match(line):
+            levels.append({"is_break": True, "minutes": int(match["minutes"])})
+        elif match := LEVEL_LINE.match(line):
+            levels.append(
+                {
+                    "small_blind": int(match["sb"]),
+                    "big_blind": int(match["bb"]),
+                    "ante": int(match["ante"] or 0),
+                    "minutes": int(match["minutes"]),
+                }
+            )
+        else:
+            raise forms.ValidationError(
+                f"Line {number}: write 'small/big minutes', 'small/big/ante minutes' or "
+                f"'break minutes', not {raw.strip()!r}."
+            )
+    if not levels:
+        raise forms.ValidationError("Give at least one level.")
+    return levels
+
+
+def parse_order(text: str) -> list[int] | None:
+    numbers = re.findall(r"\d+", text or "")
+    return [int(n) for n in numbers] or None
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.HOLDEM)
+    structure = forms.ChoiceField(choices=Structure.choices, initial=Structure.NO_LIMIT)
+    mixed_game = forms.BooleanField(required=False, label="Mixed games (button freezes, 11-B)")
+    seats_per_table = forms.IntegerField(min_value=2, max_value=10, initial=9)
+    starting_stack = forms.IntegerField(min_value=1, initial=20_000)
+    balancing_policy = forms.ChoiceField(choices=BalancingPolicy.choices)
+    final_table_size = forms.IntegerField(
+        min_value=2, max_value=10, required=False, help_text="Blank: a full table (TDA RP-9)."
+    )
+    tables = forms.ModelMultipleChoiceField(
+        queryset=Table.objects.filter(kind=TableKind.TOURNAMENT),
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Room tables of kind 'tournament'.",
+    )
+    levels = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 8}),
+        initial=DEFAULT_LEVELS,
+        help_text="One level a line: 'small/big minutes', 'small/big/ante minutes', 'break 15'.",
+    )
+    break_order = forms.CharField(
+        required=False,
+        help_text="Tournament table numbers, first to break first (TDA 11-C). "
+        "Blank: the highest number breaks first.",
+    )
+    balancing_order = forms.CharField(
+        required=False, help_text="Which table gives up a player first. Blank: the break order."
+    )
+
+    def clean_levels(self) -> list[dict[str, Any]]:
+        return parse_levels(self.cleaned_data["levels"])
+
+    def clean_break_order(self) -> list[int] | None:
+        return parse_order(self.cleaned_data["break_order"])
+
+    def clean_balancing_order(self) -> list[int] | None:
+        return parse_order(self.cleaned_data["balancing_order"])
+
+
+class EntrantForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    alternate = forms.BooleanField(required=False, label="From the alternate list")
+    reentry_of = forms.ModelChoiceField(
+        queryset=Entrant.objects.none(), required=False, label="Re-entry of"
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["reentry_of"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = tournament.entrants.filter(status=EntrantStatus.ELIMINATED)
+
+
+class ReserveSeatForm(forms.Form):
+    entrant = forms.IntegerField(min_value=1, label="Entry number")
+    table = forms.IntegerField(min_value=1, label="Table")
+    seat = forms.IntegerField(min_value=1, max_value=10)
+    reason = forms.CharField(max_length=200, label="Special need")
+
+
+class WrongSeatForm(forms.Form):
+    entrant = forms.IntegerField(min_value=1, label="Entry number")
+    found_table = forms.IntegerField(min_value=1, label="Found at table")
+    found_seat = forms.IntegerField(min_value=1, max_value=10, label="Found in seat")
+    note = forms.CharField(max_length=200, required=False)
+
+
+class ButtonForm(forms.Form):
+    seat = forms.IntegerField(min_value=1, max_value=10, label="Button seat")

@@ -1,0 +1,547 @@
+"""Tournaments: structure and clock, entrants, tables, where everyone sits, and the audit trail.
+
+Where a player sits is a ``SeatAssignment``: a live row per seated player (the database refuses
+two live rows on one seat, or two for one player), ended when the player moves or busts, never
+deleted. Every draw is a ``Draw`` (committed seed, recorded inputs, result, rules applied) and
+every seat change a ``SeatMove``; both are append-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils import timezone
+
+from cardroom.models import Structure, Variant
+
+#: The rulebook edition every seating reference is written against.
+RULEBOOK_EDITION = "TDA 2024"
+
+#: Variants seated by stud rules (TDA 11: fill the last seat opened); the others are button games.
+STUD_VARIANTS = frozenset({Variant.STUD, Variant.STUD_HILO, Variant.RAZZ})
+
+
+class TournamentStatus(models.TextChoices):
+    REGISTERING = "registering", "Registering"
+    RUNNING = "running", "Running"
+    FINAL_TABLE = "final_table", "Final table"
+    COMPLETE = "complete", "Complete"
+
+
+class BalancingPolicy(models.TextChoices):
+    TDA = "tda", "TDA Rule 11 (big blind next moves to the worst position)"
+    FEWEST_MOVES = "fewest_moves", "Fewest moves, keeping position relative to the button"
+
+
+class ClockState(models.TextChoices):
+    STOPPED = "stopped", "Not started"
+    RUNNING = "running", "Running"
+    PAUSED = "paused", "Paused"
+    FINISHED = "finished", "Structure finished"
+
+
+class AppendOnlyQuerySet(models.QuerySet):  # type: ignore[type-arg]
+    """Bulk ``update()``/``delete()`` refused: the audit trail is never rewritten."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise ValidationError("This record is append-only.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise ValidationError("This record is append-only.")
+
+
+class AppendOnly(models.Model):
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ValidationError("This record is append-only: add a new one instead.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise ValidationError("This record is append-only.")
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=120)
+    variant = models.CharField(max_length=20, choices=Variant, default=Variant.HOLDEM)
+    structure = models.CharField(max_length=12, choices=Structure, default=Structure.NO_LIMIT)
+    mixed_game = models.BooleanField(
+        default=False, help_text="A rotation of games: the button freezes when balancing (11-B)."
+    )
+    seats_per_table = models.PositiveSmallIntegerField(
+        default=9, validators=[MinValueValidator(2), MaxValueValidator(10)]
+    )
+    starting_stack = models.PositiveIntegerField(default=20_000)
+    status = models.CharField(
+        max_length=12, choices=TournamentStatus, default=TournamentStatus.REGISTERING
+    )
+    balancing_policy = models.CharField(
+        max_length=14, choices=BalancingPolicy, default=BalancingPolicy.TDA
+    )
+    #: TDA 11-C: the order tables break and give up players, published before play starts.
+    break_order = models.JSONField(default=list, help_text="Table numbers, first to break first.")
+    balancing_order = models.JSONField(
+        default=list, help_text="Table numbers, first to give up a player first (ties)."
+    )
+    final_table_size = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Blank: seats per table (RP-9 may make it smaller)."
+    )
+
+    # Hand-for-hand (TDA RP-8): busts on the same hand share the place.
+    hand_for_hand = models.BooleanField(default=False)
+    hand_for_hand_announced_at = models.DateTimeField(null=True, blank=True)
+    hand_for_hand_hand = models.PositiveIntegerField(default=0)
+
+    # The clock: the level running, and how far into it (paused time does not count).
+    clock_state = models.CharField(max_length=10, choices=ClockState, default=ClockState.STOPPED)
+    level_number = models.PositiveSmallIntegerField(default=1)
+    level_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the clock last started running in this level."
+    )
+    level_elapsed = models.DurationField(
+        default=timedelta(0), help_text="Time played in this level before the last start."
+    )
+    #: Bumped on every clock change: a scheduled tick for an older clock does nothing.
+    clock_version = models.PositiveIntegerField(default=0)
+    #: Bumped on every seat change: a balancing suggestion made before it is stale.
+    seating_version = models.PositiveIntegerField(default=0)
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(seats_per_table__gte=2, seats_per_table__lte=10),
+                name="tournament_seats_2_to_10",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_stud(self) -> bool:
+        return self.variant in STUD_VARIANTS
+
+    @property
+    def game_label(self) -> str:
+        return f"{self.get_structure_display()} {self.get_variant_display()}" + (
+            " (mixed)" if self.mixed_game else ""
+        )
+
+    def level_elapsed_at(self, now: datetime | None = None) -> timedelta:
+        """Time played in the current level (the clock as it stands, not yet advanced)."""
+        elapsed = self.level_elapsed
+        if self.clock_state == ClockState.RUNNING and self.level_started_at is not None:
+            elapsed += (now or timezone.now()) - self.level_started_at
+        return elapsed
+
+
+class Level(models.Model):
+    """One level of the structure: blinds and ante, or a break, and how long it lasts."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="levels")
+    number = models.PositiveSmallIntegerField()
+    small_blind = models.PositiveIntegerField(default=0)
+    big_blind = models.PositiveIntegerField(default=0)
+    ante = models.PositiveIntegerField(default=0)
+    duration = models.DurationField(default=timedelta(minutes=20))
+    is_break = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_level_number"),
+            models.CheckConstraint(
+                condition=models.Q(duration__gt=timedelta(0)), name="level_lasts"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.is_break:
+            return f"Break ({self.minutes_label})"
+        ante = f" ante {self.ante}" if self.ante else ""
+        return f"Level {self.number}: {self.small_blind}/{self.big_blind}{ante}"
+
+    @property
+    def minutes_label(self) -> str:
+        seconds = int(self.duration.total_seconds())
+        return f"{seconds // 60} min" if seconds % 60 == 0 else f"{seconds} s"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "ante": self.ante,
+            "seconds": int(self.duration.total_seconds()),
+            "is_break": self.is_break,
+        }
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """The clock as it stands: levels that ran out on time are passed even if the tick task has
+    not recorded them yet (without a worker, or between ticks)."""
+
+    state: str
+    level: Level | None
+    next_level: Level | None
+    elapsed: timedelta
+    remaining: timedelta
+
+    @property
+    def remaining_label(self) -> str:
+        seconds = max(0, int(self.remaining.total_seconds()))
+        return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}".removeprefix("0:")
+
+
+def read_clock(
+    tournament: Tournament, levels: Sequence[Level], now: datetime | None = None
+) -> ClockReading:
+    by_number = {level.number: level for level in levels}
+    number, state = tournament.level_number, tournament.clock_state
+    elapsed = tournament.level_elapsed_at(now)
+    if state == ClockState.RUNNING:
+        while number in by_number and elapsed >= by_number[number].duration:
+            elapsed -= by_number[number].duration
+            number += 1
+        if number not in by_number:
+            state, elapsed = ClockState.FINISHED, timedelta(0)
+    level = by_number.get(number)
+    remaining = (level.duration - elapsed) if level is not None else timedelta(0)
+    return ClockReading(state, level, by_number.get(number + 1), elapsed, remaining)
+
+
+class EntrantStatus(models.TextChoices):
+    REGISTERED = "registered", "Registered"
+    SEATED = "seated", "Seated"
+    ELIMINATED = "eliminated", "Eliminated"
+
+
+class Entrant(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entrants")
+    number = models.PositiveIntegerField(help_text="Entry number in this tournament.")
+    name = models.CharField(max_length=120)
+    status = models.CharField(
+        max_length=10, choices=EntrantStatus, default=EntrantStatus.REGISTERED
+    )
+    late = models.BooleanField(default=False, help_text="Registered after play began (8-A).")
+    alternate = models.BooleanField(default=False, help_text="Seated from the alternate list.")
+    reentry_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reentries"
+    )
+    special_needs = models.CharField(
+        max_length=200, blank=True, help_text="Why a seat is reserved (TDA 9)."
+    )
+    place = models.PositiveIntegerField(null=True, blank=True)
+    registered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_entry_number")
+        ]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.number})"
+
+    @property
+    def is_reentry(self) -> bool:
+        return self.reentry_of_id is not None
+
+
+class TournamentTableStatus(models.TextChoices):
+    ACTIVE = "active", "In play"
+    BROKEN = "broken", "Broken"
+
+
+class TournamentTable(models.Model):
+    """A room table (``cardroom.Table`` of kind "tournament") as numbered in one tournament."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="tables")
+    table = models.ForeignKey(
+        "cardroom.Table", on_delete=models.PROTECT, related_name="tournament_uses"
+    )
+    number = models.PositiveIntegerField()
+    seats = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(2), MaxValueValidator(10)]
+    )
+    status = models.CharField(
+        max_length=10, choices=TournamentTableStatus, default=TournamentTableStatus.ACTIVE
+    )
+    #: TDA 11-C: position in the published break order (1 breaks first).
+    break_position = models.PositiveIntegerField()
+    button = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Seat with the dealer button, as the dealer reports it."
+    )
+    broken_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_table_number"),
+            models.UniqueConstraint(fields=["tournament", "table"], name="room_table_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+
+class DrawKind(models.TextChoices):
+    INITIAL = "initial", "Initial seating"
+    LATE_ENTRY = "late_entry", "Late entry, alternate or re-entry"
+    BREAK_TABLE = "break_table", "Breaking a table"
+    FINAL_TABLE = "final_table", "Final table redraw"
+
+
+class DrawStatus(models.TextChoices):
+    COMMITTED = "committed", "Committed (seed sealed)"
+    REVEALED = "revealed", "Dealt and revealed"
+    ABANDONED = "abandoned", "Abandoned (the field changed before the deal)"
+
+
+class Draw(models.Model):
+    """One random draw. The commitment (SHA-256 of the sealed seed and the inputs) is stored and
+    shown before the cards are revealed; the seed is revealed with the result so anyone can
+    replay it. Append-only: once revealed or abandoned, the row never changes."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="draws")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=12, choices=DrawKind)
+    status = models.CharField(max_length=10, choices=DrawStatus, default=DrawStatus.COMMITTED)
+    commitment = models.CharField(max_length=64, help_text="SHA-256, hex.")
+    #: Sealed until the draw is revealed: never shown or served while ``status`` is committed.
+    seed = models.CharField(max_length=64)
+    inputs = models.JSONField()
+    result = models.JSONField(null=True, blank=True)
+    rulebook_edition = models.CharField(max_length=20, default=RULEBOOK_EDITION)
+    citations = models.JSONField(default=list, help_text="Rules applied, with the edition.")
+    committed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    committed_at = models.DateTimeField(auto_now_add=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["tournament", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_draw_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Draw {self.number}: {self.get_kind_display()}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            stored = Draw.objects.filter(pk=self.pk).values("status").first()
+            if stored is None or stored["status"] != DrawStatus.COMMITTED:
+                raise ValidationError("A revealed or abandoned draw is never changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise ValidationError("Draws are append-only.")
+
+    @property
+    def is_revealed(self) -> bool:
+        return self.status == DrawStatus.REVEALED
+
+    @property
+    def public_seed(self) -> str | None:
+        return self.seed if self.is_revealed else None
+
+
+class MoveReason(models.TextChoices):
+    INITIAL_DRAW = "initial_draw", "Initial draw"
+    LATE_ENTRY = "late_entry", "Late entry, alternate or re-entry draw"
+    BREAK_TABLE = "break_table", "Table broken"
+    BALANCE = "balance", "Balancing"
+    FINAL_TABLE = "final_table", "Final table redraw"
+    RESERVED = "reserved", "Seat reserved"
+    WRONG_SEAT = "wrong_seat", "Found in the wrong seat"
+    ELIMINATED = "eliminated", "Eliminated"
+
+
+class SeatAssignment(models.Model):
+    """Who sits where. A live row (``ended_at`` empty) per seated player; ending it is the only
+    change ever made, so the rows are the full seating history of the tournament."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="assignments")
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="assignments")
+    table = models.ForeignKey(TournamentTable, on_delete=models.PROTECT, related_name="assignments")
+    seat = models.PositiveSmallIntegerField()
+    draw = models.ForeignKey(
+        Draw, null=True, blank=True, on_delete=models.PROTECT, related_name="assignments"
+    )
+    reason = models.CharField(max_length=14, choices=MoveReason)
+    #: TDA 8-A/10-A: a seat between the small blind and the button waits for the button.
+    waits_for_button = models.BooleanField(default=False)
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table__number", "seat"]
+        constraints = [
+            # However the application races, one live player per seat, one live seat per player.
+            models.UniqueConstraint(
+                fields=["table", "seat"],
+                condition=models.Q(ended_at__isnull=True),
+                name="one_player_per_live_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["entrant"],
+                condition=models.Q(ended_at__isnull=True),
+                name="one_live_seat_per_player",
+            ),
+            models.CheckConstraint(condition=models.Q(seat__gte=1), name="seat_numbers_from_1"),
+        ]
+        indexes = [models.Index(fields=["tournament", "ended_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} at {self.table} seat {self.seat}"
+
+
+class SeatMove(AppendOnly):
+    """One change of seat: from, to, why (with the rule), when, by whom, which draw."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="moves")
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="moves")
+    from_table = models.PositiveIntegerField(null=True, blank=True)
+    from_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    to_table = models.PositiveIntegerField(null=True, blank=True)
+    to_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=14, choices=MoveReason)
+    note = models.CharField(max_length=300, blank=True)
+    citations = models.JSONField(default=list)
+    draw = models.ForeignKey(
+        Draw, null=True, blank=True, on_delete=models.PROTECT, related_name="moves"
+    )
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.entrant}: {self.from_label} → {self.to_label}"
+
+    @property
+    def from_label(self) -> str:
+        return f"T{self.from_table} S{self.from_seat}" if self.from_table else "—"
+
+    @property
+    def to_label(self) -> str:
+        return f"T{self.to_table} S{self.to_seat}" if self.to_table else "—"
+
+
+class SeatReservation(AppendOnly):
+    """TDA 9: a seat set aside for a player with special needs, kept out of every draw."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="reservations"
+    )
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="reservations")
+    table = models.ForeignKey(
+        TournamentTable, on_delete=models.PROTECT, related_name="reservations"
+    )
+    seat = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=200)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at"]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.seat} reserved for {self.entrant}"
+
+
+class Elimination(AppendOnly):
+    """A bust-out. During hand-for-hand (RP-8) busts on the same hand share the place."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="eliminations"
+    )
+    entrant = models.OneToOneField(Entrant, on_delete=models.PROTECT, related_name="elimination")
+    place = models.PositiveIntegerField(help_text="Players left when this one busted.")
+    hand_for_hand_hand = models.PositiveIntegerField(null=True, blank=True)
+    table_number = models.PositiveIntegerField(null=True, blank=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["place", "-at"]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} out in place {self.place}"
+
+
+class BalanceCheck(AppendOnly):
+    """What the balancing check found after a change: moves to make, tables to break, tables
+    to halt (11-D). The director applies a check with one click; a newer check supersedes."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="balance_checks"
+    )
+    moves = models.JSONField(default=list)
+    tables_to_break = models.JSONField(default=list)
+    tables_to_halt = models.JSONField(default=list)
+    final_table = models.BooleanField(default=False)
+    citations = models.JSONField(default=list)
+    counts = models.JSONField(default=dict, help_text="Players per table when checked.")
+    seating_version = models.PositiveIntegerField(default=0)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        get_latest_by = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"Balance check {self.pk} of {self.tournament}"
+
+    @property
+    def needs_action(self) -> bool:
+        return bool(self.moves or self.tables_to_break or self.final_table)
+
+
+class ClockEvent(AppendOnly):
+    """The clock's log: starts, pauses, resumes, levels reached (on time or by hand)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="clock_events"
+    )
+    action = models.CharField(max_length=20)
+    level_number = models.PositiveSmallIntegerField()
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} (level {self.level_number})"

@@ -1,0 +1,34 @@
+"""Tournament pages, under /tournaments/ (app_name "tournaments")."""
+
+from django.urls import path
+
+from tournaments import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", views.tournament_list, name="list"),
+    path("new/", views.tournament_create, name="create"),
+    path("<id:pk>/", views.tournament_detail, name="detail"),
+    path("<id:pk>/entrants/", views.entrant_register, name="entrant_register"),
+    path(
+        "<id:pk>/entrants/<id:number>/eliminate/",
+        views.entrant_eliminate,
+        name="entrant_eliminate",
+    ),
+    path("<id:pk>/reserve-seat/", views.reserve_seat, name="reserve_seat"),
+    path("<id:pk>/wrong-seat/", views.wrong_seat, name="wrong_seat"),
+    path("<id:pk>/hand-for-hand/", views.hand_for_hand, name="hand_for_hand"),
+    path("<id:pk>/tables/<id:number>/button/", views.table_button, name="table_button"),
+    path("<id:pk>/tables/<id:number>/break/", views.break_screen, name="break_screen"),
+    path("<id:pk>/draws/", views.draw_list, name="draws"),
+    path("<id:pk>/draws/commit/", views.draw_commit, name="draw_commit"),
+    path("<id:pk>/draws/<id:number>/", views.draw_detail, name="draw_detail"),
+    path("<id:pk>/draws/<id:number>/deal/", views.draw_deal, name="draw_deal"),
+    path("<id:pk>/draws/<id:number>/verify/", views.draw_verify, name="draw_verify"),
+    path("<id:pk>/balance/", views.balance, name="balance"),
+    path("<id:pk>/balance/check/", views.balance_check, name="balance_check"),
+    path("<id:pk>/balance/<id:check_id>/apply/", views.balance_apply, name="balance_apply"),
+    path("<id:pk>/clock/", views.clock, name="clock"),
+    path("<id:pk>/clock/action/", views.clock_action, name="clock_action"),
+]

@@ -1,0 +1,452 @@
+"""Tournament pages. Thin views: role check, form, one service call, render.
+
+Every page has its swappable regions as partials of the same template; a refusal from the seat
+rules (``DrawError``) comes back as the region with the message (422), or as a flash message
+and a redirect without htmx.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from cardroom.roles import READERS, Role, role_required
+from tournaments import services
+from tournaments.draws import DrawError
+from tournaments.forms import (
+    ButtonForm,
+    EntrantForm,
+    ReserveSeatForm,
+    TournamentForm,
+    WrongSeatForm,
+)
+from tournaments.models import (
+    BalanceCheck,
+    Draw,
+    DrawKind,
+    DrawStatus,
+    Entrant,
+    EntrantStatus,
+    SeatAssignment,
+    Tournament,
+    TournamentTable,
+    read_clock,
+)
+
+TABLES_PER_PAGE = 24
+ENTRANTS_PER_PAGE = 100
+MOVES_SHOWN = 200
+
+
+def _tournament(pk: int) -> Tournament:
+    return get_object_or_404(Tournament, pk=pk)
+
+
+def _go(request: HttpRequest, url: str) -> HttpResponse:
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def _refused(request: HttpRequest, exc: DrawError | ValidationError, url: str) -> HttpResponse:
+    """A refusal: the message (with the rules it applies) on the page the director came from."""
+    text = exc.message if isinstance(exc, DrawError) else " ".join(exc.messages)
+    if isinstance(exc, DrawError) and exc.citations:
+        text += f" ({', '.join(exc.citations)}, {exc.edition})"
+    if request.htmx:
+        return render(request, "tournaments/refusal.html", {"message": text}, status=422)
+    messages.error(request, text)
+    return redirect(url)
+
+
+def _act(request: HttpRequest, url: str, action: Callable[[], Any], done: str = "") -> HttpResponse:
+    """Run one service call; on success go to ``url``, on a refusal say why."""
+    try:
+        action()
+    except (DrawError, ValidationError) as exc:
+        return _refused(request, exc, url)
+    if done:
+        messages.success(request, done)
+    return _go(request, url)
+
+
+# --- list, create, detail -----------------------------------------------------------------------
+
+
+@require_GET
+@role_required(*READERS)
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    tournaments = Tournament.objects.all()
+    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+
+
+@role_required(Role.DIRECTOR)
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.create_tournament(by=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, f"{tournament} created.")
+            return _go(request, reverse("tournaments:detail", args=[tournament.pk]))
+    status = 422 if form.is_bound else 200
+    return render(request, "tournaments/form.html", {"form": form}, status=status)
+
+
+def detail_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    tables = Paginator(tournament.tables.select_related("table"), TABLES_PER_PAGE).get_page(
+        request.GET.get("tables")
+    )
+    live = SeatAssignment.objects.filter(
+        tournament=tournament, ended_at__isnull=True, table__in=list(tables)
+    ).select_related("entrant")
+    seats: dict[int, dict[int, SeatAssignment]] = {}
+    for assignment in live:
+        seats.setdefault(assignment.table_id, {})[assignment.seat] = assignment
+    table_map = [
+        {
+            "table": table,
+            "seats": [(n, seats.get(table.pk, {}).get(n)) for n in range(1, table.seats + 1)],
+            "players": len(seats.get(table.pk, {})),
+        }
+        for table in tables
+    ]
+    entrants = Paginator(tournament.entrants.all(), ENTRANTS_PER_PAGE).get_page(
+        request.GET.get("entrants")
+    )
+    return {
+        "tournament": tournament,
+        "table_page": tables,
+        "table_map": table_map,
+        "entrants": entrants,
+        "waiting": tournament.entrants.filter(status=EntrantStatus.REGISTERED).count(),
+        "live_count": tournament.entrants.exclude(status=EntrantStatus.ELIMINATED).count(),
+        "eliminations": place_rows(tournament),
+        "clock": read_clock(tournament, list(tournament.levels.all())),
+        "check": tournament.balance_checks.first(),
+        "open_draw": tournament.draws.filter(status=DrawStatus.COMMITTED).first(),
+        "entrant_form": EntrantForm(tournament=tournament),
+        "reserve_form": ReserveSeatForm(),
+        "wrong_seat_form": WrongSeatForm(),
+    }
+
+
+def place_rows(tournament: Tournament, limit: int = 50) -> list[dict[str, Any]]:
+    """Eliminations, latest first, with the places shared on one hand-for-hand hand (RP-8)."""
+    rows = list(tournament.eliminations.select_related("entrant").order_by("place")[:limit])
+    spans: dict[int, list[int]] = {}
+    for row in tournament.eliminations.filter(hand_for_hand_hand__isnull=False).values_list(
+        "hand_for_hand_hand", "place"
+    ):
+        spans.setdefault(row[0], []).append(row[1])
+    result = []
+    for row in rows:
+        span = spans.get(row.hand_for_hand_hand or -1, [row.place])
+        label = f"{min(span)}–{max(span)} (shared, same hand)" if len(span) > 1 else str(row.place)
+        result.append({"elimination": row, "label": label})
+    return result
+
+
+@require_GET
+@role_required(*READERS)
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(pk)
+    partial = {"table-map", "entrant-list", "eliminations", "clock-panel"}
+    name = request.GET.get("part", "")
+    template = "tournaments/detail.html" + (f"#{name}" if name in partial and request.htmx else "")
+    return render(request, template, detail_context(request, tournament))
+
+
+# --- entrants -----------------------------------------------------------------------------------
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def entrant_register(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(pk)
+    form = EntrantForm(request.POST, tournament=tournament)
+    url = reverse("tournaments:detail", args=[pk])
+    if not form.is_valid():
+        messages.error(request, "Give the player's name.")
+        return _go(request, url)
+    return _act(
+        request, url,
+        lambda: services.register_entrant(tournament=tournament, by=request.user, **form.cleaned_data),
+        f"{form.cleaned_data['name']} registered.",
+    )  # fmt: skip
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def entrant_eliminate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
+    url = reverse("tournaments:detail", args=[pk])
+    try:
+        services.eliminate_player(entrant=entrant, by=request.user)
+    except DrawError as exc:
+        return _refused(request, exc, url)
+    if not request.htmx:
+        messages.success(request, f"{entrant.name} eliminated.")
+        return redirect(url)
+    context = {
+        **detail_context(request, entrant.tournament),
+        "flash": f"{entrant.name} eliminated.",
+    }
+    return render(request, "tournaments/detail.html#table-map", context)
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def reserve_seat(request: HttpRequest, pk: int) -> HttpResponse:
+    form = ReserveSeatForm(request.POST)
+    url = reverse("tournaments:detail", args=[pk])
+    if not form.is_valid():
+        messages.error(request, "Give the entry number, table, seat and the special need.")
+        return _go(request, url)
+    data = form.cleaned_data
+    entrant = get_object_or_404(Entrant, tournament_id=pk, number=data["entrant"])
+    table = get_object_or_404(TournamentTable, tournament_id=pk, number=data["table"])
+    return _act(
+        request, url,
+        lambda: services.reserve_seat(
+            entrant=entrant, table=table, seat=data["seat"], reason=data["reason"], by=request.user
+        ),
+        f"Table {table.number} seat {data['seat']} reserved for {entrant.name} (TDA 9).",
+    )  # fmt: skip
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def wrong_seat(request: HttpRequest, pk: int) -> HttpResponse:
+    form = WrongSeatForm(request.POST)
+    url = reverse("tournaments:detail", args=[pk])
+    if not form.is_valid():
+        messages.error(request, "Give the entry number and where the player was found.")
+        return _go(request, url)
+    data = form.cleaned_data
+    entrant = get_object_or_404(Entrant, tournament_id=pk, number=data.pop("entrant"))
+    return _act(
+        request, url,
+        lambda: services.correct_wrong_seat(entrant=entrant, by=request.user, **data),
+        f"{entrant.name} moves to the assigned seat with the current stack (TDA 7).",
+    )  # fmt: skip
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def table_button(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    table = get_object_or_404(TournamentTable, tournament_id=pk, number=number)
+    form = ButtonForm(request.POST)
+    url = reverse("tournaments:detail", args=[pk])
+    if not form.is_valid():
+        messages.error(request, "Give the button's seat.")
+        return _go(request, url)
+    return _act(
+        request, url,
+        lambda: services.set_button(table=table, seat=form.cleaned_data["seat"], by=request.user),
+    )  # fmt: skip
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def hand_for_hand(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(pk)
+    what = request.POST.get("hand_for_hand", "")
+    url = reverse("tournaments:detail", args=[pk])
+    if what == "next":
+        return _act(
+            request,
+            url,
+            lambda: services.next_hand_for_hand(tournament=tournament, by=request.user),
+        )
+    on = what == "on"
+    return _act(
+        request, url,
+        lambda: services.set_hand_for_hand(tournament=tournament, on=on, by=request.user),
+        "Hand-for-hand announced (TDA RP-8)." if on else "Hand-for-hand is over.",
+    )  # fmt: skip
+
+
+# --- draws --------------------------------------------------------------------------------------
+
+
+@require_GET
+@role_required(*READERS)
+def break_screen(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Step 0 of breaking a table: who is at it, and the button to show the seat cards."""
+    table = get_object_or_404(TournamentTable, tournament_id=pk, number=number)
+    players = SeatAssignment.objects.filter(table=table, ended_at__isnull=True).select_related(
+        "entrant"
+    )
+    return render(
+        request, "tournaments/break.html",
+        {"tournament": table.tournament, "table": table, "players": players},
+    )  # fmt: skip
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def draw_commit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Seal a seed and publish its commitment (for a break: show the seat cards)."""
+    tournament = _tournament(pk)
+    kind = request.POST.get("kind", "")
+    table = request.POST.get("table")
+    back = request.POST.get("back") or reverse("tournaments:detail", args=[pk])
+    if kind not in DrawKind.values:
+        return _refused(request, ValidationError("Choose a kind of draw."), back)
+    try:
+        draw = services.commit_draw(
+            tournament=tournament, kind=kind, by=request.user,
+            table=int(table) if table and table.isdigit() else None,
+        )  # fmt: skip
+    except DrawError as exc:
+        return _refused(request, exc, back)
+    return _go(request, reverse("tournaments:draw_detail", args=[pk, draw.number]))
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def draw_deal(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    draw = get_object_or_404(Draw, tournament_id=pk, number=number)
+    url = reverse("tournaments:draw_detail", args=[pk, number])
+    return _act(request, url, lambda: services.deal_draw(draw=draw, by=request.user))
+
+
+@require_GET
+@role_required(*READERS)
+def draw_list(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(pk)
+    return render(
+        request, "tournaments/draws.html",
+        {
+            "tournament": tournament,
+            "draws": tournament.draws.select_related("committed_by"),
+            "moves": tournament.moves.select_related("entrant", "by", "draw")[:MOVES_SHOWN],
+        },
+    )  # fmt: skip
+
+
+@require_GET
+@role_required(*READERS)
+def draw_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    draw = get_object_or_404(
+        Draw.objects.select_related("tournament"), tournament_id=pk, number=number
+    )
+    return render(request, "tournaments/draw.html", draw_context(draw))
+
+
+def draw_context(draw: Draw) -> dict[str, Any]:
+    """The draw as the dealer follows it: seat cards shown, the stack, the cards dealt."""
+    names = dict(draw.tournament.entrants.values_list("number", "name"))
+    pure = draw.inputs["input"]
+    steps = (draw.result or {}).get("steps", {})
+    result = [
+        {**row, "name": names.get(row["player"], row["player"])}
+        for row in (draw.result or {}).get("result", [])
+    ]
+    return {
+        "tournament": draw.tournament,
+        "draw": draw,
+        "shown": pure.get("receiving_seats") or pure.get("open_seats") or [],
+        "players": [{"player": p, "name": names.get(p, p)} for p in pure.get("players", [])],
+        "cards": [
+            {**c, "name": names.get(c["player"], c["player"])} for c in steps.get("cards", [])
+        ],
+        "stack": steps.get("stack", []),
+        "result": result,
+        "waits": draw.inputs.get("context", {}).get("waits_for_button", []),
+    }
+
+
+@require_GET
+@role_required(*READERS)
+def draw_verify(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    draw = get_object_or_404(Draw, tournament_id=pk, number=number)
+    verification = services.verify_draw(draw)
+    template = "tournaments/draw.html#verification" if request.htmx else "tournaments/draw.html"
+    context = {**draw_context(draw), "verification": verification}
+    return render(request, template, context)
+
+
+# --- balancing ----------------------------------------------------------------------------------
+
+
+@require_GET
+@role_required(*READERS)
+def balance(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(pk)
+    check = tournament.balance_checks.first()
+    names = dict(tournament.entrants.values_list("number", "name"))
+    moves = [
+        {**m, "name": names.get(m["player"], m["player"])} for m in (check.moves if check else [])
+    ]
+    stale = check is not None and check.seating_version != tournament.seating_version
+    return render(
+        request, "tournaments/balance.html",
+        {"tournament": tournament, "check": check, "moves": moves, "stale": stale},
+    )  # fmt: skip
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def balance_check(request: HttpRequest, pk: int) -> HttpResponse:
+    url = reverse("tournaments:balance", args=[pk])
+    return _act(request, url, lambda: services.check_balance(tournament_id=pk))
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def balance_apply(request: HttpRequest, pk: int, check_id: int) -> HttpResponse:
+    check = get_object_or_404(BalanceCheck, tournament_id=pk, pk=check_id)
+    url = reverse("tournaments:balance", args=[pk])
+    return _act(
+        request, url, lambda: services.apply_balance(check=check, by=request.user),
+        f"{len(check.moves)} move(s) made.",
+    )  # fmt: skip
+
+
+# --- the clock ----------------------------------------------------------------------------------
+
+
+@require_GET
+@role_required(*READERS)
+def clock(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(pk)
+    levels = list(tournament.levels.all())
+    template = "tournaments/clock.html#clock-face" if request.htmx else "tournaments/clock.html"
+    context = {
+        "tournament": tournament,
+        "levels": levels,
+        "clock": read_clock(tournament, levels, timezone.now()),
+    }
+    return render(request, template, context)
+
+
+CLOCK_ACTIONS: dict[str, Callable[..., Tournament]] = {
+    "start": services.start_clock,
+    "pause": services.pause_clock,
+    "resume": services.resume_clock,
+    "advance": services.advance_level,
+    "back": lambda **kw: services.advance_level(back=True, **kw),
+}
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def clock_action(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(pk)
+    action = CLOCK_ACTIONS.get(request.POST.get("action", ""))
+    url = reverse("tournaments:clock", args=[pk])
+    if action is None:
+        return _refused(request, ValidationError("Unknown clock action."), url)
+    return _act(request, url, lambda: action(tournament=tournament, by=request.user))
