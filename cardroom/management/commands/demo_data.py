@@ -1,0 +1,112 @@
+"""Demo data for a local run: a log-in per role, the rulebooks, tables, a tournament.
+
+Idempotent: running it again updates what it made instead of duplicating it.
+"""
+
+from typing import Any
+
+from django.contrib.auth.models import Group, User
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from cardroom.forms import PRESETS
+from cardroom.models import Table
+from cardroom.roles import Role
+from cardroom.services import create_table
+
+DEMO_USERS: tuple[tuple[str, str, Role | None], ...] = (
+    ("manager", "manager-demo", Role.FLOOR_MANAGER),
+    ("director", "director-demo", Role.DIRECTOR),
+    ("staff", "staff-demo", Role.STAFF),
+    ("admin", "admin-demo", None),
+)
+
+
+class Command(BaseCommand):
+    help = "Create demo users for each role and demo floor data (safe to run again)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        for username, password, role in DEMO_USERS:
+            user, _ = User.objects.get_or_create(username=username)
+            user.set_password(password)
+            user.is_superuser = user.is_staff = role is None
+            user.save()
+            if role is not None:
+                user.groups.set([Group.objects.get(name=role.value)])
+        for step in demo_steps():
+            step(self)
+        make_demo_tables(User.objects.get(username="manager"))
+        make_demo_tournament(
+            User.objects.get(username="manager"), User.objects.get(username="director")
+        )
+        self.stdout.write(
+            self.style.SUCCESS("Demo data ready. Log in at http://127.0.0.1:8000/login/ as:")
+        )
+        for username, password, role in DEMO_USERS:
+            self.stdout.write(
+                f"  {username:<9} / {password:<14} {role.value if role else 'superuser'}"
+            )
+
+
+def demo_steps() -> list[Any]:
+    """The other apps' demo loaders, in order (rulebooks first: rulings cite them)."""
+    return [lambda cmd: call_command("load_rulebook", stdout=cmd.stdout)]
+
+
+#: A Saturday-night floor: table number, preset, status, extra settings.
+DEMO_TABLES: tuple[tuple[int, str, str, dict[str, Any]], ...] = (
+    (1, "1-2-nl", "open", {}),
+    (2, "1-2-nl", "open", {"straddle": 4}),
+    (3, "2-5-nl", "open", {"straddle": 10, "name": "Feature table"}),
+    (4, "5-10-plo", "open", {"pot_round_unit": 5}),
+    (5, "4-8-limit", "open", {}),
+    (6, "2-5-nl", "closed", {}),
+)
+
+
+def make_demo_tables(manager: User) -> None:
+    for number, preset, status, extra in DEMO_TABLES:
+        if Table.objects.filter(number=number).exists():
+            continue
+        settings = {k: v for k, v in PRESETS[preset].items() if k != "label"}
+        create_table(by=manager, number=number, status=status, **settings, **extra)
+
+
+DEMO_TOURNAMENT = "Saturday Deepstack"
+
+
+def make_demo_tournament(manager: User, director: User) -> None:
+    """Three tournament tables (21-23), 22 players drawn to their seats, one already out."""
+    from tournaments.models import Tournament
+    from tournaments.services import (
+        create_tournament,
+        draw_initial_seating,
+        eliminate_player,
+        register_entrants,
+    )
+
+    if Tournament.objects.filter(name=DEMO_TOURNAMENT).exists():
+        return
+    settings = {k: v for k, v in PRESETS["1-2-nl"].items() if k != "label"}
+    for number in (21, 22, 23):
+        if not Table.objects.filter(number=number).exists():
+            create_table(by=manager, number=number, status="open", kind="tournament", **settings)
+    tournament = create_tournament(
+        by=director,
+        name=DEMO_TOURNAMENT,
+        tables=list(Table.objects.filter(number__in=(21, 22, 23))),
+        levels=[
+            {"small_blind": 100, "big_blind": 200, "minutes": 20},
+            {"small_blind": 200, "big_blind": 400, "minutes": 20},
+            {"small_blind": 300, "big_blind": 600, "ante": 600, "minutes": 20},
+            {"is_break": True, "minutes": 15},
+            {"small_blind": 400, "big_blind": 800, "ante": 800, "minutes": 20},
+        ],
+    )
+    names = (
+        "Ada", "Bea", "Cal", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kit",
+        "Lou", "Max", "Ned", "Oli", "Pia", "Quin", "Ray", "Sam", "Tess", "Uma", "Vic",
+    )  # fmt: skip
+    register_entrants(tournament=tournament, names=names, by=director)
+    draw_initial_seating(tournament=tournament, by=director)
+    eliminate_player(entrant=tournament.entrants.get(number=7), by=director)

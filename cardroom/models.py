@@ -1,0 +1,572 @@
+"""The floor: tables, the game each one spreads, and the history of their configuration."""
+
+from __future__ import annotations
+
+from math import gcd
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from rules.engine import citations
+
+#: Chip denominations a cardroom stocks, smallest first.
+STANDARD_CHIPS: tuple[int, ...] = (1, 5, 25, 100, 500, 1000, 5000, 25000, 100000)
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    CLOSED = "closed", "Closed"
+    RESERVED = "reserved", "Reserved"
+    BROKEN = "broken", "Broken"
+
+
+class Structure(models.TextChoices):
+    NO_LIMIT = "no_limit", "No-limit"
+    POT_LIMIT = "pot_limit", "Pot-limit"
+    FIXED_LIMIT = "fixed_limit", "Fixed-limit"
+
+
+class Variant(models.TextChoices):
+    HOLDEM = "holdem", "Hold'em"
+    OMAHA = "omaha", "Omaha"
+    OMAHA_HILO = "omaha_hilo", "Omaha Hi-Lo"
+    STUD = "stud", "Seven-card stud"
+    STUD_HILO = "stud_hilo", "Stud Hi-Lo"
+    RAZZ = "razz", "Razz"
+    BADUGI = "badugi", "Badugi"
+    TRIPLE_DRAW = "triple_draw", "2-7 Triple Draw"
+    SINGLE_DRAW = "single_draw", "2-7 Single Draw"
+    FIVE_CARD_DRAW = "five_card_draw", "Five-card draw"
+
+
+#: Betting rounds per variant: Robert's BR-3 caps two-round games at a bet and four raises.
+BETTING_ROUNDS: dict[str, int] = {
+    Variant.HOLDEM: 4,
+    Variant.OMAHA: 4,
+    Variant.OMAHA_HILO: 4,
+    Variant.STUD: 5,
+    Variant.STUD_HILO: 5,
+    Variant.RAZZ: 5,
+    Variant.BADUGI: 4,
+    Variant.TRIPLE_DRAW: 4,
+    Variant.SINGLE_DRAW: 2,
+    Variant.FIVE_CARD_DRAW: 2,
+}
+
+
+class AnteType(models.TextChoices):
+    NONE = "none", "No ante"
+    EACH = "each", "Every player"
+    BIG_BLIND = "big_blind", "Big-blind ante"
+
+
+class TableKind(models.TextChoices):
+    CASH = "cash", "Cash game"
+    TOURNAMENT = "tournament", "Tournament"
+
+
+def default_raise_cap(variant: str) -> int:
+    """Robert's BR-3: a bet and three raises, or four in games with two betting rounds."""
+    return 4 if BETTING_ROUNDS.get(variant, 4) <= 2 else 3
+
+
+def smallest_chip_in_play(*amounts: int) -> int:
+    """The smallest chip used in the blinds and antes (Robert's BR-7): the largest stocked
+    denomination that makes every forced bet."""
+    common = 0
+    for amount in amounts:
+        if amount:
+            common = gcd(common, amount)
+    best = 1
+    for chip in STANDARD_CHIPS:
+        if common and common % chip == 0:
+            best = chip
+    return best
+
+
+def rule(citation: str) -> str:
+    return f" ({citation})"
+
+
+class Table(models.Model):
+    number = models.PositiveIntegerField(unique=True, validators=[MinValueValidator(1)])
+    name = models.CharField(
+        max_length=60, blank=True, help_text="Optional label, e.g. 'Feature table'."
+    )
+    status = models.CharField(max_length=10, choices=TableStatus, default=TableStatus.CLOSED)
+    kind = models.CharField(max_length=12, choices=TableKind, default=TableKind.CASH)
+    seats = models.PositiveSmallIntegerField(
+        default=9, validators=[MinValueValidator(2), MaxValueValidator(10)]
+    )
+
+    variant = models.CharField(max_length=20, choices=Variant, default=Variant.HOLDEM)
+    structure = models.CharField(max_length=12, choices=Structure, default=Structure.NO_LIMIT)
+    small_blind = models.PositiveIntegerField(default=1)
+    big_blind = models.PositiveIntegerField(default=2)
+    ante_type = models.CharField(max_length=10, choices=AnteType, default=AnteType.NONE)
+    ante = models.PositiveIntegerField(default=0)
+    small_bet = models.PositiveIntegerField(null=True, blank=True, help_text="Fixed-limit only.")
+    big_bet = models.PositiveIntegerField(null=True, blank=True, help_text="Fixed-limit only.")
+    raise_cap = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Fixed-limit only: raises allowed after the bet."
+    )
+    straddle = models.PositiveIntegerField(
+        default=0,
+        help_text="0 for no straddle; otherwise one live straddle of twice the big blind.",
+    )
+    min_buy_in = models.PositiveIntegerField(default=40)
+    max_buy_in = models.PositiveIntegerField(default=200)
+    min_chip = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Smallest chip that plays; blank = smallest in the blinds."
+    )
+    pot_limit_small_blind_as_big = models.BooleanField(default=False)
+    pot_round_unit = models.PositiveIntegerField(
+        default=0, help_text="Pot-limit: round the pot size up to this unit (0 = exact)."
+    )
+    action_clock_seconds = models.PositiveSmallIntegerField(
+        default=60, validators=[MinValueValidator(10), MaxValueValidator(600)]
+    )
+    clock_warning_seconds = models.PositiveSmallIntegerField(
+        default=10, validators=[MinValueValidator(0), MaxValueValidator(60)]
+    )
+    run_it_twice = models.BooleanField(default=False)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    #: Fields that make up "the game": changing any of them with a hand in progress is refused.
+    GAME_FIELDS = (
+        "variant", "structure", "small_blind", "big_blind", "ante_type", "ante", "small_bet",
+        "big_bet", "raise_cap", "straddle", "min_chip", "pot_limit_small_blind_as_big",
+        "pot_round_unit",
+    )  # fmt: skip
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(big_blind__gt=models.F("small_blind")),
+                name="big_blind_over_small",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(max_buy_in__gte=models.F("min_buy_in")), name="buy_in_range"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(seats__gte=2, seats__lte=10), name="seats_2_to_10"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+    # --- derived values ------------------------------------------------------------------
+
+    @property
+    def chip_that_plays(self) -> int:
+        return self.min_chip or smallest_chip_in_play(self.small_blind, self.big_blind, self.ante)
+
+    @property
+    def chip_set(self) -> list[int]:
+        """Denominations offered at this table (for the 'what does this count as?' helper)."""
+        return [chip for chip in STANDARD_CHIPS if chip >= self.chip_that_plays][:6]
+
+    @property
+    def stakes_label(self) -> str:
+        label = f"{self.small_blind}/{self.big_blind}"
+        if self.structure == Structure.FIXED_LIMIT and self.small_bet and self.big_bet:
+            label = f"{self.small_bet}/{self.big_bet}"
+        return label
+
+    @property
+    def game_label(self) -> str:
+        short = {
+            Structure.NO_LIMIT: "NL",
+            Structure.POT_LIMIT: "PL",
+            Structure.FIXED_LIMIT: "Limit",
+        }
+        return (
+            f"{self.stakes_label} {short[Structure(self.structure)]} {self.get_variant_display()}"
+        )
+
+    def engine_game(self) -> dict[str, Any]:
+        """The table's game as the betting contract's ``game`` object."""
+        game: dict[str, Any] = {
+            "structure": self.structure,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "ante": self.ante if self.ante_type == AnteType.EACH else 0,
+            "straddle": self.straddle,
+            "min_chip": self.chip_that_plays,
+        }
+        if self.structure == Structure.FIXED_LIMIT:
+            game["small_bet"] = self.small_bet or self.big_blind
+            game["big_bet"] = self.big_bet or 2 * self.big_blind
+            game["raise_cap"] = (
+                self.raise_cap if self.raise_cap is not None else default_raise_cap(self.variant)
+            )
+        if self.structure == Structure.POT_LIMIT:
+            game["pot_limit_small_blind_as_big"] = self.pot_limit_small_blind_as_big
+        return game
+
+    # --- validation: the one implementation used by forms, the API and the admin -----------
+
+    def clean(self) -> None:
+        errors: dict[str, list[str]] = {}
+
+        def refuse(field: str, message: str) -> None:
+            errors.setdefault(field, []).append(message)
+
+        sb, bb = self.small_blind or 0, self.big_blind or 0
+        if sb <= 0:
+            refuse("small_blind", "The small blind must be more than 0.")
+        if bb <= sb:
+            refuse(
+                "big_blind",
+                "The big blind must be larger than the small blind"
+                + rule(citations.BRING_IN_AND_SHORT_BLIND)
+                + ".",
+            )
+        if self.ante_type == AnteType.NONE and self.ante:
+            refuse("ante", "Choose an ante type, or set the ante to 0.")
+        if self.ante_type != AnteType.NONE and not self.ante:
+            refuse("ante", "Give the ante amount for this ante type.")
+        if self.ante_type == AnteType.BIG_BLIND and self.structure == Structure.FIXED_LIMIT:
+            refuse("ante_type", "A big-blind ante is for no-limit and pot-limit games.")
+
+        limit_fields = ("small_bet", "big_bet", "raise_cap")
+        if self.structure == Structure.FIXED_LIMIT:
+            if not self.small_bet:
+                refuse(
+                    "small_bet",
+                    "Fixed-limit games need a small bet" + rule(citations.LIMIT_RAISE_CAP) + ".",
+                )
+            if not self.big_bet:
+                refuse("big_bet", "Fixed-limit games need a big bet.")
+            if self.small_bet and self.big_bet and self.big_bet < self.small_bet:
+                refuse("big_bet", "The big bet cannot be smaller than the small bet.")
+            if self.small_bet and bb and self.small_bet < bb:
+                refuse("small_bet", "The small bet cannot be smaller than the big blind.")
+            if self.raise_cap is None:
+                refuse(
+                    "raise_cap",
+                    f"Fixed-limit games need a raise cap (a bet and {default_raise_cap(self.variant)} raises for this game"
+                    + rule(citations.LIMIT_RAISE_CAP)
+                    + ").",
+                )
+            elif not 1 <= self.raise_cap <= 10:
+                refuse("raise_cap", "The raise cap must be between 1 and 10 raises.")
+        else:
+            for field in limit_fields:
+                if getattr(self, field) not in (None, 0):
+                    refuse(
+                        field, "Small bet, big bet and raise cap are for fixed-limit games only."
+                    )
+        if self.structure != Structure.POT_LIMIT:
+            if self.pot_limit_small_blind_as_big:
+                refuse(
+                    "pot_limit_small_blind_as_big",
+                    "This option is for pot-limit games only"
+                    + rule(citations.PL_SMALL_BLIND_AS_BIG)
+                    + ".",
+                )
+            if self.pot_round_unit:
+                refuse(
+                    "pot_round_unit",
+                    "Pot rounding is for pot-limit games only" + rule(citations.PL_POT_SIZE) + ".",
+                )
+
+        if self.straddle:
+            if self.structure == Structure.FIXED_LIMIT:
+                refuse(
+                    "straddle",
+                    "A live straddle is a no-limit and pot-limit rule"
+                    + rule(citations.NL_STRADDLE)
+                    + ".",
+                )
+            if self.kind == TableKind.TOURNAMENT:
+                refuse(
+                    "straddle",
+                    "Straddles are not allowed at tournament tables"
+                    + rule(citations.NL_STRADDLE)
+                    + ".",
+                )
+            if bb and self.straddle != 2 * bb:
+                refuse(
+                    "straddle",
+                    f"A straddle must be exactly twice the big blind ({2 * bb})"
+                    + rule(citations.NL_STRADDLE)
+                    + ".",
+                )
+        if self.run_it_twice and self.kind == TableKind.TOURNAMENT:
+            refuse(
+                "run_it_twice",
+                "Running it twice is for cash games only" + rule(citations.NL_RUN_IT_TWICE) + ".",
+            )
+
+        chip = self.chip_that_plays
+        if self.min_chip and sb and bb:
+            used = smallest_chip_in_play(sb, bb, self.ante or 0)
+            if self.min_chip > used:
+                refuse(
+                    "min_chip",
+                    f"The smallest chip that plays cannot be larger than the smallest chip in the blinds and antes ({used})"
+                    + rule(citations.SMALLEST_CHIP)
+                    + ".",
+                )
+        for field in ("small_blind", "big_blind", "ante", "small_bet", "big_bet", "straddle"):
+            amount = getattr(self, field) or 0
+            if amount and chip and amount % chip:
+                refuse(
+                    field,
+                    f"{amount} cannot be made with chips that play (smallest: {chip})"
+                    + rule(citations.SMALLEST_CHIP)
+                    + ".",
+                )
+
+        if self.min_buy_in is not None and bb and self.min_buy_in < bb:
+            refuse("min_buy_in", "The minimum buy-in must be at least the big blind.")
+        if (
+            self.min_buy_in is not None
+            and self.max_buy_in is not None
+            and self.max_buy_in < self.min_buy_in
+        ):
+            refuse(
+                "max_buy_in",
+                "The maximum buy-in cannot be below the minimum"
+                + rule(citations.NL_TABLE_STAKES_MAX_BUY_IN)
+                + ".",
+            )
+        for field in ("min_buy_in", "max_buy_in"):
+            amount = getattr(self, field) or 0
+            if amount and chip and amount % chip:
+                refuse(
+                    field,
+                    f"A buy-in must be a multiple of the smallest chip that plays ({chip})"
+                    + rule(citations.SMALLEST_CHIP)
+                    + ".",
+                )
+        if (
+            self.structure == Structure.POT_LIMIT
+            and self.pot_round_unit
+            and chip
+            and self.pot_round_unit % chip
+        ):
+            refuse("pot_round_unit", f"Round the pot to a multiple of the smallest chip ({chip}).")
+        if (
+            self.clock_warning_seconds is not None
+            and self.action_clock_seconds is not None
+            and self.clock_warning_seconds >= self.action_clock_seconds
+        ):
+            refuse("clock_warning_seconds", "The warning must come before the clock runs out.")
+        if errors:
+            raise ValidationError(errors)
+
+
+class TableChange(models.Model):
+    """One configuration change of a table: who, when, and each field's old and new value.
+
+    Append-only: a correction is a new change, never an edit of an old one.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="changes")
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    changed_at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=20)  # created, updated, opened, closed, …
+    changes = models.JSONField(default=dict)  # {field: [old, new]}
+
+    class Meta:
+        ordering = ["-changed_at", "-id"]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.table} {self.action} by {self.changed_by} at {self.changed_at:%Y-%m-%d %H:%M}"
+        )
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise ValidationError("Configuration history is append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise ValidationError("Configuration history is append-only.")
+
+
+# --- live hands -----------------------------------------------------------------------------
+
+
+class HandStatus(models.TextChoices):
+    IN_PROGRESS = "in_progress", "In progress"
+    COMPLETE = "complete", "Betting complete"
+    VOIDED = "voided", "Voided"
+
+
+class Hand(models.Model):
+    """A hand dealt at a table. Street, pot and options are never stored: they are derived by
+    replaying the live actions through the engine with the game as it was when dealt."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()
+    button = models.PositiveSmallIntegerField()
+    #: ``[{"seat": 1, "stack": 200}, …]``: the players dealt in, chips before forced bets.
+    seats = models.JSONField()
+    #: The table's game (the betting contract's ``game`` object) frozen at the deal.
+    game = models.JSONField()
+    state = models.CharField(max_length=12, choices=HandStatus, default=HandStatus.IN_PROGRESS)
+    #: Bumped by every change (an action, a void): clients send the value they saw.
+    seq = models.PositiveIntegerField(default=0)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    started_at = models.DateTimeField(auto_now_add=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.TextField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_hand_number_per_table"),
+            # At most one hand in progress per table, whatever the application does.
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(state="in_progress"),
+                name="one_hand_in_progress_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand #{self.number}"
+
+
+class HandAction(models.Model):
+    """One action entered at the table. Never edited: a void marks it (who, when, why) and the
+    hand replays without it."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="actions")
+    seq = models.PositiveIntegerField(help_text="The hand's sequence number this action made.")
+    seat = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=10)
+    to = models.PositiveIntegerField(null=True, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["hand", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seq"], name="one_action_per_hand_seq")
+        ]
+
+    def __str__(self) -> str:
+        amount = f" to {self.to}" if self.to is not None else ""
+        return f"seat {self.seat} {self.action}{amount}"
+
+    def as_engine_dict(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"seat": self.seat, "action": self.action}
+        if self.to is not None:
+            entry["to"] = self.to
+        return entry
+
+
+# --- rulings --------------------------------------------------------------------------------
+
+
+class AppendOnlyQuerySet(models.QuerySet):  # type: ignore[type-arg]
+    """Bulk ``update()``/``delete()`` are refused too: the log is never rewritten."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise ValidationError("The rulings log is append-only: record an amendment instead.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise ValidationError("The rulings log is append-only: record an amendment instead.")
+
+
+class AppendOnly(models.Model):
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not self._state.adding:
+            raise ValidationError("The rulings log is append-only: record an amendment instead.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise ValidationError("The rulings log is append-only: record an amendment instead.")
+
+
+class RulingKind(models.TextChoices):
+    RULING = "ruling", "Ruling"
+    AMENDMENT = "amendment", "Amendment"
+    APPEAL = "appeal", "Appeal outcome"
+
+
+class Ruling(AppendOnly):
+    """A floor decision. Never edited or deleted (model, API and, on PostgreSQL, a trigger):
+    an amendment or an appeal outcome is a new ruling pointing at the one it changes."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rulings")
+    number = models.PositiveIntegerField(help_text="Numbered per table, in order.")
+    kind = models.CharField(max_length=10, choices=RulingKind, default=RulingKind.RULING)
+    amends = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="amendments"
+    )
+    hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="rulings"
+    )
+    action = models.ForeignKey(
+        HandAction, null=True, blank=True, on_delete=models.PROTECT, related_name="rulings"
+    )
+    seats = models.JSONField(default=list, blank=True, help_text="Seats involved.")
+    situation = models.TextField()
+    decision = models.TextField()
+    director = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rulings"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_ruling_number_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} ruling {self.number}"
+
+
+class RulingCitation(AppendOnly):
+    ruling = models.ForeignKey(Ruling, on_delete=models.PROTECT, related_name="citations")
+    #: By citation id, the rule's stable name (so ``rule_id`` reads "TDA-45").
+    rule = models.ForeignKey(
+        "rules.Rule",
+        to_field="citation_id",
+        on_delete=models.PROTECT,
+        related_name="ruling_citations",
+    )
+    note = models.CharField(max_length=200, blank=True, help_text="Pinpoint, e.g. 'Example 2'.")
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["ruling", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["ruling", "rule"], name="cite_a_rule_once_per_ruling")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ruling} cites {self.rule_id}"

@@ -1,0 +1,342 @@
+"""Writes on the floor: each opens its transaction, locks what it decides on, records history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from cardroom.models import (
+    Hand,
+    HandAction,
+    HandStatus,
+    Ruling,
+    RulingCitation,
+    RulingKind,
+    Table,
+    TableChange,
+    TableStatus,
+)
+from rules.engine.config import GameConfig
+from rules.engine.errors import BadInput
+from rules.engine.state import Action, HandState, Seat, apply, replay
+
+#: Fields a floor manager sets on a table (everything but bookkeeping).
+EDITABLE_FIELDS: tuple[str, ...] = (
+    "number", "name", "status", "kind", "seats", *Table.GAME_FIELDS, "min_buy_in",
+    "max_buy_in", "action_clock_seconds", "clock_warning_seconds", "run_it_twice",
+)  # fmt: skip
+
+
+def _json_value(value: Any) -> Any:
+    return value if isinstance(value, bool | int | str | type(None)) else str(value)
+
+
+def create_table(*, by: AbstractBaseUser, **fields: Any) -> Table:
+    unknown = set(fields) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise ValidationError({name: "Not a table setting." for name in sorted(unknown)})
+    table = Table(**fields)
+    table.full_clean()
+    try:
+        with transaction.atomic():
+            table.save()
+            TableChange.objects.create(
+                table=table,
+                changed_by=by,
+                action="created",
+                changes={
+                    name: [None, _json_value(getattr(table, name))] for name in EDITABLE_FIELDS
+                },
+            )
+    except IntegrityError as exc:
+        # Two managers creating the same table number at once: the loser gets a form error.
+        raise ValidationError({"number": "A table with this number already exists."}) from exc
+    return table
+
+
+def update_table(*, table: Table, by: AbstractBaseUser, **fields: Any) -> Table:
+    """Change a table's settings; the game cannot change while a hand is in progress."""
+    unknown = set(fields) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise ValidationError({name: "Not a table setting." for name in sorted(unknown)})
+    with transaction.atomic():
+        # Lock the table: two managers editing at once must not interleave their changes.
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        changes = {
+            name: [_json_value(getattr(locked, name)), _json_value(value)]
+            for name, value in fields.items()
+            if getattr(locked, name) != value
+        }
+        if not changes:
+            return locked
+        game_changes = sorted(set(changes) & set(Table.GAME_FIELDS))
+        if game_changes and hand_in_progress(locked):
+            raise ValidationError(
+                {
+                    name: "The game cannot change while a hand is in progress."
+                    for name in game_changes
+                }
+            )
+        for name, value in fields.items():
+            setattr(locked, name, value)
+        locked.full_clean()
+        try:
+            with transaction.atomic():
+                locked.save()
+        except IntegrityError as exc:
+            raise ValidationError({"number": "A table with this number already exists."}) from exc
+        TableChange.objects.create(table=locked, changed_by=by, action="updated", changes=changes)
+    return locked
+
+
+def set_table_status(*, table: Table, by: AbstractBaseUser, status: str) -> Table:
+    if status not in TableStatus.values:
+        raise ValidationError({"status": f"Unknown status {status!r}."})
+    with transaction.atomic():
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        if locked.status == status:
+            return locked
+        if status == TableStatus.CLOSED and hand_in_progress(locked):
+            raise ValidationError({"status": "Finish or void the hand in progress before closing."})
+        old = locked.status
+        locked.status = status
+        locked.save(update_fields=["status", "updated_at"])
+        TableChange.objects.create(
+            table=locked, changed_by=by, action=status, changes={"status": [old, status]}
+        )
+    return locked
+
+
+def hand_in_progress(table: Table) -> bool:
+    """True while the table has a hand being played."""
+    return table.hands.filter(state=HandStatus.IN_PROGRESS).exists()
+
+
+def delete_table(*, table: Table) -> None:
+    """Remove a table set up by mistake. A table that has dealt hands or has rulings keeps its
+    records: mark it broken or closed instead."""
+    with transaction.atomic():
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        rulings = getattr(locked, "rulings", None)
+        if locked.hands.exists() or (rulings is not None and rulings.exists()):
+            raise ValidationError(
+                {"status": "This table has hands or rulings on record: close or break it instead."}
+            )
+        locked.delete()
+
+
+# --- live hands -----------------------------------------------------------------------------
+
+
+class StaleHand(Exception):
+    """The hand changed since the client looked (another device entered first): HTTP 409."""
+
+    def __init__(self, hand: Hand) -> None:
+        super().__init__(
+            f"{hand} has changed since you looked (now at step {hand.seq}): check the table and enter again."
+        )
+        self.hand = hand
+
+
+def engine_state(hand: Hand) -> HandState:
+    """The hand as the engine sees it: the deal replayed with every action not voided."""
+    actions = [
+        Action.from_dict(a.as_engine_dict()) for a in hand.actions.all() if a.voided_at is None
+    ]
+    state, error = replay(GameConfig.from_dict(hand.game), hand.button, _seats(hand.seats), actions)
+    if error is not None:  # stored actions were each checked when entered
+        index, illegal = error
+        raise ValidationError(f"Action {index + 1} of {hand} no longer replays: {illegal.message}")
+    return state
+
+
+def _seats(seats: list[dict[str, int]]) -> list[Seat]:
+    return [Seat(seat=entry["seat"], stack=entry["stack"]) for entry in seats]
+
+
+def start_hand(
+    *, table: Table, by: AbstractBaseUser, button: int, seats: list[dict[str, int]]
+) -> Hand:
+    """Deal a hand at an open table: the engine posts the forced bets from the table's game."""
+    numbers = [entry["seat"] for entry in seats]
+    if any(not 1 <= number <= table.seats for number in numbers):
+        raise ValidationError({"seats": f"Seats at {table} are numbered 1 to {table.seats}."})
+    game = table.engine_game()
+    try:
+        replay(GameConfig.from_dict(game), button, _seats(seats), [])
+    except BadInput as exc:
+        raise ValidationError({exc.field or "seats": exc.message}) from exc
+    with transaction.atomic():
+        # Lock the table: two devices dealing at once must not both start a hand.
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        if locked.status != TableStatus.OPEN:
+            raise ValidationError(
+                {"table": f"{locked} is {locked.get_status_display().lower()}: open it first."}
+            )
+        current = locked.hands.filter(state=HandStatus.IN_PROGRESS).first()
+        if current is not None:
+            raise ValidationError(
+                {"table": f"{current} is still in progress: finish or void it first."}
+            )
+        last = locked.hands.order_by("-number").values_list("number", flat=True).first() or 0
+        return Hand.objects.create(
+            table=locked, number=last + 1, button=button, seats=seats, game=game, started_by=by
+        )
+
+
+def _lock(hand: Hand, expected_seq: int) -> Hand:
+    locked = Hand.objects.select_for_update().get(pk=hand.pk)
+    if locked.seq != expected_seq:
+        raise StaleHand(locked)
+    return locked
+
+
+def record_action(
+    *,
+    hand: Hand,
+    by: AbstractBaseUser,
+    expected_seq: int,
+    seat: int,
+    action: str,
+    to: int | None = None,
+) -> HandAction:
+    """Enter an action: refused (``IllegalAction``) unless the engine allows it at this point,
+    refused (``StaleHand``) if the hand moved on since the client looked."""
+    entry: dict[str, object] = {"seat": seat, "action": action}
+    if to is not None:
+        entry["to"] = to
+    try:
+        engine_action = Action.from_dict(entry)
+    except BadInput as exc:
+        raise ValidationError({exc.field or "action": exc.message}) from exc
+    try:
+        with transaction.atomic():
+            # Lock the hand row: the sequence check and the write happen as one step.
+            locked = _lock(hand, expected_seq)
+            if locked.state == HandStatus.VOIDED:
+                raise ValidationError({"hand": f"{locked} was voided."})
+            state = engine_state(locked)
+            apply(state, engine_action)  # IllegalAction: nothing is written
+            locked.seq += 1
+            locked.state = (
+                HandStatus.IN_PROGRESS if state.to_act is not None else HandStatus.COMPLETE
+            )
+            locked.save(update_fields=["seq", "state"])
+            return locked.actions.create(
+                seq=locked.seq, seat=seat, action=action, to=to, entered_by=by
+            )
+    except IntegrityError as exc:
+        # Without row locks (SQLite) the unique (hand, seq) pair still lets only one writer win.
+        raise StaleHand(Hand.objects.get(pk=hand.pk)) from exc
+
+
+def void_last_action(
+    *, hand: Hand, by: AbstractBaseUser, expected_seq: int, reason: str
+) -> HandAction:
+    """Take back the last action (kept in the history, marked void with who and why)."""
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why the action is voided."})
+    with transaction.atomic():
+        locked = _lock(hand, expected_seq)
+        if locked.state == HandStatus.VOIDED:
+            raise ValidationError({"hand": f"{locked} was voided."})
+        last = locked.actions.filter(voided_at__isnull=True).order_by("-seq").first()
+        if last is None:
+            raise ValidationError({"hand": "There is no action to void."})
+        last.voided_by, last.voided_at, last.void_reason = by, timezone.now(), reason.strip()
+        last.save(update_fields=["voided_by", "voided_at", "void_reason"])
+        locked.seq += 1
+        locked.state = HandStatus.IN_PROGRESS
+        locked.save(update_fields=["seq", "state"])
+        return last
+
+
+def void_hand(*, hand: Hand, by: AbstractBaseUser, expected_seq: int, reason: str) -> Hand:
+    """Call the hand dead (a misdeal, a fouled deck): its actions stay on record."""
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why the hand is voided."})
+    with transaction.atomic():
+        locked = _lock(hand, expected_seq)
+        if locked.state == HandStatus.VOIDED:
+            raise ValidationError({"hand": f"{locked} is already voided."})
+        locked.state = HandStatus.VOIDED
+        locked.voided_by, locked.voided_at, locked.void_reason = by, timezone.now(), reason.strip()
+        locked.seq += 1
+        locked.save(update_fields=["state", "voided_by", "voided_at", "void_reason", "seq"])
+        return locked
+
+
+# --- rulings --------------------------------------------------------------------------------
+
+
+def log_ruling(
+    *,
+    table: Table,
+    director: AbstractBaseUser,
+    situation: str,
+    decision: str,
+    citations: list[tuple[str, str]],
+    hand: Hand | None = None,
+    action: HandAction | None = None,
+    seats: list[int] | None = None,
+    amends: Ruling | None = None,
+    kind: str = RulingKind.RULING,
+) -> Ruling:
+    """Record a ruling citing rules of the rulebook (``citations``: citation id, pinpoint)."""
+    from rules.models import Rule
+
+    errors: dict[str, str] = {}
+    if not situation.strip():
+        errors["situation"] = "Describe the situation."
+    if not decision.strip():
+        errors["decision"] = "Give the decision."
+    ids = [citation for citation, _ in citations]
+    if not ids:
+        errors["citations"] = "Cite at least one rule."
+    elif len(ids) != len(set(ids)):
+        errors["citations"] = "Each rule is cited once; put pinpoints in its note."
+    rules = {rule.citation_id: rule for rule in Rule.objects.filter(citation_id__in=ids)}
+    unknown = [citation for citation in ids if citation not in rules]
+    withdrawn = [citation for citation in ids if citation in rules and rules[citation].withdrawn]
+    if unknown:
+        errors["citations"] = f"Not in the rulebook: {', '.join(unknown)}."
+    elif withdrawn:
+        errors["citations"] = f"Withdrawn from the rulebook: {', '.join(withdrawn)}."
+    if hand is not None and hand.table_id != table.pk:
+        errors["hand"] = f"{hand} was not dealt at {table}."
+    if action is not None and (hand is None or action.hand_id != hand.pk):
+        errors["action"] = "The action must belong to the hand the ruling is about."
+    if (kind == RulingKind.RULING) != (amends is None):
+        errors["amends"] = (
+            "Amendments and appeal outcomes name the ruling they change; rulings don't."
+        )
+    if amends is not None and amends.table_id != table.pk:
+        errors["amends"] = f"{amends} was made at another table."
+    seated = (
+        {entry["seat"] for entry in hand.seats}
+        if hand is not None
+        else set(range(1, table.seats + 1))
+    )
+    if seats and any(seat not in seated for seat in seats):
+        errors["seats"] = "Name seats that were in the hand (or at the table)."
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        # Lock the table so two directors never get the same ruling number.
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        number = (locked.rulings.aggregate(n=Max("number"))["n"] or 0) + 1
+        ruling = Ruling.objects.create(
+            table=locked, number=number, kind=kind, amends=amends, hand=hand, action=action,
+            seats=sorted(set(seats or [])), situation=situation.strip(),
+            decision=decision.strip(), director=director,
+        )  # fmt: skip
+        RulingCitation.objects.bulk_create(
+            RulingCitation(ruling=ruling, rule=rules[citation], note=note.strip(), order=order)
+            for order, (citation, note) in enumerate(citations)
+        )
+    return ruling

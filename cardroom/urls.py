@@ -1,0 +1,83 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path, re_path
+from django.views.generic import RedirectView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from rest_framework.routers import SimpleRouter
+
+from cardroom import (
+    converters,  # noqa: F401 - registers <id:…> before the includes
+    views,
+)
+from cardroom.api import (
+    HandActionsView,
+    HandDetailView,
+    HandVoidView,
+    RulingViewSet,
+    TableHandsView,
+    TableViewSet,
+)
+from rules.api import RuleDetailView, RuleListView
+from rules.betting import EvaluateView, InterpretView
+from tournaments.api import TournamentViewSet
+from tournaments.api import api_urls as tournament_api_urls
+
+router = SimpleRouter()
+router.register("tables", TableViewSet, basename="table")
+router.register("rulings", RulingViewSet, basename="ruling")
+router.register("tournaments", TournamentViewSet, basename="tournament")
+
+api_patterns = [
+    *router.urls,
+    # The contract has no trailing slash; accept one too rather than answer a POST with 404.
+    re_path(r"^betting/evaluate/?$", EvaluateView.as_view(), name="betting-evaluate"),
+    re_path(r"^betting/interpret/?$", InterpretView.as_view(), name="betting-interpret"),
+    path("tables/<id:table_id>/hands/", TableHandsView.as_view(), name="table-hands"),
+    path("hands/<id:pk>/", HandDetailView.as_view(), name="hand-detail"),
+    path("hands/<id:hand_id>/actions/", HandActionsView.as_view(), name="hand-actions"),
+    path("hands/<id:hand_id>/void-last/", HandVoidView.as_view(what="last"), name="hand-void-last"),
+    path("hands/<id:hand_id>/void/", HandVoidView.as_view(what="hand"), name="hand-void"),
+    path("rules/", RuleListView.as_view(), name="rule-list"),
+    path("rules/<str:citation_id>/", RuleDetailView.as_view(), name="rule-detail"),
+    *tournament_api_urls,
+]
+
+floor_patterns = [
+    path("tables/", views.table_list, name="table_list"),
+    path("tables/new/", views.table_create, name="table_create"),
+    path("tables/validate/", views.table_validate, name="table_validate"),
+    path("tables/<id:number>/", views.table_detail, name="table_detail"),
+    path("tables/<id:number>/edit/", views.table_edit, name="table_edit"),
+    path("tables/<id:number>/status/", views.table_status, name="table_status"),
+    path("tables/<id:number>/desk/", views.desk, name="desk"),
+    path("tables/<id:number>/desk/deal/", views.desk_deal, name="desk_deal"),
+    path("hands/<id:hand_id>/act/", views.desk_act, name="desk_act"),
+    path("hands/<id:hand_id>/count/", views.desk_interpret, name="desk_interpret"),
+    path("hands/<id:hand_id>/void/<str:what>/", views.desk_void, name="desk_void"),
+    path("floor/", views.floor, name="floor"),
+    path("floor/updates/", views.floor_updates, name="floor_updates"),
+    path("rulings/", views.ruling_list, name="ruling_list"),
+    path("rulings/export.csv", views.ruling_export, name="ruling_export"),
+    path("rulings/new/", views.ruling_create, name="ruling_create"),
+    path("rulings/cite/", views.ruling_cite_search, name="ruling_cite_search"),
+    path("rulings/cite/add/", views.ruling_cite_add, name="ruling_cite_add"),
+    path("rulings/<id:ruling_id>/", views.ruling_detail, name="ruling_detail"),
+]
+
+urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="cardroom:floor"), name="home"),
+    path("", include((floor_patterns, "cardroom"))),
+    path("tournaments/", include("tournaments.urls")),
+    path("login/", auth_views.LoginView.as_view(template_name="cardroom/login.html"), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/v1/", include((api_patterns, "api"))),
+    path("rulebook/", include("rules.urls")),
+    path("healthz", views.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+]
+
+handler403 = "cardroom.views.error_403"
+handler404 = "cardroom.views.error_404"
+handler500 = "cardroom.views.error_500"

@@ -1,0 +1,495 @@
+"""Floor pages. Thin views: role check, form, one service call, render."""
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_not_required
+from django.core.exceptions import ValidationError
+from django.db.models import Max
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from cardroom.desk import desk_view
+from cardroom.floor import cards, changed_table_ids, recent_rulings, tables_for_floor
+from cardroom.forms import (
+    PRESETS,
+    ActionForm,
+    CountForm,
+    DealForm,
+    FloorFilterForm,
+    RulingFilterForm,
+    RulingForm,
+    TableFilterForm,
+    TableForm,
+    VoidForm,
+)
+from cardroom.health import broker_status, database_status
+from cardroom.models import Hand, Ruling, Table
+from cardroom.roles import READERS, Role, has_role, role_required
+from cardroom.rulings import cited_rules, precedents, ruling_chain, write_rulings_csv
+from cardroom.services import (
+    StaleHand,
+    create_table,
+    engine_state,
+    log_ruling,
+    record_action,
+    set_table_status,
+    start_hand,
+    update_table,
+    void_hand,
+    void_last_action,
+)
+from rules.betting import facing_of
+from rules.engine.chips import interpret
+from rules.engine.errors import BadInput, IllegalAction
+from rules.search import search_rules
+
+
+@require_GET
+@never_cache
+@login_not_required
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Database and broker reachability. 503 only when the database is down: without Redis
+    the pages and the betting API keep working, so the app is degraded, not down."""
+    database, broker = database_status(), broker_status()
+    status = "ok" if database["ok"] and broker["ok"] else ("degraded" if database["ok"] else "down")
+    return JsonResponse(
+        {"status": status, "database": database, "broker": broker},
+        status=200 if database["ok"] else 503,
+    )
+
+
+def error_403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return _error(request, 403)
+
+
+def error_404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return _error(request, 404)
+
+
+def error_500(request: HttpRequest) -> HttpResponse:
+    return _error(request, 500)
+
+
+def _error(request: HttpRequest, status: int) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        messages = {403: "Your role does not allow this.", 404: "Not found.", 500: "Server error."}
+        codes = {403: "permission_denied", 404: "not_found", 500: "server_error"}
+        return JsonResponse(
+            {"error": {"code": codes[status], "message": messages[status]}}, status=status
+        )
+    return render(request, f"cardroom/errors/{status}.html", status=status)
+
+
+# --- tables ---------------------------------------------------------------------------------
+
+
+@require_GET
+@role_required(*READERS)
+def table_list(request: HttpRequest) -> HttpResponse:
+    form = TableFilterForm(request.GET or None)
+    tables = Table.objects.all()
+    if form.is_bound and form.is_valid():
+        tables = form.filter(tables)
+    template = "cardroom/table_list.html#table-rows" if request.htmx else "cardroom/table_list.html"
+    return render(request, template, {"form": form, "tables": tables})
+
+
+@require_GET
+@role_required(*READERS)
+def table_detail(request: HttpRequest, number: int) -> HttpResponse:
+    table = get_object_or_404(Table, number=number)
+    history = table.changes.select_related("changed_by")[:50]
+    return render(request, "cardroom/table_detail.html", {"table": table, "history": history})
+
+
+@role_required(Role.FLOOR_MANAGER)
+def table_create(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = TableForm(request.POST)
+        if form.is_valid():
+            table = create_table(by=request.user, **form.changed_values())
+            messages.success(request, f"{table} saved: {table.game_label}.")
+            return redirect_to(request, reverse("cardroom:table_list"))
+        return render_form(request, form, status=422)
+    preset = PRESETS.get(request.GET.get("preset", ""), {})
+    initial = {k: v for k, v in preset.items() if k != "label"}
+    initial.setdefault("number", (Table.objects.aggregate(n=Max("number"))["n"] or 0) + 1)
+    return render_form(request, TableForm(initial=initial))
+
+
+@role_required(Role.FLOOR_MANAGER)
+def table_edit(request: HttpRequest, number: int) -> HttpResponse:
+    table = get_object_or_404(Table, number=number)
+    if request.method == "POST":
+        form = TableForm(request.POST, instance=Table.objects.get(pk=table.pk))
+        if form.is_valid():
+            try:
+                update_table(table=table, by=request.user, **form.changed_values())
+            except ValidationError as exc:
+                add_errors(form, exc)
+                return render_form(request, form, table=table, status=422)
+            messages.success(request, f"{table} updated.")
+            return redirect_to(request, reverse("cardroom:table_detail", args=[table.number]))
+        return render_form(request, form, table=table, status=422)
+    return render_form(request, TableForm(instance=table), table=table)
+
+
+@require_POST
+@role_required(Role.FLOOR_MANAGER)
+def table_validate(request: HttpRequest) -> HttpResponse:
+    """Inline validation as fields change: each field's errors, swapped out of band, nothing
+    saved."""
+    instance = None
+    if number := request.POST.get("editing"):
+        instance = Table.objects.filter(number=number).first()
+    form = TableForm(request.POST, instance=instance)
+    valid = form.is_valid()
+    return render(
+        request,
+        "cardroom/table_form.html#form-errors",
+        {"form": form, "validated": valid, "oob": True},
+        status=200 if valid else 422,
+    )
+
+
+@require_POST
+@role_required(Role.FLOOR_MANAGER)
+def table_status(request: HttpRequest, number: int) -> HttpResponse:
+    """Quick open/close from the table list or a floor card (re-rendered in place)."""
+    table = get_object_or_404(Table, number=number)
+    error, status = None, 200
+    try:
+        table = set_table_status(
+            table=table, by=request.user, status=request.POST.get("status", "")
+        )
+    except ValidationError as exc:
+        error, status = " ".join(exc.messages), 422
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect(
+            "cardroom:floor" if request.POST.get("from") == "floor" else "cardroom:table_list"
+        )
+    if request.POST.get("from") == "floor":
+        card = cards(tables_for_floor().filter(pk=table.pk))[0]
+        context = {"card": card, "row_error": error}
+        return render(request, "cardroom/floor.html#card", context, status=status)
+    context = {"table": table, "row_error": error}
+    return render(request, "cardroom/table_list.html#table-row", context, status=status)
+
+
+def render_form(
+    request: HttpRequest, form: TableForm, *, table: Table | None = None, status: int = 200
+) -> HttpResponse:
+    template = "cardroom/table_form.html#table-form" if request.htmx else "cardroom/table_form.html"
+    context = {"form": form, "table": table, "presets": PRESETS}
+    return render(request, template, context, status=status)
+
+
+def redirect_to(request: HttpRequest, url: str) -> HttpResponse:
+    """After a successful htmx form post, navigate the whole page (keeps history right)."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+# --- the betting desk -----------------------------------------------------------------------
+
+HAND_WRITERS = (Role.FLOOR_MANAGER, Role.DIRECTOR)
+
+
+@require_GET
+@role_required(*READERS)
+def desk(request: HttpRequest, number: int) -> HttpResponse:
+    table = get_object_or_404(Table, number=number)
+    hand = table.hands.order_by("-number").first()
+    if request.htmx and hand is not None and request.GET.get("seq") == f"{hand.pk}:{hand.seq}":
+        return HttpResponse(status=204)  # polling: nothing changed, nothing re-rendered
+    return render_desk(request, table, hand)
+
+
+@require_POST
+@role_required(*HAND_WRITERS)
+def desk_deal(request: HttpRequest, number: int) -> HttpResponse:
+    table = get_object_or_404(Table, number=number)
+    form = DealForm(request.POST, table=table)
+    if form.is_valid():
+        try:
+            hand = start_hand(table=table, by=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            add_errors(form, exc)
+        else:
+            return render_desk(request, table, hand)
+    return render_desk(request, table, None, deal_form=form, status=422)
+
+
+@require_POST
+@role_required(*HAND_WRITERS)
+def desk_act(request: HttpRequest, hand_id: int) -> HttpResponse:
+    hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return render_desk(request, hand.table, hand, refusal=form_refusal(form), status=422)
+    try:
+        record_action(hand=hand, by=request.user, **form.cleaned_data)
+    except StaleHand as exc:
+        return render_desk(request, hand.table, exc.hand, refusal={"message": str(exc)}, status=409)
+    except IllegalAction as exc:
+        refusal = {"message": exc.message, "citations": exc.citations, "code": exc.code}
+        return render_desk(request, hand.table, hand, refusal=refusal, status=422)
+    except ValidationError as exc:
+        return render_desk(
+            request, hand.table, hand, refusal={"message": " ".join(exc.messages)}, status=422
+        )
+    return render_desk(request, hand.table, Hand.objects.get(pk=hand.pk))
+
+
+@require_POST
+@role_required(*HAND_WRITERS)
+def desk_void(request: HttpRequest, hand_id: int, what: str) -> HttpResponse:
+    hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
+    form = VoidForm(request.POST)
+    if not form.is_valid():
+        return render_desk(request, hand.table, hand, refusal=form_refusal(form), status=422)
+    service = void_last_action if what == "last" else void_hand
+    try:
+        service(hand=hand, by=request.user, **form.cleaned_data)
+    except StaleHand as exc:
+        return render_desk(request, hand.table, exc.hand, refusal={"message": str(exc)}, status=409)
+    except ValidationError as exc:
+        return render_desk(
+            request, hand.table, hand, refusal={"message": " ".join(exc.messages)}, status=422
+        )
+    return render_desk(request, hand.table, Hand.objects.get(pk=hand.pk))
+
+
+def form_refusal(form: Any) -> dict[str, Any]:
+    return {"message": " ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())}
+
+
+def render_desk(
+    request: HttpRequest,
+    table: Table,
+    hand: Hand | None,
+    *,
+    deal_form: DealForm | None = None,
+    refusal: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    context = {
+        "table": table,
+        "hand": hand,
+        "desk": desk_view(hand) if hand is not None else None,
+        "deal_form": deal_form or DealForm(table=table),
+        "refusal": refusal,
+        "can_write": has_role(request.user, *HAND_WRITERS),
+        "count_form": CountForm(chip_set=table.chip_set),
+    }
+    template = "cardroom/desk.html#desk" if request.htmx else "cardroom/desk.html"
+    return render(request, template, context, status=status)
+
+
+# --- the floor dashboard --------------------------------------------------------------------
+
+
+@require_GET
+@role_required(*READERS)
+def floor(request: HttpRequest) -> HttpResponse:
+    form = FloorFilterForm(request.GET or None)
+    context = {
+        "form": form,
+        "cards": cards(tables_for_floor(form.values())),
+        "feed": recent_rulings(),
+        "since": timezone.now().isoformat(),
+        "query": request.GET.urlencode(),
+    }
+    template = "cardroom/floor.html#floor-cards" if request.htmx else "cardroom/floor.html"
+    return render(request, template, context)
+
+
+@require_GET
+@role_required(*READERS)
+def floor_updates(request: HttpRequest) -> HttpResponse:
+    """Polled by every open dashboard: re-renders only the cards (and the feed) that changed."""
+    since = parse_datetime(request.GET.get("since", "")) or timezone.now()
+    # Overlap a little: a row stamped just before ``since`` may commit just after it.
+    now, window = timezone.now(), since - timedelta(seconds=2)
+    form = FloorFilterForm(request.GET or None)
+    changed = changed_table_ids(window)
+    tables = tables_for_floor(form.values()).filter(pk__in=changed) if changed else []
+    feed_changed = Ruling.objects.filter(created_at__gt=window).exists()
+    context = {
+        "changed_cards": cards(tables) if changed else [],
+        "feed": recent_rulings() if feed_changed else None,
+        "since": now.isoformat(),
+        "query": request.GET.urlencode(),
+        "form": form,
+    }
+    return render(request, "cardroom/floor.html#floor-updates", context)
+
+
+# --- rulings --------------------------------------------------------------------------------
+
+
+def ruling_queryset() -> Any:
+    return Ruling.objects.select_related("table", "director", "hand", "amends").prefetch_related(
+        "citations__rule"
+    )
+
+
+@require_GET
+@role_required(*READERS)
+def ruling_list(request: HttpRequest) -> HttpResponse:
+    form = RulingFilterForm(request.GET or None)
+    rulings = form.filter(ruling_queryset()) if form.is_bound else ruling_queryset()
+    context = {"form": form, "rulings": rulings[:200], "query": request.GET.urlencode()}
+    template = "cardroom/rulings.html#ruling-rows" if request.htmx else "cardroom/rulings.html"
+    return render(request, template, context)
+
+
+@require_GET
+@role_required(*READERS)
+def ruling_export(request: HttpRequest) -> HttpResponse:
+    form = RulingFilterForm(request.GET or None)
+    rulings = form.filter(ruling_queryset()) if form.is_bound else ruling_queryset()
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="rulings.csv"'
+    write_rulings_csv(response, rulings)
+    return response
+
+
+@require_GET
+@role_required(*READERS)
+def ruling_detail(request: HttpRequest, ruling_id: int) -> HttpResponse:
+    ruling = get_object_or_404(ruling_queryset(), pk=ruling_id)
+    chain = ruling_chain(ruling)
+    template = (
+        "cardroom/ruling_print.html" if "print" in request.GET else "cardroom/ruling_detail.html"
+    )
+    return render(request, template, {"ruling": ruling, "chain": chain})
+
+
+@role_required(Role.DIRECTOR)
+def ruling_create(request: HttpRequest) -> HttpResponse:
+    amends = None
+    if amends_id := request.GET.get("amends") or request.POST.get("amends"):
+        amends = get_object_or_404(Ruling, pk=amends_id)
+    if request.method == "POST":
+        form = RulingForm(request.POST)
+        if form.is_valid():
+            try:
+                ruling = log_ruling(
+                    director=request.user, amends=amends, **ruling_inputs(form, amends, request)
+                )
+            except ValidationError as exc:
+                add_errors(form, exc)
+            else:
+                messages.success(request, f"{ruling} logged.")
+                return redirect_to(request, reverse("cardroom:ruling_detail", args=[ruling.pk]))
+        return render_ruling_form(request, form, amends, status=422)
+    table = request.GET.get("table") or (amends.table.number if amends else None)
+    hand = request.GET.get("hand") or (amends.hand_id if amends else None)
+    form = RulingForm(initial={"table": table, "hand": hand})
+    return render_ruling_form(request, form, amends)
+
+
+def add_errors(form: Any, exc: ValidationError) -> None:
+    """A service's errors on the form: on their field when the form has it, else on top."""
+    if not hasattr(exc, "error_dict"):
+        form.add_error(None, exc)
+        return
+    for field, errors in exc.message_dict.items():
+        form.add_error(field if field in form.fields else None, errors)
+
+
+def ruling_inputs(form: RulingForm, amends: Ruling | None, request: HttpRequest) -> dict[str, Any]:
+    data = form.cleaned_data
+    table = Table.objects.filter(number=data["table"]).first()
+    if table is None:
+        raise ValidationError({"table": f"There is no table {data['table']}."})
+    hand = Hand.objects.filter(pk=data["hand"]).first() if data.get("hand") else None
+    action = (
+        hand.actions.filter(seq=data["action"]).first() if hand and data.get("action") else None
+    )
+    if data.get("action") and action is None:
+        raise ValidationError({"action": "That hand has no action with this number."})
+    kind = request.POST.get("kind", "amendment") if amends else "ruling"
+    return {
+        "table": table, "hand": hand, "action": action, "seats": data["seats"],
+        "situation": data["situation"], "decision": data["decision"],
+        "citations": data["citations"], "kind": kind,
+    }  # fmt: skip
+
+
+def render_ruling_form(
+    request: HttpRequest, form: RulingForm, amends: Ruling | None, *, status: int = 200
+) -> HttpResponse:
+    table_number = form["table"].value()
+    table = Table.objects.filter(number=table_number).first() if table_number else None
+    hand_id = form["hand"].value()
+    hand = Hand.objects.filter(pk=hand_id).prefetch_related("actions").first() if hand_id else None
+    cited = cited_rules([c for c, _ in form.cited])
+    notes = dict(form.cited)
+    context = {
+        "form": form, "amends": amends, "table": table, "hand": hand,
+        "cited": [(rule, notes.get(rule.citation_id, "")) for rule in cited],
+        "precedents": precedents([rule.citation_id for rule in cited]),
+    }  # fmt: skip
+    template = (
+        "cardroom/ruling_form.html#ruling-form" if request.htmx else "cardroom/ruling_form.html"
+    )
+    return render(request, template, context, status=status)
+
+
+@require_GET
+@role_required(Role.DIRECTOR)
+def ruling_cite_search(request: HttpRequest) -> HttpResponse:
+    """Autocomplete for citations: rulebook search by words or by id."""
+    query = request.GET.get("q", "").strip()
+    hits = search_rules(query, limit=8) if len(query) >= 2 else []
+    return render(request, "cardroom/ruling_form.html#cite-results", {"hits": hits, "query": query})
+
+
+@require_GET
+@role_required(Role.DIRECTOR)
+def ruling_cite_add(request: HttpRequest) -> HttpResponse:
+    """Add a rule to the ruling being written; precedents citing the same rules come along."""
+    ids = [*request.GET.getlist("cite"), request.GET.get("id", "")]
+    rules = cited_rules(ids)
+    if not any(rule.citation_id == request.GET.get("id") for rule in rules):
+        return HttpResponse("Not a rule in the rulebook.", status=422)
+    context = {
+        "new_rule": rules[-1] if rules else None,
+        "precedents": precedents([r.citation_id for r in rules]),
+        "oob": True,
+    }
+    return render(request, "cardroom/ruling_form.html#cite-added", context)
+
+
+@require_POST
+@role_required(*READERS)
+def desk_interpret(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """ "What does this count as?": the chips tapped and the words ticked, read by the engine.
+    Writes nothing, so every reader may use it."""
+    hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
+    form = CountForm(request.POST, chip_set=hand.table.chip_set)
+    context: dict[str, Any] = {"hand": hand, "table": hand.table, "count_form": form}
+    status = 200
+    if form.is_valid() and form.cleaned_data["chips"] and not form.cleaned_data["adding"]:
+        try:
+            state = engine_state(hand)
+            context["reading"] = interpret(facing_of(state), form.physical())
+        except (IllegalAction, BadInput) as exc:
+            context["reading_error"] = exc
+            status = 422
+    elif not form.is_valid():
+        status = 422
+    return render(request, "cardroom/desk.html#count-helper", context, status=status)
