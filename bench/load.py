@@ -1,0 +1,233 @@
+"""A bounded load test on the production stack: gunicorn (2 workers) + PostgreSQL + Redis +
+a Celery worker, all on loopback, driven for a fixed time by a mix of floor traffic.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardroom_load \\
+    CELERY_BROKER_URL=redis://127.0.0.1:6379/5 .venv/bin/python bench/load.py --seconds 60
+
+It creates the database if needed, migrates, seeds 40 open tables with hands in progress and
+the demo users, starts gunicorn and a worker, runs the mix, stops them, and prints per kind
+of request: count, throughput, p50/p95/p99 latency (ms) and errors (5xx or refused
+connections; a 409 on a stale hand step is the protocol working, counted apart).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PORT = 8765
+TABLES = 40
+
+
+def django_setup() -> None:
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
+    import django
+
+    django.setup()
+
+
+def seed() -> dict[str, Any]:
+    """40 open tables with a hand in progress each; tokens for a director and staff."""
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from rest_framework.authtoken.models import Token
+
+    from cardroom.models import Hand, HandStatus, Table
+    from cardroom.services import create_table, start_hand, void_hand
+
+    call_command("migrate", verbosity=0)
+    call_command("demo_data", verbosity=0)
+    manager = User.objects.get(username="manager")
+    director = User.objects.get(username="director")
+    staff = User.objects.get(username="staff")
+    hands = []
+    for number in range(101, 101 + TABLES):
+        table = Table.objects.filter(number=number).first() or create_table(
+            by=manager, number=number, status="open", small_blind=1, big_blind=2,
+            min_buy_in=40, max_buy_in=200,
+        )  # fmt: skip
+        for hand in table.hands.filter(state=HandStatus.IN_PROGRESS):
+            void_hand(hand=hand, by=manager, expected_seq=hand.seq, reason="load test reset")
+        seats = [{"seat": s, "stack": 100000} for s in range(1, 10)]
+        hands.append(start_hand(table=table, by=director, button=1, seats=seats).pk)
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()  # the dashboards are pages: they poll with a logged-in session
+    session[SESSION_KEY] = str(staff.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = staff.get_session_auth_hash()
+    session.save()
+    return {
+        "session": session.session_key,
+        "director": Token.objects.get_or_create(user=director)[0].key,
+        "staff": Token.objects.get_or_create(user=staff)[0].key,
+        "hands": hands,
+        "tables": list(Table.objects.filter(number__gte=101).values_list("number", flat=True)),
+        "hand_model": Hand,
+    }
+
+
+class Client:
+    def __init__(self, token: str | None = None, session: str | None = None) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
+        self.headers = {"Content-Type": "application/json"}
+        if token:
+            self.headers["Authorization"] = f"Token {token}"
+        if session:
+            self.headers.update({"Cookie": f"sessionid={session}", "HX-Request": "true"})
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
+        payload = json.dumps(body) if body is not None else None
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, payload, self.headers)
+                response = self.conn.getresponse()
+                return response.status, response.read()
+            except (ConnectionError, http.client.HTTPException, OSError):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
+                if attempt == 2:
+                    return 599, b""
+        return 599, b""
+
+
+EVALUATE = {
+    "game": {"structure": "no_limit", "small_blind": 100, "big_blind": 200},
+    "button": 6,
+    "seats": [{"seat": n, "stack": 20000} for n in range(1, 10)],
+    "actions": [{"seat": 9, "action": "raise", "to": 600}, {"seat": 1, "action": "call"}],
+}
+SEARCHES = ["multiple chips", "straddle", "TDA 45", "re-opening", "oversized chip", "side pot"]
+
+
+#: The Saturday-night mix: kind -> (devices, seconds between requests of one device).
+MIX = {
+    "dashboard": (50, 3.0),  # 50 open dashboards polling their partial
+    "hand_action": (40, 5.0),  # one desk per table entering actions
+    "evaluate": (5, 1.0),
+    "search": (2, 1.0),
+    "ruling": (1, 5.0),
+}
+
+
+def worker(kind: str, seeded: dict[str, Any], stop: float, record: Any, index: int = 0) -> None:
+    director = Client(seeded["director"])
+    staff = Client(seeded["staff"])
+    browser = Client(session=seeded["session"])
+    rng = random.Random(hash(kind) ^ threading.get_ident())
+    interval = MIX[kind][1]
+    time.sleep(rng.uniform(0, interval))  # devices don't start in step
+    while time.perf_counter() < stop:
+        start = time.perf_counter()
+        if kind == "dashboard":  # the partial every open dashboard polls
+            since = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() - 3))
+            status, _ = browser.request("GET", f"/floor/updates/?since={since.replace('+', '%2B')}")
+        elif kind == "evaluate":
+            status, _ = staff.request("POST", "/api/v1/betting/evaluate", EVALUATE)
+        elif kind == "search":
+            status, _ = staff.request(
+                "GET", f"/api/v1/rules/?q={rng.choice(SEARCHES).replace(' ', '+')}"
+            )
+        elif kind == "ruling":
+            body = {"table": rng.choice(seeded["tables"]), "situation": "Load test",
+                    "decision": "Call stands.", "citations": [{"rule": "TDA-45", "note": ""}]}  # fmt: skip
+            status, _ = director.request("POST", "/api/v1/rulings/", body)
+        else:  # a hand action at a random table
+            hand = seeded["hands"][index % len(seeded["hands"])]
+            status, raw = director.request("GET", f"/api/v1/hands/{hand}/")
+            if status == 200:
+                data = json.loads(raw)
+                options = (data.get("betting") or {}).get("options")
+                seat = (data.get("betting") or {}).get("to_act")
+                if options and seat:
+                    action = "check" if options["check"] else "call"
+                    status, _ = director.request(
+                        "POST", f"/api/v1/hands/{hand}/actions/",
+                        {"expected_seq": data["seq"], "seat": seat, "action": action},
+                    )  # fmt: skip
+        elapsed = time.perf_counter() - start
+        record(kind, status, elapsed * 1000)
+        time.sleep(max(0.0, interval * rng.uniform(0.8, 1.2) - elapsed))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=int, default=60)
+    args = parser.parse_args()
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        print("Set DATABASE_URL to a PostgreSQL database (the production stack).", file=sys.stderr)
+        return 2
+    env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "load-test-" + "k" * 50,
+           "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "DJANGO_SECURE_SSL_REDIRECT": "false"}  # fmt: skip
+    os.environ.update(env)
+    django_setup()
+    seeded = seed()
+    venv = ROOT / ".venv" / "bin"
+    procs = [
+        subprocess.Popen(
+            [str(venv / "gunicorn"), "cardroom.wsgi", "-w", "2", "-b", f"127.0.0.1:{PORT}", "--log-level", "warning"],
+            cwd=ROOT, env=env,
+        ),
+        subprocess.Popen([str(venv / "celery"), "-A", "cardroom", "worker", "-l", "warning", "-c", "1"], cwd=ROOT, env=env),
+    ]  # fmt: skip
+    try:
+        for _ in range(50):
+            try:
+                if Client().request("GET", "/healthz")[0] in (200, 503):
+                    break
+            except OSError:
+                pass
+            time.sleep(0.2)
+        results: dict[str, list[float]] = defaultdict(list)
+        statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+        lock = threading.Lock()
+
+        def record(kind: str, status: int, ms: float) -> None:
+            with lock:
+                results[kind].append(ms)
+                statuses[kind][status] += 1
+
+        stop = time.perf_counter() + args.seconds
+        threads = [
+            threading.Thread(target=worker, args=(kind, seeded, stop, record, i))
+            for kind, (devices, _) in MIX.items()
+            for i in range(devices)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=20)
+    print(
+        f"{'kind':12} {'count':>7} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7} {'409':>5}"
+    )
+    for kind, times in sorted(results.items()):
+        times.sort()
+        q = statistics.quantiles(times, n=100) if len(times) > 1 else [times[0]] * 99
+        errors = sum(n for s, n in statuses[kind].items() if s >= 500)
+        print(f"{kind:12} {len(times):7} {len(times) / args.seconds:8.1f} {q[49]:8.1f} {q[94]:8.1f}"
+              f" {q[98]:8.1f} {errors:7} {statuses[kind].get(409, 0):5}")  # fmt: skip
+    print("statuses:", {k: dict(v) for k, v in statuses.items()})
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

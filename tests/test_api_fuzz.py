@@ -1,0 +1,77 @@
+"""Hostile input: Schemathesis generates requests from the OpenAPI schema for every operation
+and checks the answers (no 5xx, bodies and content types matching the schema), as nobody and
+as each role."""
+
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+)
+
+from cardroom.wsgi import application
+
+
+def load_schema() -> Any:
+    from drf_spectacular.generators import SchemaGenerator
+
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+schema = schemathesis.openapi.from_dict(load_schema())
+schema.app = application  # in-process WSGI calls, on the test database
+
+
+@pytest.fixture(autouse=True)
+def keep_the_test_connection() -> Any:
+    """The WSGI handler closes the database connection after each request; inside a test that
+    would close the test's own transaction. Django's test client disconnects it the same way."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def headers_for(db: None, request: pytest.FixtureRequest) -> Any:
+    from rest_framework.authtoken.models import Token
+
+    def make(persona: str) -> dict[str, str]:
+        if persona == "anonymous":
+            return {}
+        user = request.getfixturevalue(persona)
+        return {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+
+    return make
+
+
+@pytest.fixture
+def a_hand(db: None) -> Any:
+    """Something for generated ids to find: a table with a hand on it, and the rulebook."""
+    from django.core.management import call_command
+
+    from tests.factories import make_hand
+
+    call_command("load_rulebook", verbosity=0)
+    return make_hand()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("persona", ["anonymous", "staff", "director", "floor_manager"])
+@schema.parametrize()
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+def test_api_never_errors_and_matches_its_schema(
+    case: Any, persona: str, headers_for: Any, a_hand: Any
+) -> None:
+    case.call_and_validate(
+        headers=headers_for(persona),
+        checks=[not_a_server_error, response_schema_conformance, content_type_conformance],
+    )
