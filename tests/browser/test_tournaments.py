@@ -58,6 +58,8 @@ def test_director_eliminates_a_player_from_the_table_map(
     page = login_page("td")
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{live_server.url}/tournaments/{field.pk}/")
-    page.get_by_role("button", name=f"Eliminate {seat.entrant.name}").click()
+    page.get_by_role("button", name=f"Eliminate {seat.entrant.name}", exact=True).click()
     expect(page.locator("#table-map")).to_contain_text(f"{seat.entrant.name} eliminated.")
-    expect(page.get_by_role("button", name=f"Eliminate {seat.entrant.name}")).to_have_count(0)
+    expect(
+        page.get_by_role("button", name=f"Eliminate {seat.entrant.name}", exact=True)
+    ).to_have_count(0)
