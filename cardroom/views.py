@@ -1,5 +1,6 @@
 """Floor pages. Thin views: role check, form, one service call, render."""
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -7,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import ValidationError
 from django.db.models import Max
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -16,6 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from cardroom.converters import IdConverter
 from cardroom.desk import desk_view
 from cardroom.floor import cards, changed_table_ids, recent_rulings, tables_for_floor
 from cardroom.forms import (
@@ -381,6 +383,8 @@ def ruling_detail(request: HttpRequest, ruling_id: int) -> HttpResponse:
 def ruling_create(request: HttpRequest) -> HttpResponse:
     amends = None
     if amends_id := request.GET.get("amends") or request.POST.get("amends"):
+        if typed_id(amends_id) is None:
+            raise Http404("No ruling has that number.")
         amends = get_object_or_404(Ruling, pk=amends_id)
     if request.method == "POST":
         form = RulingForm(request.POST)
@@ -399,6 +403,13 @@ def ruling_create(request: HttpRequest) -> HttpResponse:
     hand = request.GET.get("hand") or (amends.hand_id if amends else None)
     form = RulingForm(initial={"table": table, "hand": hand})
     return render_ruling_form(request, form, amends)
+
+
+def typed_id(value: Any) -> int | None:
+    """A number as typed into a query string or a form (valid or not): None unless it is one
+    a database id can hold, so junk finds nothing instead of failing in the query (a 500)."""
+    text = "" if value is None else str(value).strip()
+    return int(text) if re.fullmatch(IdConverter.regex, text) else None
 
 
 def add_errors(form: Any, exc: ValidationError) -> None:
@@ -432,9 +443,9 @@ def ruling_inputs(form: RulingForm, amends: Ruling | None, request: HttpRequest)
 def render_ruling_form(
     request: HttpRequest, form: RulingForm, amends: Ruling | None, *, status: int = 200
 ) -> HttpResponse:
-    table_number = form["table"].value()
+    table_number = typed_id(form["table"].value())
     table = Table.objects.filter(number=table_number).first() if table_number else None
-    hand_id = form["hand"].value()
+    hand_id = typed_id(form["hand"].value())
     hand = Hand.objects.filter(pk=hand_id).prefetch_related("actions").first() if hand_id else None
     cited = cited_rules([c for c, _ in form.cited])
     notes = dict(form.cited)

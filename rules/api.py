@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.db.models import QuerySet
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -147,6 +148,10 @@ class RuleListView(GenericAPIView):  # type: ignore[type-arg]
     serializer_class = RuleSerializer
     pagination_class = LimitOffsetPagination
 
+    def get_queryset(self) -> QuerySet[Rule]:
+        # Also what the browsable API asks for when it renders this view as HTML.
+        return Rule.objects.filter(withdrawn=False).select_related("rulebook", "section")
+
     @extend_schema(
         summary="Search the rulebook, or list its rules",
         description="With `q`: the best matches first, each with `rank` and an HTML `snippet` "
@@ -166,7 +171,7 @@ class RuleListView(GenericAPIView):  # type: ignore[type-arg]
             hits = {hit.rule.pk: hit for hit in found}
             rules: Any = [hit.rule for hit in found]
         else:
-            rules = Rule.objects.filter(withdrawn=False).select_related("rulebook", "section")
+            rules = self.get_queryset()
             if book:
                 rules = rules.filter(rulebook__code__iexact=book)
             if section:
