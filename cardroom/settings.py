@@ -110,9 +110,23 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# The database cache (table made by migration cardroom 0006): every worker process sees the
+# same log-in throttle counts, on SQLite and PostgreSQL alike, with no extra service to run.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "cardroom_cache",
+    }
+}
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "login"
+# Failed log-ins allowed per username and per address within the window (seconds); more are
+# refused until the window ends (cardroom/login_throttle.py).
+CARDROOM_LOGIN_FAILURES_PER_USERNAME = 5
+CARDROOM_LOGIN_FAILURES_PER_ADDRESS = 20
+CARDROOM_LOGIN_FAILURE_WINDOW = 15 * 60
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_str("DJANGO_TIME_ZONE", "UTC") or "UTC"

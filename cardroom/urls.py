@@ -17,6 +17,7 @@ from cardroom.api import (
     TableHandsView,
     TableViewSet,
 )
+from cardroom.login_throttle import ThrottledLoginView
 from rules.api import RuleDetailView, RuleListView
 from rules.betting import EvaluateView, InterpretView
 from tournaments.api import TournamentViewSet
@@ -68,7 +69,7 @@ urlpatterns = [
     path("", RedirectView.as_view(pattern_name="cardroom:floor"), name="home"),
     path("", include((floor_patterns, "cardroom"))),
     path("tournaments/", include("tournaments.urls")),
-    path("login/", auth_views.LoginView.as_view(template_name="cardroom/login.html"), name="login"),
+    path("login/", ThrottledLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/v1/", include((api_patterns, "api"))),
     path("rulebook/", include("rules.urls")),
