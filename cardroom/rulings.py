@@ -55,11 +55,23 @@ def ruling_chain(ruling: Ruling) -> list[Ruling]:
     return chain
 
 
+#: A cell starting with one of these is read as a formula by spreadsheet programs.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """Text a spreadsheet would run as a formula (``=HYPERLINK(...)`` typed into a situation)
+    gets a leading apostrophe, so it opens as the text that was written. Numbers pass."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
 def write_rulings_csv(out: Any, rulings: Iterable[Ruling]) -> None:
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
     for r in rulings:
-        writer.writerow(
+        row = (
             [
                 r.pk, r.table.number, r.number, r.kind, r.amends_id or "", r.hand_id or "",
                 r.action.seq if r.action_id and r.action else "", " ".join(map(str, r.seats)),
@@ -70,3 +82,4 @@ def write_rulings_csv(out: Any, rulings: Iterable[Ruling]) -> None:
                 r.director.get_username(), r.created_at.isoformat(),
             ]
         )  # fmt: skip
+        writer.writerow([spreadsheet_safe(cell) for cell in row])

