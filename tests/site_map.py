@@ -1,0 +1,232 @@
+"""Every URL pattern of the site, found by walking the URL configuration, and a room full of
+real objects to fill their path parameters (for the permission matrix and the escaping sweep).
+
+``ROUTES`` says which object fills each parameter of each pattern; the tests assert that it
+names exactly the patterns the resolver has, so a new URL cannot go untested.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+#: Patterns left out of the sweeps, and why (keyed by namespace or name).
+SKIPPED: dict[str, str] = {
+    "admin": "Django's admin site: its own is_staff log-in and permissions, tested by Django.",
+}
+
+
+@dataclass(frozen=True)
+class Pattern:
+    name: str  # "namespace:name", or the route when the pattern has no name
+    route: str
+
+
+def _walk(patterns: list[Any], prefix: str, namespace: str | None) -> list[Pattern]:
+    found = []
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            inner = namespace
+            if entry.namespace:
+                inner = f"{namespace}:{entry.namespace}" if namespace else entry.namespace
+            found += _walk(entry.url_patterns, prefix + str(entry.pattern), inner)
+        elif isinstance(entry, URLPattern):
+            route = prefix + str(entry.pattern)
+            name = (f"{namespace}:{entry.name}" if namespace else entry.name) or route
+            found.append(Pattern(name=name, route=route))
+    return found
+
+
+def discover() -> dict[str, Pattern]:
+    """Every pattern of the root URL configuration, by name, minus ``SKIPPED``."""
+    patterns = _walk(get_resolver().url_patterns, "", None)
+    kept = [p for p in patterns if p.name.split(":")[0] not in SKIPPED and p.name not in SKIPPED]
+    by_name = {p.name: p for p in kept}
+    assert len(by_name) == len(kept), "two URL patterns share a name"
+    return by_name
+
+
+#: Pattern name -> {path parameter: key of the world (see ``build_world``)}.
+ROUTES: dict[str, dict[str, str]] = {
+    "home": {},
+    "login": {},
+    "logout": {},
+    "healthz": {},
+    "schema": {},
+    "api-docs": {},
+    # floor pages
+    "cardroom:table_list": {},
+    "cardroom:table_create": {},
+    "cardroom:table_validate": {},
+    "cardroom:table_detail": {"number": "table_number"},
+    "cardroom:table_edit": {"number": "table_number"},
+    "cardroom:table_status": {"number": "table_number"},
+    "cardroom:desk": {"number": "table_number"},
+    "cardroom:desk_deal": {"number": "table_number"},
+    "cardroom:desk_act": {"hand_id": "hand"},
+    "cardroom:desk_interpret": {"hand_id": "hand"},
+    "cardroom:desk_void": {"hand_id": "hand", "what": "void_what"},
+    "cardroom:floor": {},
+    "cardroom:floor_updates": {},
+    "cardroom:ruling_list": {},
+    "cardroom:ruling_export": {},
+    "cardroom:ruling_create": {},
+    "cardroom:ruling_cite_search": {},
+    "cardroom:ruling_cite_add": {},
+    "cardroom:ruling_detail": {"ruling_id": "ruling"},
+    # rulebook pages
+    "rules:search": {},
+    "rules:house_rule_create": {},
+    "rules:rule_detail": {"citation_id": "rule"},
+    "rules:house_rule_edit": {"citation_id": "house_rule"},
+    # tournament pages
+    "tournaments:list": {},
+    "tournaments:create": {},
+    "tournaments:detail": {"pk": "tournament"},
+    "tournaments:entrant_register": {"pk": "tournament"},
+    "tournaments:entrant_eliminate": {"pk": "tournament", "number": "entrant"},
+    "tournaments:reserve_seat": {"pk": "tournament"},
+    "tournaments:wrong_seat": {"pk": "tournament"},
+    "tournaments:hand_for_hand": {"pk": "tournament"},
+    "tournaments:table_button": {"pk": "tournament", "number": "tournament_table"},
+    "tournaments:break_screen": {"pk": "tournament", "number": "tournament_table"},
+    "tournaments:draws": {"pk": "tournament"},
+    "tournaments:draw_commit": {"pk": "tournament"},
+    "tournaments:draw_detail": {"pk": "tournament", "number": "draw"},
+    "tournaments:draw_deal": {"pk": "tournament", "number": "draw"},
+    "tournaments:draw_verify": {"pk": "tournament", "number": "draw"},
+    "tournaments:balance": {"pk": "tournament"},
+    "tournaments:balance_check": {"pk": "tournament"},
+    "tournaments:balance_apply": {"pk": "tournament", "check_id": "balance_check"},
+    "tournaments:clock": {"pk": "tournament"},
+    "tournaments:clock_action": {"pk": "tournament"},
+    # API
+    "api:table-list": {},
+    "api:table-detail": {"pk": "table_pk"},
+    "api:ruling-list": {},
+    "api:ruling-detail": {"pk": "ruling"},
+    "api:tournament-list": {},
+    "api:tournament-detail": {"pk": "tournament"},
+    "api:betting-evaluate": {},
+    "api:betting-interpret": {},
+    "api:table-hands": {"table_id": "table_pk"},
+    "api:hand-detail": {"pk": "hand"},
+    "api:hand-actions": {"hand_id": "hand"},
+    "api:hand-void-last": {"hand_id": "hand"},
+    "api:hand-void": {"hand_id": "hand"},
+    "api:rule-list": {},
+    "api:rule-detail": {"citation_id": "rule"},
+    "api:tournament-entrants": {"pk": "tournament"},
+    "api:tournament-eliminate": {"pk": "tournament", "number": "entrant"},
+    "api:tournament-eliminations": {"pk": "tournament"},
+    "api:tournament-seating": {"pk": "tournament"},
+    "api:tournament-moves": {"pk": "tournament"},
+    "api:tournament-draws": {"pk": "tournament"},
+    "api:tournament-draw": {"pk": "tournament", "number": "draw"},
+    "api:tournament-draw-deal": {"pk": "tournament", "number": "draw"},
+    "api:tournament-draw-verify": {"pk": "tournament", "number": "draw"},
+    "api:tournament-balance": {"pk": "tournament"},
+    "api:tournament-balance-apply": {"pk": "tournament", "check_id": "balance_check"},
+    "api:tournament-reservations": {"pk": "tournament"},
+    "api:tournament-wrong-seat": {"pk": "tournament"},
+    "api:tournament-button": {"pk": "tournament", "number": "tournament_table"},
+    "api:tournament-hand-for-hand": {"pk": "tournament"},
+    "api:tournament-clock": {"pk": "tournament"},
+}
+
+
+def url_of(name: str, world: dict[str, Any]) -> str:
+    return reverse(name, kwargs={param: world[key] for param, key in ROUTES[name].items()})
+
+
+def plain(field: str) -> str:
+    return f"Plain words for {field}"
+
+
+def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
+    """A room with one of everything a URL can name, each free-text field set to
+    ``text(field)`` (give it markup to check escaping). Built through the services, as the
+    pages do."""
+    from django.core.management import call_command
+
+    from cardroom.roles import Role
+    from cardroom.services import (
+        log_ruling,
+        record_action,
+        start_hand,
+        update_table,
+        void_hand,
+        void_last_action,
+    )
+    from rules.services import create_house_rule
+    from tests.factories import make_table, make_user
+    from tests.tournaments.factories import make_tournament
+    from tournaments import services as tournament_services
+    from tournaments.models import Entrant, SeatAssignment, TournamentTable
+
+    call_command("load_rulebook", verbosity=0)
+    manager = make_user(username="world-fm", role=Role.FLOOR_MANAGER)
+    director = make_user(username="world-td", role=Role.DIRECTOR)
+
+    table = make_table(number=7, by=manager, name=text("table.name"))
+    update_table(table=table, by=manager, max_buy_in=300)  # a second row in its history
+    seats = [{"seat": s, "stack": 200} for s in (1, 2, 3)]
+    # Hand 1: an action taken back, then the whole hand called dead.
+    dead = start_hand(table=table, by=manager, button=1, seats=seats)
+    record_action(hand=dead, by=manager, expected_seq=0, seat=1, action="fold")
+    void_last_action(hand=dead, by=manager, expected_seq=1, reason=text("action.void_reason"))
+    void_hand(hand=dead, by=manager, expected_seq=2, reason=text("hand.void_reason"))
+    # Hand 2, in progress, with a voided action on record.
+    hand = start_hand(table=table, by=manager, button=1, seats=seats)
+    record_action(hand=hand, by=manager, expected_seq=0, seat=1, action="call")
+    void_last_action(hand=hand, by=manager, expected_seq=1, reason=text("action.void_reason"))
+    hand.refresh_from_db()
+    ruling = log_ruling(
+        table=table, director=director, hand=hand, seats=[1], situation=text("ruling.situation"),
+        decision=text("ruling.decision"), citations=[("TDA-45", text("citation.note"))],
+    )  # fmt: skip
+    house = create_house_rule(
+        by=manager, title=text("house_rule.title"), text=text("house_rule.text")
+    )
+
+    tournament = make_tournament(by=director, tables=3, entrants=16, name=text("tournament.name"))
+    seated, out = tournament_services.register_entrants(
+        tournament=tournament, names=[text("entrant.name"), text("entrant.name")],
+        by=director, special_needs=text("entrant.special_needs"),
+    )  # fmt: skip
+    tournament_services.draw_initial_seating(tournament=tournament, by=director)
+    # TDA 9 once play has begun: the player moves to the reserved seat (a move with the reason).
+    first_table = TournamentTable.objects.get(tournament=tournament, number=1)
+    taken = set(
+        SeatAssignment.objects.filter(table=first_table, ended_at__isnull=True).values_list(
+            "seat", flat=True
+        )
+    )
+    free = min(set(range(1, first_table.seats + 1)) - taken)
+    tournament_services.reserve_seat(
+        entrant=seated, table=first_table, seat=free, reason=text("reservation.reason"),
+        by=director,
+    )  # fmt: skip
+    tournament_services.correct_wrong_seat(
+        entrant=seated, found_table=3, found_seat=9, note=text("seat_move.note"), by=director
+    )
+    tournament_services.eliminate_player(entrant=Entrant.objects.get(pk=out.pk), by=director)
+    check = tournament_services.check_balance(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    return {
+        "manager": manager,
+        "director": director,
+        "table_number": table.number,
+        "table_pk": table.pk,
+        "hand": hand.pk,
+        "void_what": "last",
+        "ruling": ruling.pk,
+        "rule": "TDA-45",
+        "house_rule": house.citation_id,
+        "tournament": tournament.pk,
+        "tournament_table": 1,
+        "draw": 1,
+        "entrant": seated.number,
+        "balance_check": check.pk,
+    }

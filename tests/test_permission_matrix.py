@@ -1,0 +1,311 @@
+"""Who gets what, for every URL pattern of the site, found by walking the URL configuration.
+
+``READS`` is the expected answer to a GET for each persona; ``WRITES`` lists every write each
+endpoint accepts and the roles allowed it. Both are keyed by pattern name and must name exactly
+the patterns the resolver has: a new URL fails here until its permissions are written down.
+"""
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.test import Client
+
+from tests.site_map import ROUTES, SKIPPED, build_world, discover, url_of
+
+pytestmark = pytest.mark.django_db
+
+PERSONAS = ("anonymous", "no_role_user", "staff", "director", "floor_manager")
+
+#: Sent to the log-in page with ``?next=`` the page asked for (LoginRequiredMiddleware).
+LOGIN = "302 to log in"
+
+# The usual rows (anonymous, no role, staff, director, floor manager).
+PUBLIC = (200, 200, 200, 200, 200)
+READ_PAGE = (LOGIN, 403, 200, 200, 200)  # role_required(*READERS)
+MANAGER_PAGE = (LOGIN, 403, 403, 403, 200)  # role_required(FLOOR_MANAGER), GET shows the form
+DIRECTOR_PAGE = (LOGIN, 403, 403, 200, 403)  # role_required(DIRECTOR), GET shows the form
+POST_PAGE = (LOGIN, 405, 405, 405, 405)  # require_POST is checked before the role
+READ_API = (401, 403, 200, 200, 200)  # token auth first: anonymous gets 401
+POST_API = (401, 403, 405, 405, 405)  # DRF checks permissions before the method
+
+#: The answer to a GET, per persona.
+READS: dict[str, tuple[int | str, ...]] = {
+    "home": (LOGIN, "/floor/", "/floor/", "/floor/", "/floor/"),
+    "login": PUBLIC,
+    "logout": (LOGIN, 405, 405, 405, 405),  # Django's LogoutView takes POST only
+    "healthz": PUBLIC,
+    "schema": PUBLIC,  # drf-spectacular's default AllowAny: the API contract is public
+    "api-docs": PUBLIC,
+    "cardroom:table_list": READ_PAGE,
+    "cardroom:table_create": MANAGER_PAGE,
+    "cardroom:table_validate": POST_PAGE,
+    "cardroom:table_detail": READ_PAGE,
+    "cardroom:table_edit": MANAGER_PAGE,
+    "cardroom:table_status": POST_PAGE,
+    "cardroom:desk": READ_PAGE,
+    "cardroom:desk_deal": POST_PAGE,
+    "cardroom:desk_act": POST_PAGE,
+    "cardroom:desk_interpret": POST_PAGE,
+    "cardroom:desk_void": POST_PAGE,
+    "cardroom:floor": READ_PAGE,
+    "cardroom:floor_updates": READ_PAGE,
+    "cardroom:ruling_list": READ_PAGE,
+    "cardroom:ruling_export": READ_PAGE,
+    "cardroom:ruling_create": DIRECTOR_PAGE,
+    "cardroom:ruling_cite_search": DIRECTOR_PAGE,
+    # Without ``?id=`` there is no rule to add: 422 once past the role check.
+    "cardroom:ruling_cite_add": (LOGIN, 403, 403, 422, 403),
+    "cardroom:ruling_detail": READ_PAGE,
+    "rules:search": PUBLIC,  # CARDROOM_PUBLIC_RULEBOOK is on by default
+    "rules:house_rule_create": MANAGER_PAGE,
+    "rules:rule_detail": PUBLIC,
+    "rules:house_rule_edit": MANAGER_PAGE,
+    "tournaments:list": READ_PAGE,
+    "tournaments:create": DIRECTOR_PAGE,
+    "tournaments:detail": READ_PAGE,
+    "tournaments:entrant_register": POST_PAGE,
+    "tournaments:entrant_eliminate": POST_PAGE,
+    "tournaments:reserve_seat": POST_PAGE,
+    "tournaments:wrong_seat": POST_PAGE,
+    "tournaments:hand_for_hand": POST_PAGE,
+    "tournaments:table_button": POST_PAGE,
+    "tournaments:break_screen": READ_PAGE,
+    "tournaments:draws": READ_PAGE,
+    "tournaments:draw_commit": POST_PAGE,
+    "tournaments:draw_detail": READ_PAGE,
+    "tournaments:draw_deal": POST_PAGE,
+    "tournaments:draw_verify": READ_PAGE,
+    "tournaments:balance": READ_PAGE,
+    "tournaments:balance_check": POST_PAGE,
+    "tournaments:balance_apply": POST_PAGE,
+    "tournaments:clock": READ_PAGE,
+    "tournaments:clock_action": POST_PAGE,
+    "api:table-list": READ_API,
+    "api:table-detail": READ_API,
+    "api:ruling-list": READ_API,
+    "api:ruling-detail": READ_API,
+    "api:tournament-list": READ_API,
+    "api:tournament-detail": READ_API,
+    "api:betting-evaluate": (405, 405, 405, 405, 405),  # public, POST only
+    "api:betting-interpret": (405, 405, 405, 405, 405),
+    "api:table-hands": READ_API,
+    "api:hand-detail": READ_API,
+    "api:hand-actions": READ_API,
+    "api:hand-void-last": POST_API,
+    "api:hand-void": POST_API,
+    "api:rule-list": PUBLIC,  # the rulebook API reads like the rulebook pages
+    "api:rule-detail": PUBLIC,
+    "api:tournament-entrants": READ_API,
+    "api:tournament-eliminate": POST_API,
+    "api:tournament-eliminations": READ_API,
+    "api:tournament-seating": READ_API,
+    "api:tournament-moves": READ_API,
+    "api:tournament-draws": READ_API,
+    "api:tournament-draw": READ_API,
+    "api:tournament-draw-deal": READ_API,  # inherits the draw's GET; dealing is the POST
+    "api:tournament-draw-verify": READ_API,
+    "api:tournament-balance": READ_API,
+    "api:tournament-balance-apply": POST_API,
+    "api:tournament-reservations": POST_API,
+    "api:tournament-wrong-seat": POST_API,
+    "api:tournament-button": POST_API,
+    "api:tournament-hand-for-hand": POST_API,
+    "api:tournament-clock": READ_API,
+}
+
+FM, TD = "floor_manager", "director"
+
+#: Every write an endpoint accepts, and the personas allowed it (everyone else: 403, or the
+#: log-in page / 401 when anonymous).
+WRITES: dict[str, dict[str, tuple[str, ...]]] = {
+    "cardroom:table_create": {"POST": (FM,)},
+    "cardroom:table_validate": {"POST": (FM,)},
+    "cardroom:table_edit": {"POST": (FM,)},
+    "cardroom:table_status": {"POST": (FM,)},
+    "cardroom:desk_deal": {"POST": (FM, TD)},
+    "cardroom:desk_act": {"POST": (FM, TD)},
+    "cardroom:desk_void": {"POST": (FM, TD)},
+    "cardroom:ruling_create": {"POST": (TD,)},
+    "rules:house_rule_create": {"POST": (FM,)},
+    "rules:house_rule_edit": {"POST": (FM,)},
+    "tournaments:create": {"POST": (TD,)},
+    "tournaments:entrant_register": {"POST": (TD,)},
+    "tournaments:entrant_eliminate": {"POST": (TD,)},
+    "tournaments:reserve_seat": {"POST": (TD,)},
+    "tournaments:wrong_seat": {"POST": (TD,)},
+    "tournaments:hand_for_hand": {"POST": (TD,)},
+    "tournaments:table_button": {"POST": (TD,)},
+    "tournaments:draw_commit": {"POST": (TD,)},
+    "tournaments:draw_deal": {"POST": (TD,)},
+    "tournaments:balance_check": {"POST": (TD,)},
+    "tournaments:balance_apply": {"POST": (TD,)},
+    "tournaments:clock_action": {"POST": (TD,)},
+    "api:table-list": {"POST": (FM,)},
+    "api:table-detail": {"PUT": (FM,), "PATCH": (FM,), "DELETE": (FM,)},
+    "api:ruling-list": {"POST": (TD,)},
+    "api:tournament-list": {"POST": (TD,)},
+    "api:table-hands": {"POST": (FM, TD)},
+    "api:hand-actions": {"POST": (FM, TD)},
+    "api:hand-void-last": {"POST": (FM, TD)},
+    "api:hand-void": {"POST": (FM, TD)},
+    "api:rule-list": {"POST": (FM,)},
+    "api:rule-detail": {"PUT": (FM,), "PATCH": (FM,)},
+    "api:tournament-entrants": {"POST": (TD,)},
+    "api:tournament-eliminate": {"POST": (TD,)},
+    "api:tournament-draws": {"POST": (TD,)},
+    "api:tournament-draw-deal": {"POST": (TD,)},
+    "api:tournament-balance": {"POST": (TD,)},
+    "api:tournament-balance-apply": {"POST": (TD,)},
+    "api:tournament-reservations": {"POST": (TD,)},
+    "api:tournament-wrong-seat": {"POST": (TD,)},
+    "api:tournament-button": {"POST": (TD,)},
+    "api:tournament-hand-for-hand": {"POST": (TD,)},
+    "api:tournament-clock": {"POST": (TD,)},
+}
+
+#: POSTs open beyond the roles above, with what each persona gets for an empty body, and why.
+OPEN_POSTS: dict[str, tuple[int | str, ...]] = {
+    "home": (LOGIN, "/floor/", "/floor/", "/floor/", "/floor/"),  # a redirect: writes nothing
+    "login": (200, 200, 200, 200, 200),  # the form again, with its errors
+    "logout": (LOGIN, "/login/", "/login/", "/login/", "/login/"),
+    # "What does this count as?" reads chips and writes nothing: every reader may ask.
+    "cardroom:desk_interpret": (LOGIN, 403, 200, 200, 200),
+    # The public betting API (CARDROOM_PUBLIC_BETTING_API): an empty body is a bad request.
+    "api:betting-evaluate": (400, 400, 400, 400, 400),
+    "api:betting-interpret": (400, 400, 400, 400, 400),
+}
+
+WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def observed(response: Any, url: str) -> int | str:
+    """The status, or for a redirect where it goes (``LOGIN`` for the log-in page)."""
+    if response.status_code != 302:
+        return int(response.status_code)
+    location = response["Location"]
+    return LOGIN if location == f"/login/?next={quote(url)}" else location
+
+
+def send(client: Client, method: str, url: str) -> Any:
+    body = {"content_type": "application/json"} if url.startswith("/api/") else {}
+    return client.generic(method, url, **body)
+
+
+@pytest.fixture
+def world(db: None) -> dict[str, Any]:
+    return build_world()
+
+
+@pytest.fixture
+def client_for(request: pytest.FixtureRequest) -> Callable[[str], Client]:
+    """A fresh client per call: a POST to /logout/ must not log out the next request."""
+
+    def build(persona: str) -> Client:
+        client = Client(raise_request_exception=False)
+        if persona != "anonymous":
+            client.force_login(request.getfixturevalue(persona))
+        return client
+
+    return build
+
+
+def test_every_url_pattern_is_in_the_tables() -> None:
+    found = set(discover())
+    assert found == set(ROUTES), f"fill the parameters of: {sorted(found ^ set(ROUTES))}"
+    assert found == set(READS), f"write down who may read: {sorted(found ^ set(READS))}"
+    assert set(WRITES) <= found and set(OPEN_POSTS) <= found
+    assert not set(WRITES) & set(OPEN_POSTS)
+    assert SKIPPED.keys() == {"admin"}, "say why a pattern is left out"
+
+
+def test_the_walk_finds_nested_includes_and_skips_only_the_admin() -> None:
+    found = discover()
+    assert found["api:tournament-draw"].route == "api/v1/tournaments/<id:pk>/draws/<id:number>/"
+    assert found["rules:rule_detail"].route == "rulebook/<str:citation_id>/"
+    assert not any(name.startswith("admin:") for name in found)
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_a_get_answers_each_persona_as_the_table_says(
+    persona: str, world: dict[str, Any], client_for: Callable[[str], Client]
+) -> None:
+    client = client_for(persona)
+    column = PERSONAS.index(persona)
+    wrong = []
+    for name, row in READS.items():
+        url = url_of(name, world)
+        got = observed(client.get(url), url)
+        if got != row[column]:
+            wrong.append(f"{name} {url}: expected {row[column]}, got {got}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_staff_and_anonymous_are_refused_every_write(
+    world: dict[str, Any], client_for: Callable[[str], Client]
+) -> None:
+    wrong = []
+    for name, methods in WRITES.items():
+        url = url_of(name, world)
+        anonymous_refusal = 401 if url.startswith("/api/") else LOGIN
+        for method in methods:
+            for persona, refusal in [
+                ("anonymous", anonymous_refusal), ("no_role_user", 403), ("staff", 403),
+            ]:  # fmt: skip
+                got = observed(send(client_for(persona), method, url), url)
+                if got != refusal:
+                    wrong.append(f"{persona} {method} {url}: expected {refusal}, got {got}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_each_write_is_refused_to_the_other_role_and_let_through_to_its_own(
+    world: dict[str, Any], client_for: Callable[[str], Client]
+) -> None:
+    """An empty body: the allowed role gets past the role check (a refusal of the body,
+    never 401/403/405 or a crash); the other floor role gets 403."""
+    wrong = []
+    for name, methods in WRITES.items():
+        url = url_of(name, world)
+        for method, allowed in methods.items():
+            for persona in (FM, TD):
+                got = observed(send(client_for(persona), method, url), url)
+                if persona not in allowed and got != 403:
+                    wrong.append(f"{persona} {method} {url}: expected 403, got {got}")
+                if (
+                    persona in allowed
+                    and isinstance(got, int)
+                    and (got in (401, 403, 405) or got >= 500)
+                ):
+                    wrong.append(f"{persona} {method} {url}: refused or failed with {got}")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_the_open_posts_answer_as_the_table_says(
+    persona: str, world: dict[str, Any], client_for: Callable[[str], Client]
+) -> None:
+    column = PERSONAS.index(persona)
+    wrong = []
+    for name, row in OPEN_POSTS.items():
+        url = url_of(name, world)
+        got = observed(send(client_for(persona), "POST", url), url)
+        if got != row[column]:
+            wrong.append(f"{name} {url}: expected {row[column]}, got {got}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_write_the_site_accepts_is_in_the_tables(
+    world: dict[str, Any], client_for: Callable[[str], Client]
+) -> None:
+    """A superuser tries every write method on every pattern: whatever is not turned away with
+    405 must be listed in ``WRITES`` (or ``OPEN_POSTS``), so no write goes unchecked."""
+    listed = {(name, method) for name, methods in WRITES.items() for method in methods}
+    listed |= {(name, "POST") for name in OPEN_POSTS}
+    accepted = set()
+    for name in discover():
+        url = url_of(name, world)
+        for method in WRITE_METHODS if url.startswith("/api/") else ("POST",):
+            if send(client_for("superuser"), method, url).status_code != 405:
+                accepted.add((name, method))
+    assert accepted == listed, f"unlisted: {accepted - listed}; not accepted: {listed - accepted}"
