@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import QuerySet
@@ -43,6 +44,7 @@ from cardroom.services import (
     engine_state,
     log_ruling,
     record_action,
+    replayed_ruling,
     start_hand,
     update_table,
     void_hand,
@@ -128,6 +130,8 @@ class TableViewSet(viewsets.ModelViewSet):  # type: ignore[type-arg]
 # --- live hands -----------------------------------------------------------------------------
 
 HAND_WRITERS = [Role.FLOOR_MANAGER, Role.DIRECTOR]
+#: An idempotency key: 1-64 visible ASCII characters (a UUID fits).
+IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,64}")
 HandPermission = role_permission(read=READERS, write=HAND_WRITERS)
 
 
@@ -382,8 +386,21 @@ class RulingInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     retrieve=extend_schema(summary="One ruling with its citations expanded"),
     create=extend_schema(
         summary="Log a ruling (directors); rulings are never updated or deleted",
+        description=(
+            "Send an `Idempotency-Key` header (e.g. a UUID) to make a retry safe: a post "
+            "repeated with the same key answers 200 with the ruling the first one wrote "
+            "(header `Idempotent-Replayed: true`) instead of logging it twice."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="1-64 visible ASCII characters, new for each ruling",
+            )
+        ],
         request=RulingInSerializer,
-        responses={201: RulingSerializer},
+        responses={201: RulingSerializer, 200: RulingSerializer, 400: OpenApiTypes.OBJECT},
     ),
 )
 class RulingViewSet(
@@ -411,6 +428,11 @@ class RulingViewSet(
         return form.filter(rulings)
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
+            raise ValidationError(
+                {"Idempotency-Key": "Send 1-64 visible ASCII characters, e.g. a UUID."}
+            )
         entry = RulingInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
         data = dict(entry.validated_data)
@@ -427,8 +449,11 @@ class RulingViewSet(
         if amends_id and amends is None:
             raise ValidationError({"amends": "There is no such ruling."})
         citations = [(c["rule"], c["note"]) for c in data.pop("citations")]
+        if key is not None and (done := replayed_ruling(key, table, request.user)):
+            body = RulingSerializer(self.get_queryset().get(pk=done.pk)).data
+            return Response(body, status=200, headers={"Idempotent-Replayed": "true"})
         ruling = log_ruling(
             table=table, director=request.user, hand=hand, action=action, amends=amends,
-            citations=citations, **data,
+            citations=citations, request_key=key, **data,
         )  # fmt: skip
         return Response(RulingSerializer(self.get_queryset().get(pk=ruling.pk)).data, status=201)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django import forms
@@ -173,9 +174,16 @@ class RulingForm(forms.Form):
     seats = forms.CharField(required=False, max_length=40, help_text="Seats involved, e.g. 3, 7")
     situation = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=4000)
     decision = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=4000)
+    #: New with each blank form: a second submission of the same form (a double tap, or a
+    #: resend after the network dropped the answer) finds the ruling the first one logged.
+    request_key = forms.RegexField(
+        regex=r"^[0-9a-f]{32}$", required=False, widget=forms.HiddenInput
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("request_key", uuid.uuid4().hex)
         self.cited: list[tuple[str, str]] = []
         if self.is_bound:
             notes = self.data.getlist("note")

@@ -539,6 +539,10 @@ class Ruling(AppendOnly):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rulings"
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    request_key = models.CharField(
+        max_length=64, null=True, blank=True, unique=True,
+        help_text="The client's idempotency key: a retried post finds this ruling again.",
+    )  # fmt: skip
 
     class Meta:
         ordering = ["-created_at", "-id"]

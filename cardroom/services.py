@@ -286,9 +286,17 @@ def log_ruling(
     seats: list[int] | None = None,
     amends: Ruling | None = None,
     kind: str = RulingKind.RULING,
+    request_key: str | None = None,
 ) -> Ruling:
-    """Record a ruling citing rules of the rulebook (``citations``: citation id, pinpoint)."""
+    """Record a ruling citing rules of the rulebook (``citations``: citation id, pinpoint).
+
+    ``request_key`` (the client's idempotency key) makes a retry safe: a post repeated because
+    its answer was lost returns the ruling the first one wrote instead of writing it twice.
+    """
     from rules.models import Rule
+
+    if request_key is not None and (done := replayed_ruling(request_key, table, director)):
+        return done
 
     errors: dict[str, str] = {}
     if not situation.strip():
@@ -326,17 +334,34 @@ def log_ruling(
         errors["seats"] = "Name seats that were in the hand (or at the table)."
     if errors:
         raise ValidationError(errors)
-    with transaction.atomic():
-        # Lock the table so two directors never get the same ruling number.
-        locked = Table.objects.select_for_update().get(pk=table.pk)
-        number = (locked.rulings.aggregate(n=Max("number"))["n"] or 0) + 1
-        ruling = Ruling.objects.create(
-            table=locked, number=number, kind=kind, amends=amends, hand=hand, action=action,
-            seats=sorted(set(seats or [])), situation=situation.strip(),
-            decision=decision.strip(), director=director,
-        )  # fmt: skip
-        RulingCitation.objects.bulk_create(
-            RulingCitation(ruling=ruling, rule=rules[citation], note=note.strip(), order=order)
-            for order, (citation, note) in enumerate(citations)
-        )
+    try:
+        with transaction.atomic():
+            # Lock the table so two directors never get the same ruling number.
+            locked = Table.objects.select_for_update().get(pk=table.pk)
+            number = (locked.rulings.aggregate(n=Max("number"))["n"] or 0) + 1
+            ruling = Ruling.objects.create(
+                table=locked, number=number, kind=kind, amends=amends, hand=hand, action=action,
+                seats=sorted(set(seats or [])), situation=situation.strip(),
+                decision=decision.strip(), director=director, request_key=request_key,
+            )  # fmt: skip
+            RulingCitation.objects.bulk_create(
+                RulingCitation(ruling=ruling, rule=rules[citation], note=note.strip(), order=order)
+                for order, (citation, note) in enumerate(citations)
+            )
+    except IntegrityError:
+        # The same key sent twice at once: the other request wrote it first.
+        if request_key is None or not (done := replayed_ruling(request_key, table, director)):
+            raise
+        return done
     return ruling
+
+
+def replayed_ruling(request_key: str, table: Table, director: AbstractBaseUser) -> Ruling | None:
+    """The ruling an earlier post with this idempotency key wrote, if any. A key is one
+    ruling's: sent again for another table or by another director, it is refused."""
+    done = Ruling.objects.filter(request_key=request_key).first()
+    if done is not None and (done.table_id != table.pk or done.director_id != director.pk):
+        raise ValidationError(
+            {"request_key": "This idempotency key belongs to another ruling; send a new one."}
+        )
+    return done

@@ -437,6 +437,7 @@ def ruling_inputs(form: RulingForm, amends: Ruling | None, request: HttpRequest)
         "table": table, "hand": hand, "action": action, "seats": data["seats"],
         "situation": data["situation"], "decision": data["decision"],
         "citations": data["citations"], "kind": kind,
+        "request_key": data.get("request_key") or None,
     }  # fmt: skip
 
 
