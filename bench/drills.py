@@ -8,6 +8,8 @@
 2. PostgreSQL restart under load: hand actions keep being entered at 10 tables while the
    cluster restarts; requests in flight get a clean 503 (never a 500), the app recovers by
    itself, and no action is lost or written twice (each carries its expected sequence number).
+   A director logs rulings meanwhile, retrying each unanswered post with its idempotency key
+   until it is answered: every ruling is stored exactly once.
 3. Celery worker killed holding a clock tick: nothing happens while no worker runs; a new
    worker gets the tick back (late acknowledgement) and the level moves exactly once.
 
@@ -22,6 +24,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections import Counter
 from pathlib import Path
 
@@ -90,7 +93,29 @@ def drill_postgres(seeded: dict[str, object], client: Client) -> dict[str, objec
                 accepted[hand] += 1
             time.sleep(0.05)
 
+    rulings: Counter[str] = Counter()
+    situations: list[str] = []
+
+    def clerk() -> None:
+        me = Client(str(seeded["director"]))
+        table = next(iter(seeded["tables"]))  # type: ignore[call-overload]
+        while time.perf_counter() < stop:
+            key = str(uuid.uuid4())
+            body = {"table": table, "situation": f"PG drill {key}", "decision": "Call stands.",
+                    "citations": [{"rule": "TDA-45", "note": ""}]}  # fmt: skip
+            situations.append(body["situation"])
+            while True:  # the same post, same key, until it is answered
+                status, _ = me.request(
+                    "POST", "/api/v1/rulings/", body, headers={"Idempotency-Key": key}
+                )
+                rulings[str(status)] += 1
+                if status in (200, 201) or time.perf_counter() > stop + 30:
+                    break
+                time.sleep(0.2)
+            time.sleep(0.2)
+
     threads = [threading.Thread(target=desk, args=(h,)) for h in hands]
+    threads.append(threading.Thread(target=clerk))
     for thread in threads:
         thread.start()
     time.sleep(3)
@@ -103,7 +128,7 @@ def drill_postgres(seeded: dict[str, object], client: Client) -> dict[str, objec
     # Every 201 is exactly one stored action, and the sequence numbers have no gaps or repeats.
     from django.db import connection
 
-    from cardroom.models import Hand
+    from cardroom.models import Hand, Ruling
 
     connection.close()  # this process's own connection died with the restart too
     stored, gaps = 0, 0
@@ -113,7 +138,13 @@ def drill_postgres(seeded: dict[str, object], client: Client) -> dict[str, objec
         gaps += int(seqs != list(range(1, len(seqs) + 1)))
     # stored - accepted: committed, but the answer died with the connection. A retry carries the
     # same expected_seq and gets 409, so nothing is written twice (unique (hand, seq) too).
-    return {"statuses": dict(statuses), "accepted_201": sum(accepted.values()),
+    stored_rulings = Counter(
+        Ruling.objects.filter(situation__in=situations).values_list("situation", flat=True)
+    )
+    return {"ruling_posts": dict(rulings), "rulings_meant": len(situations),
+            "rulings_stored_once": sum(1 for s in situations if stored_rulings[s] == 1),
+            "rulings_lost_or_doubled": sum(1 for s in situations if stored_rulings[s] != 1),
+            "statuses": dict(statuses), "accepted_201": sum(accepted.values()),
             "stored_actions": stored, "lost_acknowledgements": stored - sum(accepted.values()),
             "hands_with_gaps_or_repeats": gaps, "recovered_s": round(recovered, 2)}  # fmt: skip
 

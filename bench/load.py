@@ -4,10 +4,13 @@ a Celery worker, all on loopback, driven for a fixed time by a mix of floor traf
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardroom_load \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/5 .venv/bin/python bench/load.py --seconds 60
 
-It creates the database if needed, migrates, seeds 40 open tables with hands in progress and
-the demo users, starts gunicorn and a worker, runs the mix, stops them, and prints per kind
-of request: count, throughput, p50/p95/p99 latency (ms) and errors (5xx or refused
-connections; a 409 on a stale hand step is the protocol working, counted apart).
+It creates the database if needed, migrates, seeds 40 open cash tables with hands in progress,
+a tournament of 36 players on 8 tables and the demo users, starts gunicorn and a worker, runs
+the mix (the tournament loses a player every 4 s and breaks three tables with the double-blind
+draw while the floor is busy; each change queues a balancing check the Celery worker runs),
+stops them, and prints per kind of request: count, throughput, p50/p95/p99 latency (ms) and
+errors (5xx or refused connections; a 409 on a stale hand step is the protocol working,
+counted apart), then how many balancing checks the worker ran.
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ def seed() -> dict[str, Any]:
             void_hand(hand=hand, by=manager, expected_seq=hand.seq, reason="load test reset")
         seats = [{"seat": s, "stack": 100000} for s in range(1, 10)]
         hands.append(start_hand(table=table, by=director, button=1, seats=seats).pk)
+    tournament = seed_tournament(manager, director)
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
@@ -78,7 +82,43 @@ def seed() -> dict[str, Any]:
         "hands": hands,
         "tables": list(Table.objects.filter(number__gte=101).values_list("number", flat=True)),
         "hand_model": Hand,
+        "tournament": tournament.pk,
+        "entrants": list(tournament.entrants.values_list("number", flat=True)),
     }
+
+
+def seed_tournament(manager: Any, director: Any) -> Any:
+    """A new tournament each run: 36 players drawn over 8 tournament tables (room 201-208)."""
+    from cardroom.models import Table
+    from cardroom.services import create_table
+    from tournaments.models import Tournament, TournamentStatus
+    from tournaments.services import create_tournament, draw_initial_seating, register_entrants
+
+    # Earlier runs' tournaments are over: their tables are free again.
+    Tournament.objects.filter(name__startswith="Load test").update(status=TournamentStatus.COMPLETE)
+    numbers = range(201, 201 + BREAK_TABLES[0])
+    for number in numbers:
+        if not Table.objects.filter(number=number).exists():
+            create_table(
+                by=manager, number=number, status="open", kind="tournament", small_blind=100,
+                big_blind=200, min_buy_in=2000, max_buy_in=20000,
+            )  # fmt: skip
+    tournament = create_tournament(
+        by=director, name=f"Load test {time.strftime('%Y-%m-%d %H:%M:%S')}",
+        tables=list(Table.objects.filter(number__in=numbers)),
+        levels=[{"small_blind": 100, "big_blind": 200, "minutes": 20}],
+    )  # fmt: skip
+    register_entrants(
+        tournament=tournament, names=[f"Player {n}" for n in range(1, 37)], by=director
+    )
+    draw_initial_seating(tournament=tournament, by=director)
+    return tournament
+
+
+def balance_checks_run(tournament_id: int) -> int:
+    from tournaments.models import BalanceCheck
+
+    return BalanceCheck.objects.filter(tournament_id=tournament_id).count()
 
 
 class Client:
@@ -90,11 +130,13 @@ class Client:
         if session:
             self.headers.update({"Cookie": f"sessionid={session}", "HX-Request": "true"})
 
-    def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
+    def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
         payload = json.dumps(body) if body is not None else None
         for attempt in (1, 2):
             try:
-                self.conn.request(method, path, payload, self.headers)
+                self.conn.request(method, path, payload, {**self.headers, **(headers or {})})
                 response = self.conn.getresponse()
                 return response.status, response.read()
             except (ConnectionError, http.client.HTTPException, OSError):
@@ -121,7 +163,11 @@ MIX = {
     "evaluate": (5, 1.0),
     "search": (2, 1.0),
     "ruling": (1, 5.0),
+    "eliminate": (1, 4.0),  # the tournament loses a player every 4 s
+    "table_break": (1, 15.0),  # and breaks tables 8, 7 and 6 (double-blind draw, dealt at once)
 }
+#: The tournament's tables (tournament numbering), the first being how many it starts with.
+BREAK_TABLES = (8, 7, 6)
 
 
 def worker(kind: str, seeded: dict[str, Any], stop: float, record: Any, index: int = 0) -> None:
@@ -146,6 +192,22 @@ def worker(kind: str, seeded: dict[str, Any], stop: float, record: Any, index: i
             body = {"table": rng.choice(seeded["tables"]), "situation": "Load test",
                     "decision": "Call stands.", "citations": [{"rule": "TDA-45", "note": ""}]}  # fmt: skip
             status, _ = director.request("POST", "/api/v1/rulings/", body)
+        elif kind == "eliminate":
+            if not seeded["entrants"]:
+                break
+            number = seeded["entrants"].pop(rng.randrange(len(seeded["entrants"])))
+            status, _ = director.request(
+                "POST", f"/api/v1/tournaments/{seeded['tournament']}/entrants/{number}/eliminate/"
+            )
+        elif kind == "table_break":
+            if seeded["breaks_done"] == len(BREAK_TABLES):
+                break
+            table = BREAK_TABLES[seeded["breaks_done"]]
+            seeded["breaks_done"] += 1
+            status, _ = director.request(
+                "POST", f"/api/v1/tournaments/{seeded['tournament']}/draws/",
+                {"kind": "break_table", "table": table, "deal": True},
+            )  # fmt: skip
         else:  # a hand action at a random table
             hand = seeded["hands"][index % len(seeded["hands"])]
             status, raw = director.request("GET", f"/api/v1/hands/{hand}/")
@@ -176,6 +238,7 @@ def main() -> int:
     os.environ.update(env)
     django_setup()
     seeded = seed()
+    seeded["breaks_done"] = 0
     venv = ROOT / ".venv" / "bin"
     procs = [
         subprocess.Popen(
@@ -211,6 +274,11 @@ def main() -> int:
             thread.start()
         for thread in threads:
             thread.join()
+        # Let the worker finish the checks the last changes queued before it is stopped.
+        deadline, seen = time.monotonic() + 15, -1
+        while time.monotonic() < deadline and seen != balance_checks_run(seeded["tournament"]):
+            seen = balance_checks_run(seeded["tournament"])
+            time.sleep(2)
     finally:
         for proc in procs:
             proc.terminate()
@@ -226,7 +294,15 @@ def main() -> int:
         print(f"{kind:12} {len(times):7} {len(times) / args.seconds:8.1f} {q[49]:8.1f} {q[94]:8.1f}"
               f" {q[98]:8.1f} {errors:7} {statuses[kind].get(409, 0):5}")  # fmt: skip
     print("statuses:", {k: dict(v) for k, v in statuses.items()})
-    return 0
+    changes = statuses["eliminate"].get(201, 0) + statuses["table_break"].get(201, 0)
+    print(
+        f"tournament: {changes} seating changes; balancing checks run by the Celery worker: "
+        f"{balance_checks_run(seeded['tournament'])}"
+    )
+    bad = sum(
+        n for kind in statuses.values() for s, n in kind.items() if s >= 500 or s in (400, 403, 422)
+    )
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
