@@ -192,7 +192,8 @@ class Table(models.Model):
         )
 
     def engine_game(self) -> dict[str, Any]:
-        """The table's game as the betting contract's ``game`` object."""
+        """The table's game as the betting contract's ``game`` object (plus ``big_blind_ante``
+        and ``pot_round_unit`` at tables that use them)."""
         game: dict[str, Any] = {
             "structure": self.structure,
             "small_blind": self.small_blind,
@@ -209,6 +210,11 @@ class Table(models.Model):
             )
         if self.structure == Structure.POT_LIMIT:
             game["pot_limit_small_blind_as_big"] = self.pot_limit_small_blind_as_big
+            if self.pot_round_unit:
+                game["pot_round_unit"] = self.pot_round_unit
+        if self.ante_type == AnteType.BIG_BLIND:
+            # The engine's extensions of the contract's game object (absent otherwise).
+            game["big_blind_ante"] = self.ante
         return game
 
     # --- validation: the one implementation used by forms, the API and the admin -----------

@@ -51,6 +51,12 @@ class GameSerializer(serializers.Serializer):  # type: ignore[type-arg]
     raise_cap = StrictInteger(min_value=0, default=3)
     pot_limit_small_blind_as_big = serializers.BooleanField(default=False)
     min_chip = StrictInteger(min_value=1, default=1)
+    big_blind_ante = StrictInteger(
+        min_value=0, default=0, help_text="Extension: the big blind posts the table's ante."
+    )
+    pot_round_unit = StrictInteger(
+        min_value=0, default=0, help_text="Extension: pot limit, round the pot size up to this."
+    )
 
 
 class SeatSerializer(serializers.Serializer):  # type: ignore[type-arg]

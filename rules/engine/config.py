@@ -21,7 +21,10 @@ class Structure(StrEnum):
     FIXED_LIMIT = "fixed_limit"
 
 
-_INT_FIELDS = ("small_blind", "big_blind", "ante", "straddle", "raise_cap", "min_chip")
+_INT_FIELDS = (
+    "small_blind", "big_blind", "ante", "big_blind_ante", "straddle", "raise_cap", "min_chip",
+    "pot_round_unit",
+)  # fmt: skip
 _OPTIONAL_INT_FIELDS = ("small_bet", "big_bet")
 
 
@@ -32,7 +35,11 @@ def _is_int(value: object) -> bool:
 @dataclass(frozen=True, slots=True)
 class GameConfig:
     """The game: ``small_bet``/``big_bet``/``raise_cap`` matter in fixed limit only,
-    ``pot_limit_small_blind_as_big`` in pot limit only."""
+    ``pot_limit_small_blind_as_big`` and ``pot_round_unit`` in pot limit only.
+
+    ``ante`` is posted by every player; ``big_blind_ante`` (the alternative) by the big blind
+    alone for the table, after the blind. Both are dead money. ``pot_round_unit`` rounds the
+    pot size up to a multiple of the unit when sizing a pot-limit bet (RRoP-PL.4)."""
 
     structure: Structure
     small_blind: int
@@ -44,6 +51,8 @@ class GameConfig:
     raise_cap: int = 3
     pot_limit_small_blind_as_big: bool = False
     min_chip: int = 1
+    big_blind_ante: int = 0
+    pot_round_unit: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.structure, Structure):
@@ -74,6 +83,14 @@ class GameConfig:
             raise BadInput("game.big_blind cannot be smaller than the small blind.", "big_blind")
         if self.ante < 0:
             raise BadInput("game.ante cannot be negative.", "ante")
+        if self.big_blind_ante < 0:
+            raise BadInput("game.big_blind_ante cannot be negative.", "big_blind_ante")
+        if self.ante and self.big_blind_ante:
+            raise BadInput(
+                "game: an ante from every player or a big-blind ante, not both.", "big_blind_ante"
+            )
+        if self.pot_round_unit < 0:
+            raise BadInput("game.pot_round_unit cannot be negative.", "pot_round_unit")
         if self.straddle not in (0, 2 * self.big_blind):
             # RRoP-14.14: a straddle is twice the big blind.
             raise BadInput(

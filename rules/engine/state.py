@@ -283,6 +283,13 @@ def start_hand(config: GameConfig, button: int, seats: Sequence[Seat]) -> HandSt
     state.sb_seat, state.bb_seat = sb_seat, bb_seat
     _post(state, sb_seat, config.small_blind)
     _post(state, bb_seat, config.big_blind)
+    if config.big_blind_ante:
+        # Dead money from the big blind for the table, after the blind: a big blind who
+        # cannot cover both posts the blind first.
+        paid = min(config.big_blind_ante, stacks[bb_seat])
+        stacks[bb_seat] -= paid
+        contributed[bb_seat] += paid
+        state.pot += paid
     # RRoP-4.2: a short big blind still makes the full big blind the bet to call.
     state.current_bet = state.bring_in = config.big_blind
     last_forced = bb_seat
@@ -445,6 +452,9 @@ def _pot_after_call(state: HandState, seat: int) -> int:
     pot = state.pot + (owed if owed > 0 else 0)
     if _small_blind_counts_as_big(state):
         pot += state.config.big_blind - state.street_wager[state.sb_seat]
+    unit = state.config.pot_round_unit
+    if unit > 1 and state.config.structure is Structure.POT_LIMIT:
+        pot = -(-pot // unit) * unit  # RRoP-PL.4: an odd amount counts as the next unit up
     return pot
 
 

@@ -117,6 +117,11 @@ def test_engine_game_is_the_contract_game_object() -> None:
     assert plo.engine_game()["pot_limit_small_blind_as_big"] is True
     bb_ante = Table(number=3, **NL, ante_type="big_blind", ante=5)
     assert bb_ante.engine_game()["ante"] == 0  # a big-blind ante is not everyone's ante
+    assert bb_ante.engine_game()["big_blind_ante"] == 5  # it is the big blind's
+    rounded = Table(number=4, structure="pot_limit", small_blind=5, big_blind=10,
+                    pot_round_unit=25)  # fmt: skip
+    assert rounded.engine_game()["pot_round_unit"] == 25
+    assert "pot_round_unit" not in plo.engine_game() and "big_blind_ante" not in plo.engine_game()
 
 
 def test_creating_a_table_records_who_and_every_setting(floor_manager: Any) -> None:

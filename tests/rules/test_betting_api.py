@@ -88,6 +88,50 @@ def test_illegal_actions_are_422_with_index_code_and_citations(
     assert isinstance(error["citations"], list)
 
 
+def test_a_raise_when_the_betting_is_not_reopened_is_422_raise_not_allowed() -> None:
+    seats = [{"seat": 1, "stack": 800}, *SEATS[1:]]
+    actions = [
+        {"seat": 3, "action": "raise", "to": 600},  # a full raise of 400
+        {"seat": 4, "action": "call"},
+        {"seat": 1, "action": "raise", "to": 800},  # all-in, 200 more: not a full raise
+        {"seat": 2, "action": "fold"},
+        {"seat": 3, "action": "raise", "to": 1400},  # seat 3 already acted
+    ]
+    response = evaluate(hand(actions, seats=seats))
+    assert response.status_code == 422, response.json()
+    error = response.json()["error"]
+    assert (error["index"], error["code"]) == (4, "raise_not_allowed")
+    assert "not re-opened" in error["message"] and error["citations"]
+    # Up to there the options say so: seat 3 may call or fold, not raise.
+    body = evaluate(hand(actions[:4], seats=seats)).json()
+    assert body["to_act"] == 3 and body["options"]["raise"] is None
+
+
+def test_fixed_limit_cap_reached_is_422_raise_not_allowed() -> None:
+    game = {"structure": "fixed_limit", "small_blind": 100, "big_blind": 200, "raise_cap": 1}
+    actions = [
+        {"seat": 3, "action": "raise", "to": 400},  # the one raise allowed
+        {"seat": 4, "action": "raise", "to": 600},
+    ]
+    response = evaluate(hand(actions, game=game))
+    assert response.status_code == 422, response.json()
+    assert (response.json()["error"]["index"], response.json()["error"]["code"]) == (
+        1, "raise_not_allowed",
+    )  # fmt: skip
+
+
+def test_the_engine_extensions_big_blind_ante_and_pot_rounding() -> None:
+    bb_ante = evaluate(hand([], game={**GAME, "big_blind_ante": 200})).json()
+    assert bb_ante["pot"] == 500 and bb_ante["options"]["call"] == 200
+    plo = {"structure": "pot_limit", "small_blind": 100, "big_blind": 200, "ante": 30}
+    # pot 420 + the call of 200 = 620; rounded to 100s it counts as 700.
+    exact = evaluate(hand([], game=plo)).json()["options"]["raise"]["max_to"]
+    rounded = evaluate(hand([], game={**plo, "pot_round_unit": 100})).json()
+    assert (exact, rounded["options"]["raise"]["max_to"]) == (820, 900)
+    both = evaluate(hand([], game={**GAME, "ante": 10, "big_blind_ante": 200}))
+    assert both.status_code == 400
+
+
 def test_every_citation_resolves_to_a_rulebook_page() -> None:
     from rules.engine import citations
 

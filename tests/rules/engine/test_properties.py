@@ -37,9 +37,11 @@ def deals(draw: Any) -> tuple[GameConfig, int, list[Seat]]:
     numbers = draw(st.lists(st.integers(1, 10), min_size=players, max_size=players, unique=True))
     small_blind = draw(st.integers(1, 50))
     big_blind = draw(st.integers(small_blind, 2 * small_blind + 50))
-    extra: dict[str, Any] = {
-        "ante": draw(st.sampled_from([0, 0, 1, small_blind, big_blind])),
-    }
+    ante = draw(st.sampled_from([0, 0, 1, small_blind, big_blind]))
+    # Every player's ante, or the big blind's ante for the table (never both).
+    extra: dict[str, Any] = (
+        {"big_blind_ante": ante} if ante and draw(st.booleans()) else {"ante": ante}
+    )
     if structure is Structure.FIXED_LIMIT:
         small_bet = draw(st.sampled_from([big_blind, big_blind, 2 * big_blind]))
         extra |= {
@@ -51,6 +53,7 @@ def deals(draw: Any) -> tuple[GameConfig, int, list[Seat]]:
         extra["straddle"] = draw(st.sampled_from([0, 2 * big_blind]))
         if structure is Structure.POT_LIMIT:
             extra["pot_limit_small_blind_as_big"] = draw(st.booleans())
+            extra["pot_round_unit"] = draw(st.sampled_from([0, 0, 5, 25, big_blind]))
     config = GameConfig(structure, small_blind, big_blind, **extra)
     stack = st.one_of(
         st.integers(0, 3 * big_blind),  # short: all-in blinds, antes and short all-ins

@@ -94,6 +94,32 @@ def test_a_player_who_cannot_cover_the_ante_is_all_in() -> None:
     assert state.to_act == 1  # seat 3 has nothing left to act with
 
 
+def test_a_big_blind_ante_is_the_big_blinds_dead_money() -> None:
+    state = played(game("no_limit", 50, 100, big_blind_ante=100), 3, table(3))
+    assert state.pot == 250
+    assert state.total_contributed == {1: 50, 2: 200, 3: 0}
+    assert state.street_wager == {1: 50, 2: 100, 3: 0}  # the ante is not part of the bet
+    assert options(state).call == 100 and raise_range(state).min_to == 200
+
+
+def test_a_short_big_blind_posts_the_blind_before_the_big_blind_ante() -> None:
+    state = played(game("no_limit", 50, 100, big_blind_ante=100), 3, table(3, s2=150))
+    assert state.street_wager[2] == 100 and state.total_contributed[2] == 150
+    assert state.stacks[2] == 0 and state.current_bet == 100
+
+
+def test_heads_up_the_big_blind_ante_comes_from_the_player_off_the_button() -> None:
+    state = played(game("no_limit", 50, 100, big_blind_ante=100), 1, table(2))
+    assert state.total_contributed == {1: 50, 2: 200}
+    assert state.to_act == 1
+
+
+def test_an_ante_from_everyone_and_a_big_blind_ante_do_not_go_together() -> None:
+    with pytest.raises(BadInput) as refused:
+        game("no_limit", 50, 100, ante=10, big_blind_ante=100)
+    assert refused.value.field == "big_blind_ante"
+
+
 def test_a_short_small_blind_posts_what_it_has() -> None:
     state = played(NL, 3, table(3, s1=30))
     assert state.street_wager[1] == 30 and state.stacks[1] == 0
@@ -463,6 +489,21 @@ def test_pot_limit_max_counts_every_bet_on_the_table_and_the_call() -> None:
 def test_pot_limit_counts_the_antes() -> None:
     state = played(game("pot_limit", 50, 100, ante=10), 3, table(3))
     assert raise_range(state) == RaiseRange(200, 380)
+
+
+def test_pot_limit_rounds_the_pot_up_to_the_unit() -> None:
+    # RRoP-PL.4: pot 180 (blinds and antes) + the call of 100 = 280, counted as 300.
+    state = played(game("pot_limit", 50, 100, ante=10, pot_round_unit=25), 3, table(3))
+    assert raise_range(state) == RaiseRange(200, 400)
+    # A pot already on the unit is unchanged: 150 + 100 = 250.
+    assert raise_range(played(game("pot_limit", 50, 100, pot_round_unit=25), 3, table(3))) == (
+        RaiseRange(200, 350)
+    )
+
+
+def test_pot_rounding_means_nothing_outside_pot_limit() -> None:
+    config = game("no_limit", 50, 100, ante=10, pot_round_unit=25)
+    assert raise_range(played(config, 3, table(3))).max_to == 9_990  # all-in, after the ante
 
 
 def test_small_blind_as_big_stops_once_the_big_blind_has_acted() -> None:
