@@ -5,6 +5,8 @@ stops start-up instead of running with a surprising default.
 """
 
 import os
+import zoneinfo
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -53,6 +55,44 @@ def env_int(name: str, default: int, *, minimum: int = 0) -> int:
     if number < minimum:
         raise ImproperlyConfiguredEnv(f"{name}={number} must be at least {minimum}.")
     return number
+
+
+def env_choice(name: str, default: str, choices: Iterable[str]) -> str:
+    """One of ``choices``, compared without regard to case (given back as listed)."""
+    value = env_str(name)
+    if value is None:
+        return default
+    allowed = {choice.casefold(): choice for choice in choices}
+    if value.casefold() not in allowed:
+        raise ImproperlyConfiguredEnv(
+            f"{name}={value!r} is not one of {', '.join(allowed.values())}."
+        )
+    return allowed[value.casefold()]
+
+
+def env_url(name: str, default: str | None, schemes: Iterable[str]) -> str | None:
+    """A URL whose scheme is one of ``schemes`` and which names a host (or a path)."""
+    value = env_str(name, default)
+    if value is None or value == default:
+        return value
+    parts = urlsplit(value)
+    if parts.scheme not in schemes or not (parts.netloc or parts.path.strip("/")):
+        raise ImproperlyConfiguredEnv(
+            f"{name}={value!r} is not a URL of the kind it needs:"
+            f" {' or '.join(s + '://' for s in schemes)}host[:port][/db]."
+        )
+    return value
+
+
+def env_time_zone(name: str, default: str) -> str:
+    value = env_str(name, default) or default
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ImproperlyConfiguredEnv(
+            f"{name}={value!r} is not a time zone; use an IANA name such as Europe/London."
+        ) from None
+    return value
 
 
 def env_list(name: str, default: list[str]) -> list[str]:

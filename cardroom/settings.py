@@ -12,9 +12,12 @@ from cardroom.environment import (
     ImproperlyConfiguredEnv,
     database_from_url,
     env_bool,
+    env_choice,
     env_int,
     env_list,
     env_str,
+    env_time_zone,
+    env_url,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -129,7 +132,7 @@ CARDROOM_LOGIN_FAILURES_PER_ADDRESS = 20
 CARDROOM_LOGIN_FAILURE_WINDOW = 15 * 60
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = env_str("DJANGO_TIME_ZONE", "UTC") or "UTC"
+TIME_ZONE = env_time_zone("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
 
@@ -149,8 +152,10 @@ WHITENOISE_USE_FINDERS = DEBUG
 
 # Celery: without a broker, tasks run eagerly in-process (the embedded default);
 # with CELERY_BROKER_URL they go to a real worker over Redis.
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
-CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
+CELERY_BROKER_URL = env_url("CELERY_BROKER_URL", None, ("redis", "rediss", "amqp", "amqps"))
+CELERY_RESULT_BACKEND = env_url(
+    "CELERY_RESULT_BACKEND", CELERY_BROKER_URL, ("redis", "rediss", "rpc", "db+postgresql")
+)
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True  # a task killed with its worker runs again on the next one
@@ -236,5 +241,10 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO") or "INFO"},
+    "root": {
+        "handlers": ["console"],
+        "level": env_choice(
+            "DJANGO_LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+        ),
+    },
 }

@@ -45,3 +45,17 @@ def test_api_docs_work_offline(client: Client) -> None:
     html = response.content.decode()
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in html
     assert "cdn" not in html.lower()
+
+
+@pytest.mark.django_db
+@pytest.mark.urls("tests.cardroom.boom_urls")
+def test_a_crash_is_the_500_page_and_no_traceback(persona_client) -> None:  # type: ignore[no-untyped-def]
+    client = persona_client("staff")
+    client.raise_request_exception = False
+    page = client.get("/boom/")
+    assert page.status_code == 500
+    assert b"<html" in page.content and b"secret detail" not in page.content
+    assert b"Traceback" not in page.content
+    api = client.get("/api/v1/boom/")
+    assert api.status_code == 500
+    assert api.json() == {"error": {"code": "server_error", "message": "Server error."}}

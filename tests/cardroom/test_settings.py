@@ -95,6 +95,16 @@ def test_database_urls(tmp_path: Path) -> None:
         ),
         ({"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": STRONG_KEY}, "DJANGO_ALLOWED_HOSTS"),
         ({"CELERY_BROKER_URL": ""}, "CELERY_BROKER_URL"),
+        ({"CELERY_BROKER_URL": "notaurl"}, "CELERY_BROKER_URL"),
+        ({"CELERY_BROKER_URL": "http://127.0.0.1:6379/0"}, "CELERY_BROKER_URL"),
+        ({"CELERY_BROKER_URL": "redis://"}, "CELERY_BROKER_URL"),
+        (
+            {"CELERY_BROKER_URL": "redis://127.0.0.1:6379/0", "CELERY_RESULT_BACKEND": "x"},
+            "CELERY_RESULT_BACKEND",
+        ),
+        ({"DJANGO_TIME_ZONE": "Mars/Base"}, "DJANGO_TIME_ZONE"),
+        ({"DJANGO_LOG_LEVEL": "bogus"}, "DJANGO_LOG_LEVEL"),
+        ({"CELERY_VISIBILITY_TIMEOUT": "soon"}, "CELERY_VISIBILITY_TIMEOUT"),
     ],
 )
 def test_bad_environment_stops_start_up_with_the_variable_named(
