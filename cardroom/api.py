@@ -50,7 +50,19 @@ from cardroom.services import (
     void_hand,
     void_last_action,
 )
-from rules.engine.errors import IllegalAction
+from rules.betting import (
+    ERROR_400,
+    ERROR_422,
+    EVALUATION,
+    ActionSerializer,
+    BettingView,
+    SeatSerializer,
+    StrictInteger,
+    bad_input,
+    build_hand,
+    illegal,
+)
+from rules.engine.errors import BadInput, IllegalAction
 from rules.engine.state import snapshot
 
 
@@ -127,6 +139,46 @@ class TableViewSet(viewsets.ModelViewSet):  # type: ignore[type-arg]
         delete_table(table=instance)
 
 
+class TableHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """The contract's hand without its ``game``: the table's configuration supplies it."""
+
+    button = StrictInteger(min_value=1)
+    seats = SeatSerializer(many=True, allow_empty=False)
+    actions = ActionSerializer(many=True, default=list)
+
+
+class TableEvaluateView(BettingView):
+    """``POST /api/v1/tables/{id}/betting/evaluate``: the public evaluate, with the game taken
+    from the table's configuration (blinds, ante, straddle, limits, pot-limit options)."""
+
+    @extend_schema(
+        summary="Evaluate a hand at this table: the game is the table's",
+        request=TableHandSerializer,
+        responses={200: EVALUATION, 400: ERROR_400, 404: OpenApiTypes.OBJECT, 422: ERROR_422},
+        auth=[],
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        table = get_object_or_404(Table, pk=table_id)
+        data = request.data
+        if not isinstance(data, dict):
+            return bad_input(BadInput("The body must be a JSON object.", "body"))
+        if "game" in data:
+            return bad_input(
+                BadInput(
+                    f"The game is {table}'s configuration: send button, seats and actions, or"
+                    " POST the whole hand to /api/v1/betting/evaluate.",
+                    "game",
+                )
+            )
+        try:
+            state, error = build_hand({**data, "game": table.engine_game()})
+        except BadInput as exc:
+            return bad_input(exc)
+        if error is not None:
+            return illegal(*error)
+        return Response(snapshot(state))
+
+
 # --- live hands -----------------------------------------------------------------------------
 
 HAND_WRITERS = [Role.FLOOR_MANAGER, Role.DIRECTOR]
@@ -143,6 +195,11 @@ class SeatInSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class DealSerializer(serializers.Serializer):  # type: ignore[type-arg]
     button = serializers.IntegerField(min_value=1)
     seats = SeatInSerializer(many=True, allow_empty=False)
+    straddle = serializers.BooleanField(
+        default=True,
+        help_text="At a table that allows a straddle: whether it was posted this hand "
+        "(it is optional).",
+    )
 
     def validate_seats(self, seats: list[dict[str, int]]) -> list[dict[str, int]]:
         numbers = [s["seat"] for s in seats]

@@ -117,6 +117,10 @@ class DealForm(forms.Form):
             later = [n for n in dealt if n > last.button]
             self.initial.setdefault("button", later[0] if later else dealt[0])
         self.stack_fields = [self[f"stack_{n}"] for n in numbers]
+        if table.straddle:  # optional each hand (RRoP-14.14): posted unless unticked
+            self.fields["straddle"] = forms.BooleanField(
+                label=f"Straddle of {table.straddle} posted", required=False, initial=True
+            )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -129,7 +133,11 @@ class DealForm(forms.Form):
             raise forms.ValidationError("Give the stacks of at least two players.")
         if data.get("button") not in {s["seat"] for s in seats}:
             self.add_error("button", "The button must be at a seat dealt in.")
-        return {"button": data.get("button"), "seats": seats}
+        return {
+            "button": data.get("button"),
+            "seats": seats,
+            "straddle": data.get("straddle", False),
+        }
 
 
 class ActionForm(forms.Form):

@@ -160,13 +160,23 @@ def _seats(seats: list[dict[str, int]]) -> list[Seat]:
 
 
 def start_hand(
-    *, table: Table, by: AbstractBaseUser, button: int, seats: list[dict[str, int]]
+    *,
+    table: Table,
+    by: AbstractBaseUser,
+    button: int,
+    seats: list[dict[str, int]],
+    straddle: bool = True,
 ) -> Hand:
-    """Deal a hand at an open table: the engine posts the forced bets from the table's game."""
+    """Deal a hand at an open table: the engine posts the forced bets from the table's game.
+
+    At a table that allows a straddle, ``straddle`` says whether the player left of the big
+    blind posted it this hand: it is optional (RRoP-14.14), so a hand may go without."""
     numbers = [entry["seat"] for entry in seats]
     if any(not 1 <= number <= table.seats for number in numbers):
         raise ValidationError({"seats": f"Seats at {table} are numbered 1 to {table.seats}."})
     game = table.engine_game()
+    if not straddle:
+        game["straddle"] = 0
     try:
         replay(GameConfig.from_dict(game), button, _seats(seats), [])
     except BadInput as exc:

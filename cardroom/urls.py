@@ -14,6 +14,7 @@ from cardroom.api import (
     HandDetailView,
     HandVoidView,
     RulingViewSet,
+    TableEvaluateView,
     TableHandsView,
     TableViewSet,
 )
@@ -33,6 +34,11 @@ api_patterns = [
     # The contract has no trailing slash; accept one too rather than answer a POST with 404.
     re_path(r"^betting/evaluate/?$", EvaluateView.as_view(), name="betting-evaluate"),
     re_path(r"^betting/interpret/?$", InterpretView.as_view(), name="betting-interpret"),
+    re_path(
+        r"^tables/(?P<table_id>[0-9]{1,18})/betting/evaluate/?$",
+        TableEvaluateView.as_view(),
+        name="table-betting-evaluate",
+    ),
     path("tables/<id:table_id>/hands/", TableHandsView.as_view(), name="table-hands"),
     path("hands/<id:pk>/", HandDetailView.as_view(), name="hand-detail"),
     path("hands/<id:hand_id>/actions/", HandActionsView.as_view(), name="hand-actions"),

@@ -111,6 +111,7 @@ ROUTES: dict[str, dict[str, str]] = {
     "api:betting-evaluate": {},
     "api:betting-interpret": {},
     "api:table-hands": {"table_id": "table_pk"},
+    "api:table-betting-evaluate": {"table_id": "table_pk"},
     "api:hand-detail": {"pk": "hand"},
     "api:hand-actions": {"hand_id": "hand"},
     "api:hand-void-last": {"hand_id": "hand"},

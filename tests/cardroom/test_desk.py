@@ -65,6 +65,18 @@ def test_polling_returns_204_until_something_changes(persona_client: Any) -> Non
     assert client.get(url, HTTP_HX_REQUEST="true").status_code == 200
 
 
+def test_the_deal_form_asks_whether_the_straddle_was_posted(persona_client: Any) -> None:
+    table = make_table(number=9, straddle=4)
+    client = persona_client("floor_manager")
+    page = client.get(f"/tables/{table.number}/desk/").text
+    assert 'name="straddle"' in page and "checked" in page.split('name="straddle"')[1][:40]
+    stacks = {"button": 1, "stack_1": 100, "stack_2": 100, "stack_3": 100, "stack_4": 100}
+    client.post(f"/tables/{table.number}/desk/deal/", stacks)  # unticked: declined
+    hand = Hand.objects.get()
+    assert hand.game["straddle"] == 0
+    assert "straddle" not in client.get(f"/tables/{make_table(number=10).number}/desk/").text
+
+
 def test_dealing_from_the_desk(persona_client: Any) -> None:
     table = make_table(number=8)
     response = persona_client("floor_manager").post(

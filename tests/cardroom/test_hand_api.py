@@ -31,6 +31,19 @@ def test_deal_act_and_read_back(api_client_for: Any) -> None:
     assert [(a["seat"], a["action"], a["to"]) for a in log] == [(1, "raise", 6)]
 
 
+def test_a_deal_says_whether_the_optional_straddle_was_posted(api_client_for: Any) -> None:
+    table = make_table(number=3, straddle=4)
+    seats = [{"seat": n, "stack": 200} for n in (1, 2, 3, 4)]
+    client = api_client_for("director")
+    dealt = client.post(
+        f"/api/v1/tables/{table.pk}/hands/",
+        {"button": 1, "seats": seats, "straddle": False},
+        format="json",
+    )
+    assert dealt.status_code == 201, dealt.json()
+    assert dealt.json()["betting"]["current_bet"] == 2
+
+
 def test_an_illegal_action_is_422_with_code_and_citations(api_client_for: Any) -> None:
     hand = make_hand()
     response = api_client_for("director").post(

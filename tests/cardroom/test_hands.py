@@ -34,6 +34,20 @@ def test_dealing_posts_blinds_from_the_tables_game(floor_manager: Any) -> None:
     assert hand.number == 1 and hand.game["big_blind"] == 2
 
 
+def test_the_straddle_is_optional_each_hand(floor_manager: Any) -> None:
+    table = make_table(number=6, straddle=4)
+    seats = [{"seat": n, "stack": 200} for n in (1, 2, 3, 4)]
+    posted = start_hand(table=table, by=floor_manager, button=1, seats=seats)
+    state = engine_state(posted)
+    # Seat 4, left of the big blind, straddles to 4; seat 1 acts first.
+    assert (state.current_bet, state.pot, state.to_act) == (4, 7, 1)
+    void_hand(hand=posted, by=floor_manager, expected_seq=0, reason="dealt again")
+    declined = start_hand(table=table, by=floor_manager, button=1, seats=seats, straddle=False)
+    state = engine_state(declined)
+    assert declined.game["straddle"] == 0 and table.engine_game()["straddle"] == 4
+    assert (state.current_bet, state.pot, state.to_act) == (2, 3, 4)
+
+
 def test_a_legal_action_is_recorded_and_moves_the_hand(floor_manager: Any) -> None:
     hand = make_hand(by=floor_manager)
     action = act(hand, floor_manager, 1, "raise", 6)
