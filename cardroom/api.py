@@ -402,6 +402,7 @@ class CitedRuleSerializer(serializers.ModelSerializer):  # type: ignore[type-arg
 
 class RulingSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     table = serializers.IntegerField(source="table.number")
+    tournament = serializers.SerializerMethodField()
     director = serializers.CharField(source="director.username", read_only=True)
     citations = CitedRuleSerializer(many=True, read_only=True)
     action = serializers.IntegerField(source="action.seq", allow_null=True, read_only=True)
@@ -409,9 +410,21 @@ class RulingSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     class Meta:
         model = Ruling
         fields = [
-            "id", "table", "number", "kind", "amends", "hand", "action", "seats", "situation",
-            "decision", "citations", "director", "created_at",
+            "id", "table", "tournament", "number", "kind", "amends", "hand", "action", "seats",
+            "situation", "decision", "citations", "director", "created_at",
         ]  # fmt: skip
+
+    @extend_schema_field(
+        inline_serializer(
+            "RulingTournament",
+            {"id": serializers.IntegerField(), "name": serializers.CharField()},
+            allow_null=True,
+        )
+    )
+    def get_tournament(self, ruling: Ruling) -> dict[str, Any] | None:
+        if ruling.tournament is None:
+            return None
+        return {"id": ruling.tournament_id, "name": ruling.tournament.name}
 
 
 class RulingInSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -474,9 +487,9 @@ class RulingViewSet(
     permission_classes = [role_permission(read=READERS, write=[Role.DIRECTOR])]
 
     def get_queryset(self) -> QuerySet[Ruling]:
-        rulings = Ruling.objects.select_related("table", "director", "action").prefetch_related(
-            "citations__rule"
-        )
+        rulings = Ruling.objects.select_related(
+            "table", "tournament", "director", "action"
+        ).prefetch_related("citations__rule")
         if self.action != "list":
             return rulings
         form = RulingFilterForm(self.request.query_params)

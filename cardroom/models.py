@@ -527,6 +527,10 @@ class Ruling(AppendOnly):
     an amendment or an appeal outcome is a new ruling pointing at the one it changes."""
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rulings")
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", null=True, blank=True, on_delete=models.PROTECT,
+        related_name="rulings", help_text="The tournament playing at the table, if any.",
+    )  # fmt: skip
     number = models.PositiveIntegerField(help_text="Numbered per table, in order.")
     kind = models.CharField(max_length=10, choices=RulingKind, default=RulingKind.RULING)
     amends = models.ForeignKey(

@@ -11,7 +11,7 @@ from django.db.models import Count
 from cardroom.models import Ruling
 
 CSV_COLUMNS = (
-    "id", "table", "number", "kind", "amends", "hand", "action", "seats", "situation",
+    "id", "table", "tournament", "number", "kind", "amends", "hand", "action", "seats", "situation",
     "decision", "citations", "director", "created_at",
 )  # fmt: skip
 
@@ -73,7 +73,7 @@ def write_rulings_csv(out: Any, rulings: Iterable[Ruling]) -> None:
     for r in rulings:
         row = (
             [
-                r.pk, r.table.number, r.number, r.kind, r.amends_id or "", r.hand_id or "",
+                r.pk, r.table.number, r.tournament.name if r.tournament else "", r.number, r.kind, r.amends_id or "", r.hand_id or "",
                 r.action.seq if r.action_id and r.action else "", " ".join(map(str, r.seats)),
                 r.situation, r.decision,
                 "; ".join(

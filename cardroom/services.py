@@ -350,7 +350,8 @@ def log_ruling(
             locked = Table.objects.select_for_update().get(pk=table.pk)
             number = (locked.rulings.aggregate(n=Max("number"))["n"] or 0) + 1
             ruling = Ruling.objects.create(
-                table=locked, number=number, kind=kind, amends=amends, hand=hand, action=action,
+                table=locked, tournament=tournament_at(locked), number=number, kind=kind,
+                amends=amends, hand=hand, action=action,
                 seats=sorted(set(seats or [])), situation=situation.strip(),
                 decision=decision.strip(), director=director, request_key=request_key,
             )  # fmt: skip
@@ -364,6 +365,19 @@ def log_ruling(
             raise
         return done
     return ruling
+
+
+def tournament_at(table: Table) -> Any:
+    """The tournament playing at a room table now (its table there is active), or None."""
+    from tournaments.models import TournamentStatus, TournamentTable, TournamentTableStatus
+
+    seat = (
+        TournamentTable.objects.filter(table=table, status=TournamentTableStatus.ACTIVE)
+        .exclude(tournament__status=TournamentStatus.COMPLETE)
+        .select_related("tournament")
+        .first()
+    )
+    return seat.tournament if seat is not None else None
 
 
 def replayed_ruling(request_key: str, table: Table, director: AbstractBaseUser) -> Ruling | None:

@@ -342,9 +342,9 @@ def floor_updates(request: HttpRequest) -> HttpResponse:
 
 
 def ruling_queryset() -> Any:
-    return Ruling.objects.select_related("table", "director", "hand", "amends").prefetch_related(
-        "citations__rule"
-    )
+    return Ruling.objects.select_related(
+        "table", "tournament", "director", "hand", "amends"
+    ).prefetch_related("citations__rule")
 
 
 @require_GET

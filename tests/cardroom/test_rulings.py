@@ -119,3 +119,26 @@ def test_postgres_refuses_raw_sql_updates_and_deletes(director: Any, rulebook: N
         ):
             cursor.execute(sql, [made.pk])
     assert Ruling.objects.get().decision == "Multiple chips: a raise to the minimum."
+
+
+def test_a_ruling_at_a_tournament_table_records_the_tournament(
+    director: Any, rulebook: None, api_client_for: Any, persona_client: Any
+) -> None:
+    from tests.tournaments.factories import make_tournament
+    from tournaments.models import TournamentStatus
+
+    tournament = make_tournament(by=director, tables=2, first_table=301)
+    room = tournament.tables.get(number=1).table
+    at_tournament = ruling(director, table=room)
+    assert at_tournament.tournament == tournament
+    assert ruling(director, table=make_table(number=9)).tournament is None  # a cash table
+    listed = api_client_for("staff").get(f"/api/v1/rulings/{at_tournament.pk}/").json()
+    assert listed["tournament"] == {"id": tournament.pk, "name": "Saturday Deepstack"}
+    page = persona_client("staff").get(f"/rulings/{at_tournament.pk}/").text
+    assert "Saturday Deepstack" in page
+    export = persona_client("staff").get("/rulings/export.csv").text
+    assert "Saturday Deepstack" in export.splitlines()[-1] + export.splitlines()[-2]
+    # Once the tournament is over, its tables are cash tables again.
+    tournament.status = TournamentStatus.COMPLETE
+    tournament.save(update_fields=["status"])
+    assert ruling(director, table=room).tournament is None
