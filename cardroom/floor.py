@@ -6,11 +6,29 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from cardroom.models import Hand, HandStatus, Ruling, Table
 from cardroom.services import engine_state
 from rules.engine.state import snapshot
+from tournaments.models import (
+    SeatAssignment,
+    Tournament,
+    TournamentStatus,
+    TournamentTable,
+    TournamentTableStatus,
+)
+
+
+def live_tournament_tables() -> QuerySet[TournamentTable]:
+    """Room tables' places in tournaments still being played."""
+    return TournamentTable.objects.filter(status=TournamentTableStatus.ACTIVE).exclude(
+        tournament__status=TournamentStatus.COMPLETE
+    )
+
+
+def live_tournaments() -> QuerySet[Tournament]:
+    return Tournament.objects.exclude(status=TournamentStatus.COMPLETE).order_by("name")
 
 
 @dataclass(frozen=True)
@@ -24,15 +42,39 @@ class Card:
     @property
     def version(self) -> str:
         hand = f"{self.hand.pk}.{self.hand.seq}" if self.hand else "-"
-        return f"{self.table.updated_at.timestamp()}:{hand}:{self.table.last_ruling_id or '-'}"
+        table = self.table
+        return (
+            f"{table.updated_at.timestamp()}:{hand}:{table.last_ruling_id or '-'}"  # type: ignore[attr-defined]
+            f":{self.seats_taken}"
+        )
 
 
 def tables_for_floor(filters: dict[str, Any] | None = None) -> QuerySet[Table]:
     last_ruling = Ruling.objects.filter(table=OuterRef("pk")).order_by("-created_at", "-id")
+    in_tournament = live_tournament_tables().filter(table=OuterRef("pk"))
+    seated = (
+        SeatAssignment.objects.filter(
+            table__in=live_tournament_tables(), table__table=OuterRef("pk"), ended_at__isnull=True
+        )
+        .order_by()
+        .values("table__table")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    last_deal = (
+        Hand.objects.filter(table=OuterRef("pk"))
+        .exclude(state=HandStatus.VOIDED)
+        .order_by("-number")
+        .values("seats")
+    )
     tables = Table.objects.annotate(
         last_ruling_id=Subquery(last_ruling.values("id")[:1]),
         last_ruling_number=Subquery(last_ruling.values("number")[:1]),
         last_ruling_decision=Subquery(last_ruling.values("decision")[:1]),
+        tournament_now_id=Subquery(in_tournament.values("tournament_id")[:1]),
+        tournament_now_name=Subquery(in_tournament.values("tournament__name")[:1]),
+        tournament_seated=Subquery(seated[:1]),
+        last_deal_seats=Subquery(last_deal[:1], output_field=JSONField()),
     ).prefetch_related(
         Prefetch(
             "hands",
@@ -45,6 +87,10 @@ def tables_for_floor(filters: dict[str, Any] | None = None) -> QuerySet[Table]:
             continue
         if name == "stakes":
             tables = tables.filter(small_blind=value[0], big_blind=value[1])
+        elif name == "tournament" and str(value).isdigit():  # one tournament's tables
+            tables = tables.filter(
+                pk__in=live_tournament_tables().filter(tournament_id=int(value)).values("table_id")
+            )
         elif name == "tournament":
             tables = tables.filter(kind="tournament" if value == "yes" else "cash")
         else:
@@ -60,8 +106,18 @@ def cards(tables: QuerySet[Table]) -> list[Card]:
         if hand is not None:
             state = snapshot(engine_state(hand))
             street, pot = state["street"], state["pot"]
-        result.append(Card(table, hand, street, pot, len(hand.seats) if hand else 0))
+        result.append(Card(table, hand, street, pot, seats_taken(table, hand)))
     return result
+
+
+def seats_taken(table: Any, hand: Hand | None) -> int:
+    """Players at the table: those dealt into the hand in progress; at a tournament table
+    between hands, the players seated there by the draws; else those in the last hand."""
+    if hand is not None:
+        return len(hand.seats)
+    if table.tournament_seated:
+        return int(table.tournament_seated)
+    return len(table.last_deal_seats or [])
 
 
 def changed_table_ids(since: datetime) -> set[int]:
@@ -69,6 +125,8 @@ def changed_table_ids(since: datetime) -> set[int]:
     ids = set(Table.objects.filter(updated_at__gt=since).values_list("pk", flat=True))
     ids |= set(Hand.objects.filter(Q(updated_at__gt=since)).values_list("table_id", flat=True))
     ids |= set(Ruling.objects.filter(created_at__gt=since).values_list("table_id", flat=True))
+    moved = SeatAssignment.objects.filter(Q(started_at__gt=since) | Q(ended_at__gt=since))
+    ids |= set(moved.values_list("table__table_id", flat=True))
     return ids
 
 

@@ -169,6 +169,17 @@ class FloorFilterForm(TableFilterForm):
     )
     variant = forms.ChoiceField(choices=[("", "Any game"), *Variant.choices], required=False)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from cardroom.floor import live_tournaments
+
+        super().__init__(*args, **kwargs)
+        field = self.fields["tournament"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [
+            *field.choices,
+            *((str(t.pk), t.name) for t in live_tournaments().only("pk", "name")),
+        ]
+
     def values(self) -> dict[str, Any]:
         return {k: v for k, v in self.cleaned_data.items() if v} if self.is_valid() else {}
 

@@ -93,3 +93,44 @@ def test_only_floor_managers_open_and_close_from_a_card(
 def test_anonymous_go_to_log_in_and_no_role_is_403(persona_client: Any) -> None:
     assert persona_client("anonymous").get("/floor/").status_code == 302
     assert persona_client("no_role_user").get("/floor/").status_code == 403
+
+
+def test_tournament_cards_show_the_tournament_and_its_seated_players(
+    persona_client: Any, director: Any, floor_manager: Any
+) -> None:
+    from tests.tournaments.factories import make_tournament
+    from tournaments.services import draw_initial_seating, eliminate_player
+
+    tournament = make_tournament(by=director, tables=2, entrants=11, first_table=41,
+                                 name="Sunday Turbo")  # fmt: skip
+    draw_initial_seating(tournament=tournament, by=director)
+    make_tournament(by=director, tables=1, first_table=51, name="Other Event")
+    cash = make_table(number=3, by=floor_manager)
+    hand = make_hand(table=cash, by=floor_manager)  # three players dealt in
+    record_action(hand=hand, by=floor_manager, expected_seq=0, seat=1, action="fold")
+    record_action(hand=hand, by=floor_manager, expected_seq=1, seat=2, action="fold")
+    client = persona_client("staff")
+    html = client.get("/floor/").content.decode()
+    card_41 = html.split('id="card-41"')[1].split("</article>")[0]
+    assert "Sunday Turbo" in card_41
+    seated = {n: tournament.assignments.filter(table__number=n, ended_at__isnull=True).count()
+              for n in (1, 2)}  # fmt: skip
+    assert f"Seats: {seated[1]}/9" in card_41
+    card_3 = html.split('id="card-3"')[1].split("</article>")[0]
+    assert "No hand in progress" in card_3
+    assert f"Seats: 3/{cash.seats}" in card_3  # between hands: the players of the last one
+    # One tournament's tables only.
+    only = client.get(f"/floor/?tournament={tournament.pk}", HTTP_HX_REQUEST="true").text
+    assert 'id="card-41"' in only and 'id="card-42"' in only
+    assert 'id="card-51"' not in only and 'id="card-3"' not in only
+    assert "Other Event" in client.get("/floor/").text  # offered in the filter
+    # An elimination changes the card: the live update re-renders it.
+    since = timezone.now()
+    out = tournament.assignments.filter(table__number=1, ended_at__isnull=True).first()
+    assert out is not None
+    eliminate_player(entrant=out.entrant, by=director)
+    from cardroom.floor import changed_table_ids
+
+    assert tournament.tables.get(number=1).table_id in changed_table_ids(since)
+    after = client.get("/floor/").content.decode().split('id="card-41"')[1]
+    assert f"Seats: {seated[1] - 1}/9" in after.split("</article>")[0]
