@@ -33,7 +33,7 @@ from cardroom.forms import (
     VoidForm,
 )
 from cardroom.health import broker_status, database_status
-from cardroom.models import Hand, Ruling, Table
+from cardroom.models import Hand, HandStatus, Ruling, Table
 from cardroom.roles import READERS, Role, has_role, role_required
 from cardroom.rulings import cited_rules, precedents, ruling_chain, write_rulings_csv
 from cardroom.services import (
@@ -455,6 +455,9 @@ def render_ruling_form(
         "cited": [(rule, notes.get(rule.citation_id, "")) for rule in cited],
         "precedents": precedents([rule.citation_id for rule in cited]),
     }  # fmt: skip
+    if hand is not None and hand.state == HandStatus.IN_PROGRESS:
+        # "What does this count as?" for the hand in dispute, as on the desk.
+        context["count_form"] = CountForm(chip_set=hand.table.chip_set)
     template = (
         "cardroom/ruling_form.html#ruling-form" if request.htmx else "cardroom/ruling_form.html"
     )

@@ -90,3 +90,45 @@ def test_dealing_from_the_desk(persona_client: Any) -> None:
         f"/tables/{table.number}/desk/deal/", {"button": 1, "stack_1": 100}
     )
     assert bad.status_code == 422
+
+
+def count(client: Any, hand: Any, **data: Any) -> Any:
+    return client.post(f"/hands/{hand.pk}/count/", {"read": "1", **data})
+
+
+def test_the_chip_reader_counts_chips_and_words_with_the_rule(persona_client: Any) -> None:
+    hand = make_hand()  # 1/2: seat 1 faces the big blind of 2
+    client = persona_client("staff")  # it writes nothing: every reader may use it
+    one_chip = count(client, hand, chips=["25"])
+    assert one_chip.status_code == 200
+    assert "CALL to 2</strong>, 23 back" in one_chip.text  # an oversized chip is a call
+    assert 'class="citation"' in one_chip.text
+    two_chips = count(client, hand, chips=["5", "1"])
+    assert "RAISE to 6</strong>" in two_chips.text  # the 50% standard reached
+    said = count(client, hand, chips=["5", "5"], verbal="raise", verbal_to="10")
+    assert "RAISE to 10</strong>" in said.text
+    assert hand.actions.count() == 0
+
+
+def test_the_chip_reader_taps_chips_before_reading_and_refuses_strange_ones(
+    persona_client: Any,
+) -> None:
+    hand = make_hand()
+    client = persona_client("staff")
+    tapped = client.post(f"/hands/{hand.pk}/count/", {"chips": ["5"], "add": "25"})
+    assert tapped.status_code == 200
+    assert 'id="chips-out">5 + 25<' in tapped.text and "reading" not in tapped.text
+    strange = count(client, hand, chips=["7"])
+    assert strange.status_code == 422
+    assert "not a chip used at this table" in strange.text
+
+
+def test_the_ruling_form_offers_the_chip_reader_for_the_hand_in_dispute(
+    persona_client: Any,
+) -> None:
+    hand = make_hand()
+    page = persona_client("director").get(f"/rulings/new/?table={hand.table.number}&hand={hand.pk}")
+    assert "What does this count as?" in page.text
+    assert f'hx-post="/hands/{hand.pk}/count/"' in page.text
+    without_hand = persona_client("director").get(f"/rulings/new/?table={hand.table.number}")
+    assert "What does this count as?" not in without_hand.text
