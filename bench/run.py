@@ -2,42 +2,95 @@
 
 Prints the figures and writes them to ``bench-results/<timestamp>.json`` and
 ``bench-results/latest.md``. Each ``bench/bench_*.py`` module has a ``run() -> dict``.
+
+The rulebook search runs on both backends: SQLite FTS5 (a scratch file) and PostgreSQL full
+text (a scratch database, dropped and made afresh, at ``BENCH_POSTGRES_URL``, default
+``postgres://postgres@127.0.0.1:5432/cardroom_bench``; reported as skipped when unreachable).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-MODULES = ("bench_engine", "bench_draws", "bench_search", "bench_tournaments", "bench_web")
+POSTGRES_URL = os.environ.get(
+    "BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/cardroom_bench"
+)
+SQLITE = {"DATABASE_URL": None}
+POSTGRES = {"DATABASE_URL": POSTGRES_URL}
+#: (label, module, environment changes): each runs in its own process.
+RUNS: tuple[tuple[str, str, dict[str, str | None]], ...] = (
+    ("bench_engine", "bench_engine", {}),
+    ("bench_draws", "bench_draws", {}),
+    ("bench_search", "bench_search", SQLITE),
+    ("bench_search_postgres", "bench_search", POSTGRES),
+    ("bench_tournaments", "bench_tournaments", {}),
+    ("bench_web", "bench_web", {}),
+)
+
+
+def fresh_postgres_database(url: str) -> str | None:
+    """Drop and create the scratch database ``url`` names; None when it worked, else why not."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed"
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    server = urlunsplit(parts._replace(path="/postgres"))
+    try:
+        with psycopg.connect(server, autocommit=True, connect_timeout=3) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.Error as exc:
+        return f"PostgreSQL unreachable at {parts.hostname}:{parts.port}: {exc}".splitlines()[0]
+    return None
+
+
+def environment(changes: dict[str, str | None]) -> dict[str, str]:
+    env = dict(os.environ)
+    for key, value in changes.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
 
 
 def main() -> int:
-    results: dict[str, dict[str, float]] = {}
-    for name in MODULES:
+    results: dict[str, dict[str, Any]] = {}
+    for label, name, changes in RUNS:
         if not (ROOT / "bench" / f"{name}.py").exists():
             print(f"!! bench/{name}.py is missing", file=sys.stderr)
             return 1
+        if changes is POSTGRES and (why := fresh_postgres_database(POSTGRES_URL)):
+            results[label] = {"skipped": why}
+            print(f"== {label} skipped: {why}")
+            continue
         started = time.perf_counter()
         # Each benchmark in its own process: its own Django set-up and scratch database, and
         # its own peak memory.
         code = f"import json, bench.{name} as m; print('RESULT ' + json.dumps(m.run()))"
         done = subprocess.run(
-            [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
-        )
+            [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False,
+            env=environment(changes),
+        )  # fmt: skip
         lines = [ln for ln in done.stdout.splitlines() if ln.startswith("RESULT ")]
         if done.returncode or not lines:
             print(done.stdout[-2000:], done.stderr[-4000:], file=sys.stderr)
             print(f"!! bench/{name}.py failed", file=sys.stderr)
             return 1
-        results[name] = json.loads(lines[-1].removeprefix("RESULT "))
-        print(f"== {name} ({time.perf_counter() - started:.1f} s)")
-        for key, value in results[name].items():
+        results[label] = json.loads(lines[-1].removeprefix("RESULT "))
+        print(f"== {label} ({time.perf_counter() - started:.1f} s)")
+        for key, value in results[label].items():
             print(
                 f"   {key:44} {value:14.3f}"
                 if isinstance(value, float)
