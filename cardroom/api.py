@@ -223,7 +223,8 @@ class HandActionSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
 class HandSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     table = serializers.IntegerField(source="table.number", read_only=True)
     betting = serializers.SerializerMethodField(
-        help_text="The engine's evaluation of the hand (the betting API's response body)."
+        help_text="The engine's evaluation of the hand (the betting API's response body); "
+        "null once the hand is voided."
     )
     actions = HandActionSerializer(many=True, read_only=True)
 
@@ -234,7 +235,7 @@ class HandSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "voided_at", "void_reason", "betting", "actions",
         ]  # fmt: skip
 
-    @extend_schema_field(OpenApiTypes.OBJECT)
+    @extend_schema_field(serializers.DictField(allow_null=True))
     def get_betting(self, hand: Hand) -> dict[str, Any] | None:
         if hand.state == HandStatus.VOIDED:
             return None
