@@ -11,20 +11,7 @@ from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, QuerySet, 
 from cardroom.models import Hand, HandStatus, Ruling, Table
 from cardroom.services import engine_state
 from rules.engine.state import snapshot
-from tournaments.models import (
-    SeatAssignment,
-    Tournament,
-    TournamentStatus,
-    TournamentTable,
-    TournamentTableStatus,
-)
-
-
-def live_tournament_tables() -> QuerySet[TournamentTable]:
-    """Room tables' places in tournaments still being played."""
-    return TournamentTable.objects.filter(status=TournamentTableStatus.ACTIVE).exclude(
-        tournament__status=TournamentStatus.COMPLETE
-    )
+from tournaments.models import SeatAssignment, Tournament, TournamentStatus, TournamentTable
 
 
 def live_tournaments() -> QuerySet[Tournament]:
@@ -43,18 +30,18 @@ class Card:
     def version(self) -> str:
         hand = f"{self.hand.pk}.{self.hand.seq}" if self.hand else "-"
         table = self.table
-        return (
-            f"{table.updated_at.timestamp()}:{hand}:{table.last_ruling_id or '-'}"  # type: ignore[attr-defined]
-            f":{self.seats_taken}"
-        )
+        ruling = table.last_ruling_id or "-"
+        return f"{table.updated_at.timestamp()}:{hand}:{ruling}:{self.seats_taken}"
 
 
 def tables_for_floor(filters: dict[str, Any] | None = None) -> QuerySet[Table]:
     last_ruling = Ruling.objects.filter(table=OuterRef("pk")).order_by("-created_at", "-id")
-    in_tournament = live_tournament_tables().filter(table=OuterRef("pk"))
+    in_tournament = TournamentTable.objects.in_play().filter(table=OuterRef("pk"))
     seated = (
         SeatAssignment.objects.filter(
-            table__in=live_tournament_tables(), table__table=OuterRef("pk"), ended_at__isnull=True
+            table__in=TournamentTable.objects.in_play(),
+            table__table=OuterRef("pk"),
+            ended_at__isnull=True,
         )
         .order_by()
         .values("table__table")
@@ -71,7 +58,6 @@ def tables_for_floor(filters: dict[str, Any] | None = None) -> QuerySet[Table]:
         last_ruling_id=Subquery(last_ruling.values("id")[:1]),
         last_ruling_number=Subquery(last_ruling.values("number")[:1]),
         last_ruling_decision=Subquery(last_ruling.values("decision")[:1]),
-        tournament_now_id=Subquery(in_tournament.values("tournament_id")[:1]),
         tournament_now_name=Subquery(in_tournament.values("tournament__name")[:1]),
         tournament_seated=Subquery(seated[:1]),
         last_deal_seats=Subquery(last_deal[:1], output_field=JSONField()),
@@ -89,7 +75,9 @@ def tables_for_floor(filters: dict[str, Any] | None = None) -> QuerySet[Table]:
             tables = tables.filter(small_blind=value[0], big_blind=value[1])
         elif name == "tournament" and str(value).isdigit():  # one tournament's tables
             tables = tables.filter(
-                pk__in=live_tournament_tables().filter(tournament_id=int(value)).values("table_id")
+                pk__in=TournamentTable.objects.in_play()
+                .filter(tournament_id=int(value))
+                .values("table_id")
             )
         elif name == "tournament":
             tables = tables.filter(kind="tournament" if value == "yes" else "cash")

@@ -369,13 +369,10 @@ def log_ruling(
 
 def tournament_at(table: Table) -> Any:
     """The tournament playing at a room table now (its table there is active), or None."""
-    from tournaments.models import TournamentStatus, TournamentTable, TournamentTableStatus
+    from tournaments.models import TournamentTable
 
     seat = (
-        TournamentTable.objects.filter(table=table, status=TournamentTableStatus.ACTIVE)
-        .exclude(tournament__status=TournamentStatus.COMPLETE)
-        .select_related("tournament")
-        .first()
+        TournamentTable.objects.in_play().filter(table=table).select_related("tournament").first()
     )
     return seat.tournament if seat is not None else None
 

@@ -276,6 +276,14 @@ class TournamentTableStatus(models.TextChoices):
     BROKEN = "broken", "Broken"
 
 
+class TournamentTableQuerySet(models.QuerySet["TournamentTable"]):
+    def in_play(self) -> TournamentTableQuerySet:
+        """Tables not broken, in tournaments not complete: where a tournament plays now."""
+        return self.filter(status=TournamentTableStatus.ACTIVE).exclude(
+            tournament__status=TournamentStatus.COMPLETE
+        )
+
+
 class TournamentTable(models.Model):
     """A room table (``cardroom.Table`` of kind "tournament") as numbered in one tournament."""
 
@@ -296,6 +304,8 @@ class TournamentTable(models.Model):
         null=True, blank=True, help_text="Seat with the dealer button, as the dealer reports it."
     )
     broken_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TournamentTableQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament", "number"]

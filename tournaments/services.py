@@ -261,8 +261,8 @@ def create_tournament(
     elif small:
         errors["tables"] = f"Tables {', '.join(small)} have fewer than {seats_per_table} seats."
     busy = sorted(
-        TournamentTable.objects.filter(table__in=room_tables, status=TournamentTableStatus.ACTIVE)
-        .exclude(tournament__status=TournamentStatus.COMPLETE)
+        TournamentTable.objects.in_play()
+        .filter(table__in=room_tables)
         .values_list("table__number", flat=True)
     )
     if busy:
