@@ -59,8 +59,7 @@ from rules.betting import (
     SeatSerializer,
     StrictInteger,
     bad_input,
-    build_hand,
-    illegal,
+    evaluation,
 )
 from rules.engine.errors import BadInput, IllegalAction
 from rules.engine.state import snapshot
@@ -170,13 +169,7 @@ class TableEvaluateView(BettingView):
                     "game",
                 )
             )
-        try:
-            state, error = build_hand({**data, "game": table.engine_game()})
-        except BadInput as exc:
-            return bad_input(exc)
-        if error is not None:
-            return illegal(*error)
-        return Response(snapshot(state))
+        return evaluation({**data, "game": table.engine_game()})
 
 
 # --- live hands -----------------------------------------------------------------------------

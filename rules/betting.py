@@ -317,13 +317,18 @@ class EvaluateView(BettingView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        try:
-            state, error = build_hand(request.data)
-        except BadInput as exc:
-            return bad_input(exc)
-        if error is not None:
-            return illegal(*error)
-        return Response(snapshot(state))
+        return evaluation(request.data)
+
+
+def evaluation(data: Any) -> Response:
+    """The evaluate endpoints' answer for a hand body: 200, 400 or 422 as the contract says."""
+    try:
+        state, error = build_hand(data)
+    except BadInput as exc:
+        return bad_input(exc)
+    if error is not None:
+        return illegal(*error)
+    return Response(snapshot(state))
 
 
 INTERPRETATION = inline_serializer(
