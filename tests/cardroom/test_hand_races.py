@@ -1,10 +1,7 @@
 """Two devices entering on one hand at once: exactly one wins, the other gets 409."""
 
 import contextlib
-import json
 import threading
-import urllib.error
-import urllib.request
 from typing import Any
 from unittest import mock
 
@@ -15,22 +12,9 @@ from cardroom import services
 from cardroom.models import Hand
 from cardroom.services import StaleHand, record_action
 from tests.factories import make_hand
+from tests.live_requests import post_json
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def post(url: str, token: str, body: dict[str, Any]) -> int:
-    request = urllib.request.Request(  # noqa: S310 - the test's own live server
-        url,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "Authorization": f"Token {token}"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
-            return int(response.status)
-    except urllib.error.HTTPError as error:
-        return int(error.code)
 
 
 def test_two_real_requests_on_the_same_step_one_wins_one_gets_409(
@@ -43,7 +27,7 @@ def test_two_real_requests_on_the_same_step_one_wins_one_gets_409(
 
     def enter(token: str, action: str) -> None:
         barrier.wait()
-        statuses.append(post(url, token, {"expected_seq": 0, "seat": 1, "action": action}))
+        statuses.append(post_json(url, token, {"expected_seq": 0, "seat": 1, "action": action})[0])
 
     threads = [
         threading.Thread(target=enter, args=(t, a))

@@ -4,8 +4,6 @@ of the API and the key every blank ruling form carries."""
 import json
 import re
 import threading
-import urllib.error
-import urllib.request
 from typing import Any
 
 import pytest
@@ -17,6 +15,7 @@ from cardroom.models import Ruling
 from cardroom.roles import Role
 from cardroom.services import log_ruling
 from tests.factories import make_table, make_user
+from tests.live_requests import post_json
 
 KEY = "0b5c2d9e-7a51-4f1e-9a3c-2f6f0c8d1e47"
 BODY = {
@@ -108,24 +107,6 @@ def test_the_same_form_sent_twice_logs_one_ruling(persona_client: Any, rulebook:
     assert Ruling.objects.count() == 1
 
 
-def post(url: str, token: str) -> tuple[int, int]:
-    request = urllib.request.Request(  # noqa: S310 - the test's own live server
-        url,
-        data=json.dumps(BODY).encode(),
-        headers={
-            "Content-Type": "application/json",
-            "Authorization": f"Token {token}",
-            "Idempotency-Key": KEY,
-        },
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
-            return int(response.status), int(json.loads(response.read())["id"])
-    except urllib.error.HTTPError as error:
-        return int(error.code), 0
-
-
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_real_requests_with_one_key_at_once_log_one_ruling(
@@ -138,7 +119,10 @@ def test_two_real_requests_with_one_key_at_once_log_one_ruling(
 
     def send() -> None:
         barrier.wait()
-        answers.append(post(f"{live_server.url}/api/v1/rulings/", token))
+        status, body = post_json(
+            f"{live_server.url}/api/v1/rulings/", token, BODY, {"Idempotency-Key": KEY}
+        )
+        answers.append((status, body["id"] if status in (200, 201) else 0))
 
     threads = [threading.Thread(target=send) for _ in range(2)]
     for thread in threads:
