@@ -101,6 +101,8 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:balance_apply": {"pk": "tournament", "check_id": "balance_check"},
     "tournaments:clock": {"pk": "tournament"},
     "tournaments:clock_action": {"pk": "tournament"},
+    "tournaments:clock_display": {"pk": "tournament"},
+    "tournaments:clock_state": {"pk": "tournament"},
     # API
     "api:table-list": {},
     "api:table-detail": {"pk": "table_pk"},

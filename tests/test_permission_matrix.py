@@ -82,6 +82,8 @@ READS: dict[str, tuple[int | str, ...]] = {
     "tournaments:balance_apply": POST_PAGE,
     "tournaments:clock": READ_PAGE,
     "tournaments:clock_action": POST_PAGE,
+    "tournaments:clock_display": READ_PAGE,
+    "tournaments:clock_state": READ_PAGE,
     "api:table-list": READ_API,
     "api:table-detail": READ_API,
     "api:ruling-list": READ_API,

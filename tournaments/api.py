@@ -124,10 +124,15 @@ class TournamentSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
 
 def clock_body(tournament: Tournament) -> dict[str, Any]:
     reading = read_clock(tournament, list(tournament.levels.all()), timezone.now())
+    # "name": Level 4 after Level 3 and a break; "number" is the step of the structure.
     return {
         "state": reading.state,
-        "level": reading.level.as_dict() if reading.level else None,
-        "next_level": reading.next_level.as_dict() if reading.next_level else None,
+        "level": {**reading.level.as_dict(), "name": reading.level_name} if reading.level else None,
+        "next_level": (
+            {**reading.next_level.as_dict(), "name": reading.next_name}
+            if reading.next_level
+            else None
+        ),
         "elapsed_seconds": int(reading.elapsed.total_seconds()),
         "remaining_seconds": max(0, int(reading.remaining.total_seconds())),
         "version": tournament.clock_version,

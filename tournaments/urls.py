@@ -31,4 +31,6 @@ urlpatterns = [
     path("<id:pk>/balance/<id:check_id>/apply/", views.balance_apply, name="balance_apply"),
     path("<id:pk>/clock/", views.clock, name="clock"),
     path("<id:pk>/clock/action/", views.clock_action, name="clock_action"),
+    path("<id:pk>/clock/display/", views.clock_display, name="clock_display"),
+    path("<id:pk>/clock/display/state/", views.clock_state, name="clock_state"),
 ]

@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -22,6 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from cardroom.roles import READERS, Role, role_required
 from tournaments import services
+from tournaments.clock_display import room_labels, room_state
 from tournaments.draws import DrawError
 from tournaments.forms import (
     ButtonForm,
@@ -424,12 +425,29 @@ def clock(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
     levels = list(tournament.levels.all())
     template = "tournaments/clock.html#clock-face" if request.htmx else "tournaments/clock.html"
-    context = {
-        "tournament": tournament,
-        "levels": levels,
-        "clock": read_clock(tournament, levels, timezone.now()),
-    }
+    reading = read_clock(tournament, levels, timezone.now())
+    structure = [(reading.names[level.number], level) for level in levels]
+    context = {"tournament": tournament, "structure": structure, "clock": reading}
     return render(request, template, context)
+
+
+@require_GET
+@role_required(*READERS)
+def clock_display(request: HttpRequest, pk: int) -> HttpResponse:
+    """The room display: the clock full-screen on a TV, no navigation, kept by static/js/clock.js."""
+    tournament = _tournament(pk)
+    state = room_state(tournament, list(tournament.levels.all()), timezone.now())
+    context = {"tournament": tournament, "state": state, "labels": room_labels(state)}
+    return render(request, "tournaments/clock_display.html", context)
+
+
+@require_GET
+@role_required(*READERS)
+def clock_state(request: HttpRequest, pk: int) -> JsonResponse:
+    """What the room display polls: a fixed-size GET, the state as of the server's clock."""
+    tournament = _tournament(pk)
+    state = room_state(tournament, list(tournament.levels.all()), timezone.now())
+    return JsonResponse(state, headers={"Cache-Control": "no-store"})
 
 
 CLOCK_ACTIONS: dict[str, Callable[..., Tournament]] = {

@@ -11,7 +11,7 @@ from django.utils import timezone
 from tests.tournaments.factories import make_tournament
 from tournaments import services
 from tournaments.draws import DrawError
-from tournaments.models import ClockState, Tournament, read_clock
+from tournaments.models import ClockState, Entrant, EntrantStatus, Tournament, read_clock
 from tournaments.tasks import advance_clock
 
 pytestmark = pytest.mark.django_db
@@ -136,3 +136,103 @@ def test_a_committed_clock_start_runs_without_a_worker(director: Any) -> None:
     services.pause_clock(tournament=tournament, by=director)  # records the level reached
     tournament.refresh_from_db()
     assert tournament.level_number == 2 and tournament.clock_state == ClockState.PAUSED
+
+
+# --- breaks are not levels ----------------------------------------------------------------------
+
+WITH_A_BREAK: list[dict[str, Any]] = [
+    {"small_blind": 100, "big_blind": 200, "minutes": 20},
+    {"small_blind": 200, "big_blind": 400, "minutes": 20},
+    {"small_blind": 300, "big_blind": 600, "ante": 600, "minutes": 20},
+    {"is_break": True, "minutes": 15},
+    {"small_blind": 400, "big_blind": 800, "ante": 800, "minutes": 20},
+]
+
+
+def test_the_level_after_a_break_is_numbered_on_from_the_level_before_it(director: Any) -> None:
+    """Level 3, Break, Level 4: the break is a step of the structure, not a level of play, so
+    the level after it is not "Level 5" (the structure position)."""
+    tournament = make_tournament(by=director, tables=1, entrants=2, levels=WITH_A_BREAK)
+    services.start_clock(tournament=tournament, by=director)
+    tournament = rewind(tournament, 65)  # 5 minutes into the break
+    during = reading(tournament)
+    assert during.level is not None and during.level.is_break
+    assert (during.level_name, during.next_name) == ("Break", "Level 4")
+    tournament = rewind(tournament, 15)  # the break is over
+    after = reading(tournament)
+    assert after.level is not None and after.level.big_blind == 800
+    assert (after.level_name, after.next_name) == ("Level 4", "")
+
+
+def test_the_clock_pages_and_api_number_the_level_after_a_break_on(
+    director: Any, persona_client: Any, api_client_for: Any
+) -> None:
+    tournament = make_tournament(by=director, tables=1, entrants=2, levels=WITH_A_BREAK)
+    services.start_clock(tournament=tournament, by=director)
+    tournament = rewind(tournament, 65)
+    page = persona_client("staff").get(f"/tournaments/{tournament.pk}/clock/").content.decode()
+    assert "Next: Level 4" in page and "Level 5" not in page
+    tournament = rewind(tournament, 15)
+    for url in (f"/tournaments/{tournament.pk}/clock/", f"/tournaments/{tournament.pk}/"):
+        page = persona_client("staff").get(url).content.decode()
+        assert "Level 4" in page and "Level 5" not in page, url
+    body = api_client_for("staff").get(f"/api/v1/tournaments/{tournament.pk}/clock/").json()
+    assert body["level"]["name"] == "Level 4" and body["level"]["big_blind"] == 800
+
+
+# --- the room display ---------------------------------------------------------------------------
+
+
+def state_of(client: Any, tournament: Tournament) -> dict[str, Any]:
+    response = client.get(f"/tournaments/{tournament.pk}/clock/display/state/")
+    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+    return response.json()  # type: ignore[no-any-return]
+
+
+def test_the_room_state_carries_the_server_time_and_when_the_level_and_the_play_to_the_break_end(
+    director: Any, persona_client: Any
+) -> None:
+    tournament = make_tournament(by=director, tables=1, entrants=10, levels=WITH_A_BREAK)
+    Entrant.objects.filter(tournament=tournament, number__in=[3, 7]).update(
+        status=EntrantStatus.ELIMINATED
+    )
+    services.start_clock(tournament=tournament, by=director)
+    rewind(tournament, 5)
+    state = state_of(persona_client("staff"), tournament)
+    left = state["ends_at"] - state["server_now"]
+    assert 14 * 60_000 < left <= 15 * 60_000 and state["remaining_ms"] == left
+    # Level 1's 15 minutes, then levels 2 and 3 (20 each), then the break.
+    assert state["next_break_at"] - state["server_now"] == left + 40 * 60_000
+    assert state["level"]["name"] == "Level 1" and state["next_level"]["name"] == "Level 2"
+    assert (state["players_left"], state["entries"]) == (8, 10)
+    assert state["average_stack"] == 10 * tournament.starting_stack // 8
+
+
+def test_a_paused_room_state_holds_its_time_and_has_no_end(
+    director: Any, persona_client: Any
+) -> None:
+    tournament = make_tournament(by=director, tables=1, entrants=2, levels=WITH_A_BREAK)
+    services.start_clock(tournament=tournament, by=director)
+    services.pause_clock(tournament=rewind(tournament, 65), by=director)  # into the break
+    state = state_of(persona_client("director"), tournament)
+    assert state["state"] == "paused" and state["state_label"] == "Paused"
+    assert state["ends_at"] is None and state["next_break_at"] is None
+    assert state["level"]["name"] == "Break" and state["next_level"]["name"] == "Level 4"
+    assert 9 * 60_000 < state["remaining_ms"] <= 10 * 60_000
+    assert state["next_break_ms"] is None  # no break after this one
+    page = persona_client("staff").get(f"/tournaments/{tournament.pk}/clock/display/")
+    html = page.content.decode()
+    assert 'id="room-paused">Paused' in html and "Level 4 · 400 / 800 ante 800" in html
+    assert "<nav" not in html and "topbar" not in html
+
+
+@pytest.mark.parametrize("persona", ["staff", "floor_manager", "director"])
+def test_every_floor_role_opens_the_room_display(
+    persona: str, persona_client: Any, tournament: Tournament
+) -> None:
+    for url in (f"/tournaments/{tournament.pk}/clock/display/",
+                f"/tournaments/{tournament.pk}/clock/display/state/"):  # fmt: skip
+        assert persona_client(persona).get(url).status_code == 200
+        assert persona_client("no_role_user").get(url).status_code == 403
+        assert persona_client("anonymous").get(url).status_code == 302
+        assert persona_client(persona).post(url).status_code == 405

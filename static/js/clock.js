@@ -1,0 +1,259 @@
+// The room display of the tournament clock (templates/tournaments/clock_display.html).
+//
+// Runs for hours on a TV with nobody at it, so:
+// - time comes from the server: each answer carries the server's now, and the display counts
+//   down with offset = server_now - its own now, whatever its own clock says;
+// - it polls a small state (a fixed-size GET) and, after an error, retries with a growing
+//   delay until the network is back, showing "Reconnecting…" meanwhile and counting on;
+// - it plays a chime (WebAudio, no sound file) at each level change.
+(function () {
+  "use strict";
+
+  var SYNC_MS = 3000; // re-sync with the server this often
+  var RETRY_FIRST_MS = 1000; // after an error: 1 s, 2 s, 4 s … up to RETRY_MAX_MS
+  var RETRY_MAX_MS = 15000;
+  var REQUEST_TIMEOUT_MS = 5000; // a request with no answer this long counts as failed
+  var TICK_MS = 200;
+
+  var body = document.body;
+  var url = body && body.dataset.stateUrl;
+  if (!url) { return; }
+
+  function el(id) { return document.getElementById(id); }
+  var view = {
+    state: el("room-state"),
+    reconnecting: el("room-reconnecting"),
+    level: el("room-level"),
+    time: el("room-time"),
+    paused: el("room-paused"),
+    blinds: el("room-blinds"),
+    blindsValue: el("room-blinds-value"),
+    ante: el("room-ante"),
+    next: el("room-next"),
+    nextBreak: el("room-break"),
+    players: el("room-players"),
+    average: el("room-average"),
+    fullscreen: el("room-fullscreen"),
+    sound: el("room-sound")
+  };
+
+  var state = null; // the last state, as the server sent it (levels rolled on locally)
+  var offset = 0; // server's clock minus ours, in ms
+  var failures = 0;
+  var timer = null;
+  var shownStep = null; // the structure step on screen: a change plays the chime
+  var chimes = 0;
+
+  // --- time ------------------------------------------------------------------------------------
+
+  function serverNow() { return Date.now() + offset; }
+
+  function clockLabel(ms) {
+    var seconds = Math.max(0, Math.ceil(ms / 1000));
+    var h = Math.floor(seconds / 3600), m = Math.floor(seconds / 60) % 60, s = seconds % 60;
+    var ss = (s < 10 ? "0" : "") + s;
+    if (h > 0) { return h + ":" + (m < 10 ? "0" : "") + m + ":" + ss; }
+    return m + ":" + ss;
+  }
+
+  function chips(n) { return Number(n).toLocaleString("en-US"); }
+
+  // --- drawing ---------------------------------------------------------------------------------
+
+  function setText(node, text) { if (node && node.textContent !== text) { node.textContent = text; } }
+
+  function levelLine(level) {
+    if (!level) { return "–"; }
+    if (level.is_break) { return level.name + " · " + Math.round(level.seconds / 60) + " min"; }
+    return level.name + " · " + chips(level.small_blind) + " / " + chips(level.big_blind) +
+      (level.ante ? " ante " + chips(level.ante) : "");
+  }
+
+  function drawFacts() {
+    var level = state.level;
+    body.className = "room-clock state-" + state.state + (level && level.is_break ? " on-break" : "");
+    setText(view.state, state.state_label);
+    setText(view.level, level ? level.name : "No level");
+    view.paused.hidden = state.state !== "paused";
+    view.blinds.hidden = !level || level.is_break;
+    if (level && !level.is_break) {
+      setText(view.blindsValue, chips(level.small_blind) + " / " + chips(level.big_blind));
+      setText(view.ante, level.ante ? chips(level.ante) : "–");
+    }
+    setText(view.next, levelLine(state.next_level));
+    setText(view.players, state.players_left + " / " + state.entries);
+    setText(view.average, chips(state.average_stack));
+  }
+
+  function remaining() {
+    if (state.state === "running" && state.ends_at !== null) { return state.ends_at - serverNow(); }
+    return state.remaining_ms;
+  }
+
+  function toBreak() {
+    if (state.state === "running" && state.next_break_at !== null) {
+      return state.next_break_at - serverNow();
+    }
+    return state.next_break_ms;
+  }
+
+  // The level ran out between two polls: show the next one at once (with the chime), as the
+  // server will, then ask the server to confirm.
+  function rollOn() {
+    var next = state.next_level;
+    if (!next) { return false; }
+    var rolledIntoBreak = next.is_break;
+    state.level = next;
+    state.next_level = null;
+    state.ends_at += next.seconds * 1000;
+    if (rolledIntoBreak) { state.next_break_at = null; state.next_break_ms = null; }
+    levelShown(next.number);
+    drawFacts();
+    return true;
+  }
+
+  function tick() {
+    if (state) {
+      var left = remaining();
+      if (state.state === "running" && left <= 0 && rollOn()) {
+        left = remaining();
+        sync(1000); // a moment after the change, so the server has surely passed it too
+      }
+      setText(view.time, clockLabel(left));
+      var breakIn = toBreak();
+      setText(view.nextBreak, breakIn === null || breakIn === undefined ? "–" : clockLabel(breakIn));
+    }
+  }
+
+  // --- sound -----------------------------------------------------------------------------------
+
+  var audio = null;
+
+  function audioContext() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) { audio = new Context(); }
+    return audio;
+  }
+
+  function soundBlocked() { return !audio || audio.state !== "running"; }
+
+  function chime() {
+    chimes += 1;
+    body.dataset.chimes = String(chimes); // counted even when the browser keeps it silent
+    var ctx = audioContext();
+    if (!ctx) { return; }
+    if (ctx.state !== "running" && ctx.resume) { ctx.resume().catch(function () {}); }
+    var start = ctx.currentTime + 0.05;
+    // Three rising notes (A5, C#6, E6): heard across a room, not mistaken for a phone.
+    [880, 1108.73, 1318.51].forEach(function (frequency, i) {
+      var at = start + i * 0.28;
+      var osc = ctx.createOscillator();
+      var gain = ctx.createGain();
+      osc.type = "sine";
+      osc.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.0001, at);
+      gain.gain.exponentialRampToValueAtTime(0.5, at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.7);
+      osc.connect(gain);
+      gain.connect(ctx.destination);
+      osc.start(at);
+      osc.stop(at + 0.75);
+    });
+  }
+
+  function levelShown(step) {
+    if (shownStep !== null && step !== shownStep) { chime(); }
+    shownStep = step;
+  }
+
+  // Browsers start sound only after a click or key: the first one turns it on.
+  function unlockSound() {
+    var ctx = audioContext();
+    if (ctx && ctx.state !== "running" && ctx.resume) {
+      ctx.resume().then(showSoundNote, function () {});
+    }
+  }
+
+  function showSoundNote() { view.sound.hidden = !soundBlocked(); }
+
+  document.addEventListener("pointerdown", unlockSound);
+  document.addEventListener("keydown", unlockSound);
+
+  // --- the server ------------------------------------------------------------------------------
+
+  function setReconnecting(on, text) {
+    view.reconnecting.hidden = !on;
+    if (text) { setText(view.reconnecting, text); }
+    body.classList.toggle("reconnecting", on);
+  }
+
+  function sync(delay) {
+    clearTimeout(timer);
+    timer = setTimeout(fetchState, delay);
+  }
+
+  function fetchState() {
+    var sent = Date.now();
+    var controller = window.AbortController ? new AbortController() : null;
+    var giveUp = controller && setTimeout(function () { controller.abort(); }, REQUEST_TIMEOUT_MS);
+    fetch(url, {
+      cache: "no-store",
+      credentials: "same-origin",
+      redirect: "manual", // a lapsed session answers with a redirect to the log-in page
+      headers: { Accept: "application/json" },
+      signal: controller ? controller.signal : undefined
+    }).then(function (response) {
+      if (response.type === "opaqueredirect" || response.status === 401 || response.status === 403) {
+        var signedOut = new Error("signed out");
+        signedOut.signedOut = true;
+        throw signedOut;
+      }
+      if (!response.ok) { throw new Error("HTTP " + response.status); }
+      return response.json();
+    }).then(function (data) {
+      var received = Date.now();
+      // The server read its clock about halfway through the round trip.
+      offset = data.server_now - (sent + received) / 2;
+      state = data;
+      if (data.level) { levelShown(data.level.number); }
+      drawFacts();
+      tick();
+      failures = 0;
+      setReconnecting(false);
+      sync(SYNC_MS);
+    }).catch(function (error) {
+      failures += 1;
+      setReconnecting(true, error && error.signedOut ? "Signed out: log in again" : "Reconnecting…");
+      var delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * Math.pow(2, failures - 1));
+      sync(delay * (0.8 + Math.random() * 0.4)); // spread many displays' retries apart
+    }).finally(function () {
+      if (giveUp) { clearTimeout(giveUp); }
+    });
+  }
+
+  // --- full screen -----------------------------------------------------------------------------
+
+  function fullscreenLabel() {
+    setText(view.fullscreen, document.fullscreenElement ? "Exit full screen" : "Full screen");
+  }
+
+  view.fullscreen.addEventListener("click", function () {
+    unlockSound();
+    if (document.fullscreenElement) {
+      document.exitFullscreen().catch(function () {});
+    } else if (document.documentElement.requestFullscreen) {
+      document.documentElement.requestFullscreen().catch(function () {});
+    }
+  });
+  document.addEventListener("fullscreenchange", fullscreenLabel);
+
+  // A tab brought back (or a TV woken) re-syncs at once rather than at the next poll.
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { sync(0); }
+  });
+
+  audioContext();
+  showSoundNote();
+  fetchState();
+  setInterval(tick, TICK_MS);
+})();

@@ -1,0 +1,115 @@
+"""The room display's state: what the clock screen on the wall shows, read from the server's clock.
+
+The screen polls this small state and counts down by itself between polls. Times are given as
+the server's ``now`` and the instants the level and the time to the next break end, in
+milliseconds since the epoch, so a display whose own clock is wrong still shows the server's
+time: it counts down from ``ends_at - (its now + (server_now - its now at the answer))``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Count, Q
+
+from tournaments.models import (
+    ClockReading,
+    ClockState,
+    EntrantStatus,
+    Level,
+    Tournament,
+    read_clock,
+)
+
+
+def _ms(instant: datetime) -> int:
+    return int(instant.timestamp() * 1000)
+
+
+def _level(level: Level | None, names: Mapping[int, str]) -> dict[str, Any] | None:
+    if level is None:
+        return None
+    return {**level.as_dict(), "name": names.get(level.number, "")}
+
+
+def time_to_next_break(reading: ClockReading, levels: Sequence[Level]) -> timedelta | None:
+    """Play left before the next break starts: the rest of this level and every level of play
+    between it and the break. During a break, the break after it. None when none is left."""
+    if reading.level is None or reading.state == ClockState.FINISHED:
+        return None
+    left = reading.remaining
+    for level in levels:
+        if level.number <= reading.level.number:
+            continue
+        if level.is_break:
+            return max(left, timedelta(0))
+        left += level.duration
+    return None
+
+
+def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -> dict[str, Any]:
+    """Everything the room display shows, as of the server's ``now``."""
+    reading = read_clock(tournament, levels, now)
+    running = reading.state == ClockState.RUNNING
+    finished = reading.state == ClockState.FINISHED
+    to_break = time_to_next_break(reading, levels)
+    counts = tournament.entrants.aggregate(
+        entries=Count("id"), left=Count("id", filter=~Q(status=EntrantStatus.ELIMINATED))
+    )
+    # No chip counts are recorded: every entry (a re-entry too) bought the starting stack, and
+    # the chips in play are shared by the players still in.
+    chips = counts["entries"] * tournament.starting_stack
+    average = chips // counts["left"] if counts["left"] else 0
+    return {
+        "version": tournament.clock_version,
+        "server_now": _ms(now),
+        "state": reading.state,
+        "state_label": ClockState(reading.state).label,
+        "level": _level(reading.level, reading.names),
+        "next_level": _level(reading.next_level, reading.names),
+        "remaining_ms": 0 if finished else max(0, int(reading.remaining.total_seconds() * 1000)),
+        "ends_at": _ms(now + reading.remaining) if running else None,
+        "next_break_ms": int(to_break.total_seconds() * 1000) if to_break is not None else None,
+        "next_break_at": _ms(now + to_break) if running and to_break is not None else None,
+        "players_left": counts["left"],
+        "entries": counts["entries"],
+        "average_stack": average,
+        "hand_for_hand": tournament.hand_for_hand,
+    }
+
+
+def duration_label(ms: int | None) -> str:
+    """``1:05:00`` or ``19:59`` (whole seconds, rounded up as a countdown shows them); a dash for
+    none. static/js/clock.js writes the same."""
+    if ms is None:
+        return "–"
+    seconds = max(0, -(-ms // 1000))
+    hours, minutes = seconds // 3600, seconds // 60 % 60
+    if hours:
+        return f"{hours}:{minutes:02d}:{seconds % 60:02d}"
+    return f"{minutes}:{seconds % 60:02d}"
+
+
+def level_line(level: Mapping[str, Any] | None) -> str:
+    """``Level 5 · 500 / 1,000 ante 1,000`` or ``Break · 15 min`` (as static/js/clock.js)."""
+    if level is None:
+        return "–"
+    if level["is_break"]:
+        return f"{level['name']} · {round(level['seconds'] / 60)} min"
+    ante = f" ante {level['ante']:,}" if level["ante"] else ""
+    return f"{level['name']} · {level['small_blind']:,} / {level['big_blind']:,}{ante}"
+
+
+def room_labels(state: Mapping[str, Any]) -> dict[str, str]:
+    """The state as the display first shows it, before its script takes over."""
+    level = state["level"] or {"small_blind": 0, "big_blind": 0, "ante": 0}
+    return {
+        "time_left": duration_label(state["remaining_ms"]),
+        "next_break": duration_label(state["next_break_ms"]),
+        "blinds": f"{level['small_blind']:,} / {level['big_blind']:,}",
+        "ante": f"{level['ante']:,}" if level["ante"] else "–",
+        "next": level_line(state["next_level"]),
+        "average_stack": f"{state['average_stack']:,}",
+    }
