@@ -80,9 +80,16 @@ urlpatterns = [
     path("api/v1/", include((api_patterns, "api"))),
     path("rulebook/", include("rules.urls")),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path(
+        "api/docs/",
+        SpectacularSwaggerSplitView.as_view(
+            url_name="schema", template_name="cardroom/api_docs.html"
+        ),
+        name="api-docs",
+    ),
 ]
 
 handler403 = "cardroom.views.error_403"

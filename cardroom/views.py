@@ -10,11 +10,12 @@ from django.core.exceptions import ValidationError
 from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from cardroom.converters import IdConverter
@@ -66,6 +67,13 @@ def healthz(request: HttpRequest) -> JsonResponse:
         {"status": status, "database": database, "broker": broker},
         status=200 if database["ok"] else 503,
     )
+
+
+@require_safe
+@login_not_required
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page links: send them to the SVG icon."""
+    return redirect(static("favicon.svg"))
 
 
 def error_403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

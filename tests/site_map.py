@@ -53,6 +53,7 @@ ROUTES: dict[str, dict[str, str]] = {
     "login": {},
     "logout": {},
     "healthz": {},
+    "favicon": {},
     "schema": {},
     "api-docs": {},
     # floor pages

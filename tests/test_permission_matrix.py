@@ -36,6 +36,7 @@ READS: dict[str, tuple[int | str, ...]] = {
     "login": PUBLIC,
     "logout": (LOGIN, 405, 405, 405, 405),  # Django's LogoutView takes POST only
     "healthz": PUBLIC,
+    "favicon": ("/static/favicon.svg",) * 5,  # a redirect to the icon, for everyone
     "schema": PUBLIC,  # drf-spectacular's default AllowAny: the API contract is public
     "api-docs": PUBLIC,
     "cardroom:table_list": READ_PAGE,
