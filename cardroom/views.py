@@ -49,6 +49,7 @@ from cardroom.services import (
     void_hand,
     void_last_action,
 )
+from cardroom.table_history import table_history
 from rules.betting import facing_of
 from rules.engine.chips import interpret
 from rules.engine.errors import BadInput, IllegalAction
@@ -116,8 +117,8 @@ def table_list(request: HttpRequest) -> HttpResponse:
 @role_required(*READERS)
 def table_detail(request: HttpRequest, number: int) -> HttpResponse:
     table = get_object_or_404(Table, number=number)
-    history = table.changes.select_related("changed_by")[:50]
-    return render(request, "cardroom/table_detail.html", {"table": table, "history": history})
+    context = {"table": table, "history": table_history(table)}
+    return render(request, "cardroom/table_detail.html", context)
 
 
 @role_required(Role.FLOOR_MANAGER)

@@ -90,7 +90,7 @@ def test_edit_keeps_history(persona_client: Any) -> None:
     )
     assert response.status_code == 302
     detail = persona_client("staff").get("/tables/12/").content.decode()
-    assert "max_buy_in" in detail and "1000" in detail
+    assert "Max buy in</strong>: 500 → 1000" in detail
 
 
 def test_quick_open_close_swaps_the_row(persona_client: Any) -> None:
