@@ -87,6 +87,8 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:detail": {"pk": "tournament"},
     "tournaments:entrant_register": {"pk": "tournament"},
     "tournaments:entrant_eliminate": {"pk": "tournament", "number": "entrant"},
+    "tournaments:entrant_reinstate": {"pk": "tournament", "number": "entrant"},
+    "tournaments:registration_close": {"pk": "tournament"},
     "tournaments:reserve_seat": {"pk": "tournament"},
     "tournaments:wrong_seat": {"pk": "tournament"},
     "tournaments:hand_for_hand": {"pk": "tournament"},
@@ -124,6 +126,9 @@ ROUTES: dict[str, dict[str, str]] = {
     "api:tournament-entrants": {"pk": "tournament"},
     "api:tournament-eliminate": {"pk": "tournament", "number": "entrant"},
     "api:tournament-eliminations": {"pk": "tournament"},
+    "api:tournament-reinstate": {"pk": "tournament", "number": "entrant"},
+    "api:tournament-reinstatements": {"pk": "tournament"},
+    "api:tournament-registration-close": {"pk": "tournament"},
     "api:tournament-seating": {"pk": "tournament"},
     "api:tournament-moves": {"pk": "tournament"},
     "api:tournament-draws": {"pk": "tournament"},
@@ -196,7 +201,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
 
     tournament = make_tournament(by=director, tables=3, entrants=16, name=text("tournament.name"))
     seated, out = tournament_services.register_entrants(
-        tournament=tournament, names=[text("entrant.name"), text("entrant.name")],
+        tournament=tournament, names=[text("entrant.name"), text("entrant.name") + " again"],
         by=director, special_needs=text("entrant.special_needs"),
     )  # fmt: skip
     tournament_services.draw_initial_seating(tournament=tournament, by=director)
@@ -216,6 +221,12 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
         entrant=seated, found_table=3, found_seat=9, note=text("seat_move.note"), by=director
     )
     tournament_services.eliminate_player(entrant=Entrant.objects.get(pk=out.pk), by=director)
+    # An "Out" clicked by mistake, undone by the director (the reason is free text).
+    misclicked = Entrant.objects.get(tournament=tournament, number=1)
+    tournament_services.eliminate_player(entrant=misclicked, by=director)
+    tournament_services.reinstate_player(
+        entrant=misclicked, by=director, reason=text("reinstatement.reason")
+    )
     check = tournament_services.check_balance(tournament_id=tournament.pk)
     tournament.refresh_from_db()
     return {

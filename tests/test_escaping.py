@@ -39,6 +39,7 @@ FIELDS = {
     "entrant.special_needs": "t11",
     "reservation.reason": "t12",
     "seat_move.note": "t13",
+    "reinstatement.reason": "t14",
 }
 
 #: Query parameters the views read (``request.GET`` and the filter and search forms).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils import timezone
@@ -34,6 +34,7 @@ from tournaments.models import (
     Elimination,
     Entrant,
     Level,
+    Reinstatement,
     SeatAssignment,
     SeatMove,
     Tournament,
@@ -114,7 +115,8 @@ class TournamentSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
             "id", "name", "variant", "structure", "mixed_game", "seats_per_table",
             "starting_stack", "status", "balancing_policy", "break_order", "balancing_order",
             "final_table_size", "hand_for_hand", "hand_for_hand_announced_at",
-            "hand_for_hand_hand", "seating_version", "levels", "tables", "clock", "created_at",
+            "hand_for_hand_hand", "seating_version", "registration_closed_at", "levels", "tables",
+            "clock", "created_at",
         ]  # fmt: skip
 
     @extend_schema_field(OpenApiTypes.OBJECT)
@@ -189,7 +191,11 @@ class EntrantSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
 
 
 class EntrantInSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    name = serializers.CharField(max_length=120)
+    name = serializers.CharField(
+        max_length=120, required=False, allow_blank=True, default="",
+        help_text="Required for a new player. A re-entry takes the player's own name: leave it "
+        "out, or give the same name (a different one is refused).",
+    )  # fmt: skip
     alternate = serializers.BooleanField(default=False)
     reentry_of = serializers.IntegerField(
         min_value=1, required=False, allow_null=True, help_text="Entry number re-entering."
@@ -200,14 +206,36 @@ class EntrantInSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class EliminationSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     entrant = serializers.IntegerField(source="entrant.number")
     name = serializers.CharField(source="entrant.name")
-    shared_place = serializers.IntegerField(source="entrant.place")
+    shared_place = serializers.IntegerField(
+        source="entrant.place", allow_null=True,
+        help_text="The finishing place now: shared on one hand-for-hand hand (RP-8), null while "
+        "registration is open (TDA 8) or once the elimination is undone.",
+    )  # fmt: skip
+    by = serializers.CharField(source="by.username")
 
     class Meta:
         model = Elimination
         fields = [
             "entrant", "name", "place", "shared_place", "hand_for_hand_hand", "table_number",
-            "seat", "at",
+            "seat", "by", "at",
         ]  # fmt: skip
+
+
+class ReinstatementSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    entrant = serializers.IntegerField(source="entrant.number")
+    name = serializers.CharField(source="entrant.name")
+    eliminated_at = serializers.DateTimeField(source="elimination.at")
+    by = serializers.CharField(source="by.username")
+
+    class Meta:
+        model = Reinstatement
+        fields = ["entrant", "name", "table_number", "seat", "reason", "eliminated_at", "by", "at"]
+
+
+class ReinstateInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    reason = serializers.CharField(
+        max_length=200, help_text="Why the elimination is undone (kept in the audit log)."
+    )
 
 
 class DrawSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -367,8 +395,51 @@ class EliminationsView(TournamentAPIView):
         responses={200: EliminationSerializer(many=True)},
     )
     def get(self, request: Request, pk: int) -> Response:
-        rows = self.tournament().eliminations.select_related("entrant").order_by("place")
+        rows = (
+            self.tournament()
+            .eliminations.standing()
+            .select_related("entrant", "by")
+            .order_by(F("entrant__place").asc(nulls_last=True), "-id")
+        )
         return Response(EliminationSerializer(rows, many=True).data)
+
+
+class ReinstateView(TournamentAPIView):
+    @extend_schema(
+        summary="Undo a mistaken elimination (directors): the player goes back to the seat, "
+        "places are worked out again, and the correction is recorded; the elimination stays",
+        request=ReinstateInSerializer,
+        responses={201: ReinstatementSerializer, **ERRORS},
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
+        entry = ReinstateInSerializer(data=request.data)
+        entry.is_valid(raise_exception=True)
+        reinstatement = services.reinstate_player(
+            entrant=entrant, by=request.user, reason=entry.validated_data["reason"]
+        )
+        return Response(ReinstatementSerializer(reinstatement).data, status=201)
+
+
+class ReinstatementsView(TournamentAPIView):
+    @extend_schema(
+        summary="Eliminations undone, newest first: who, when, why, the seat given back",
+        responses={200: ReinstatementSerializer(many=True)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        rows = self.tournament().reinstatements.select_related("entrant", "elimination", "by")
+        return Response(ReinstatementSerializer(rows, many=True).data)
+
+
+class RegistrationCloseView(TournamentAPIView):
+    @extend_schema(
+        summary="Close late registration and re-entry (TDA 8): finishing places are fixed",
+        request=None,
+        responses={200: TournamentSerializer, **ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = services.close_registration(tournament=self.tournament(), by=request.user)
+        return Response(TournamentSerializer(tournament).data)
 
 
 class SeatingView(TournamentAPIView):
@@ -648,6 +719,21 @@ api_urls = [
         "tournaments/<id:pk>/eliminations/",
         EliminationsView.as_view(),
         name="tournament-eliminations",
+    ),
+    path(
+        "tournaments/<id:pk>/entrants/<id:number>/reinstate/",
+        ReinstateView.as_view(),
+        name="tournament-reinstate",
+    ),
+    path(
+        "tournaments/<id:pk>/reinstatements/",
+        ReinstatementsView.as_view(),
+        name="tournament-reinstatements",
+    ),
+    path(
+        "tournaments/<id:pk>/registration/close/",
+        RegistrationCloseView.as_view(),
+        name="tournament-registration-close",
     ),
     path("tournaments/<id:pk>/seating/", SeatingView.as_view(), name="tournament-seating"),
     path("tournaments/<id:pk>/moves/", MovesView.as_view(), name="tournament-moves"),

@@ -8,7 +8,13 @@ from typing import Any
 from django import forms
 
 from cardroom.models import Structure, Table, TableKind, Variant
-from tournaments.models import BalancingPolicy, Entrant, EntrantStatus, Tournament
+from tournaments.models import (
+    BalancingPolicy,
+    Entrant,
+    EntrantStatus,
+    Tournament,
+    TournamentTable,
+)
 
 #: A default structure: 20-minute levels, a break after level four.
 DEFAULT_LEVELS = "\n".join(
@@ -68,7 +74,7 @@ class TournamentForm(forms.Form):
     tables = forms.ModelMultipleChoiceField(
         queryset=Table.objects.filter(kind=TableKind.TOURNAMENT),
         widget=forms.CheckboxSelectMultiple,
-        help_text="Room tables of kind 'tournament'.",
+        help_text="Free room tables of kind 'tournament' (not in a tournament still in play).",
     )
     levels = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 8}),
@@ -84,6 +90,22 @@ class TournamentForm(forms.Form):
         required=False, help_text="Which table gives up a player first. Blank: the break order."
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Offer only the free tables. Any tournament table still validates, so a table taken
+        # by another director since the form was shown is refused by the service in words
+        # ("Table 21 is already in the Sunday Deepstack"), not as an unknown choice.
+        busy = TournamentTable.objects.in_play().values("table_id")
+        free = Table.objects.filter(kind=TableKind.TOURNAMENT).exclude(pk__in=busy)
+        self.fields["tables"].widget.choices = [
+            (table.pk, f"Table {table.number} ({table.seats} seats)")
+            for table in free.order_by("number")
+        ]
+
+    @property
+    def free_tables(self) -> int:
+        return len(self.fields["tables"].widget.choices)
+
     def clean_levels(self) -> list[dict[str, Any]]:
         return parse_levels(self.cleaned_data["levels"])
 
@@ -95,17 +117,42 @@ class TournamentForm(forms.Form):
 
 
 class EntrantForm(forms.Form):
-    name = forms.CharField(max_length=120)
+    """A new player by name, or a re-entry. For a re-entry the player chosen is the source of
+    truth: the name may be left blank, and a different name typed with it is refused."""
+
+    name = forms.CharField(
+        max_length=120, required=False, help_text="Blank for a re-entry: the player's own name."
+    )
     alternate = forms.BooleanField(required=False, label="From the alternate list")
     reentry_of = forms.ModelChoiceField(
-        queryset=Entrant.objects.none(), required=False, label="Re-entry of"
+        queryset=Entrant.objects.none(),
+        required=False,
+        label="Re-entry of",
+        empty_label="— a new player —",
     )
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["reentry_of"]
         assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = tournament.entrants.filter(status=EntrantStatus.ELIMINATED)
+        # Only the latest entry of a player who is out: one live entry per player.
+        field.queryset = tournament.entrants.filter(
+            status=EntrantStatus.ELIMINATED, reentries__isnull=True
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not (data.get("name") or "").strip() and not data.get("reentry_of"):
+            self.add_error("name", "Give the player's name, or choose who re-enters.")
+        return data
+
+
+class ReinstateForm(forms.Form):
+    reason = forms.CharField(
+        max_length=200,
+        label="Why",
+        help_text="On record in the audit log, e.g. 'Out clicked on the wrong player'.",
+    )
 
 
 class ReserveSeatForm(forms.Form):

@@ -117,6 +117,10 @@ class Tournament(models.Model):
     #: Bumped on every seat change: a balancing suggestion made before it is stale.
     seating_version = models.PositiveIntegerField(default=0)
 
+    #: Late registration and re-entry end here (set by the director, or at the final table
+    #: redraw): finishing places are fixed from then on, not before (``registration_open``).
+    registration_closed_at = models.DateTimeField(null=True, blank=True)
+
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -134,6 +138,14 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def registration_open(self) -> bool:
+        """New entries and re-entries are taken: before the final table, until closed."""
+        return self.registration_closed_at is None and self.status in (
+            TournamentStatus.REGISTERING,
+            TournamentStatus.RUNNING,
+        )
 
     @property
     def is_stud(self) -> bool:
@@ -421,6 +433,7 @@ class MoveReason(models.TextChoices):
     RESERVED = "reserved", "Seat reserved"
     WRONG_SEAT = "wrong_seat", "Found in the wrong seat"
     ELIMINATED = "eliminated", "Eliminated"
+    REINSTATED = "reinstated", "Elimination undone"
 
 
 class SeatAssignment(models.Model):
@@ -517,25 +530,66 @@ class SeatReservation(AppendOnly):
         return f"{self.table} seat {self.seat} reserved for {self.entrant}"
 
 
+class EliminationQuerySet(AppendOnlyQuerySet):
+    def standing(self) -> EliminationQuerySet:
+        """Eliminations not undone by a ``Reinstatement``."""
+        return self.filter(reinstatement__isnull=True)
+
+
 class Elimination(AppendOnly):
-    """A bust-out. During hand-for-hand (RP-8) busts on the same hand share the place."""
+    """A bust-out. During hand-for-hand (RP-8) busts on the same hand share the place.
+
+    Never changed: a mistaken elimination is undone by a ``Reinstatement`` row, and the player
+    may bust again later (a new row), so an entrant can have several, at most one standing."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.PROTECT, related_name="eliminations"
     )
-    entrant = models.OneToOneField(Entrant, on_delete=models.PROTECT, related_name="elimination")
-    place = models.PositiveIntegerField(help_text="Players left when this one busted.")
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="eliminations")
+    place = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Players left when this one busted; empty while registration was open "
+        "(the finishing place is set when it closes, on the entrant).",
+    )
     hand_for_hand_hand = models.PositiveIntegerField(null=True, blank=True)
     table_number = models.PositiveIntegerField(null=True, blank=True)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField(auto_now_add=True)
 
+    objects = EliminationQuerySet.as_manager()
+
     class Meta:
-        ordering = ["place", "-at"]
+        ordering = ["-at", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.entrant} out in place {self.place}"
+        return f"{self.entrant} out" + (f" in place {self.place}" if self.place else "")
+
+
+class Reinstatement(AppendOnly):
+    """The director's audited correction of a mistaken elimination (a misclicked "Out"): who,
+    when, why, and the seat the player went back to. The elimination row stays as it was; this
+    row says it no longer stands (at most one per elimination, enforced by the database)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="reinstatements"
+    )
+    elimination = models.OneToOneField(
+        Elimination, on_delete=models.PROTECT, related_name="reinstatement"
+    )
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="reinstatements")
+    table_number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=200)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} reinstated at table {self.table_number} seat {self.seat}"
 
 
 class BalanceCheck(AppendOnly):

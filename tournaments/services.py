@@ -9,7 +9,9 @@ gathers its inputs from the database and writes its results back.
 
 from __future__ import annotations
 
+import functools
 import gc
+import operator
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -39,6 +41,7 @@ from tournaments.models import (
     EntrantStatus,
     Level,
     MoveReason,
+    Reinstatement,
     SeatAssignment,
     SeatMove,
     SeatReservation,
@@ -58,6 +61,10 @@ RECENT_MOVE = timedelta(minutes=30)
 WRONG_SEAT = "TDA-7"
 SPECIAL_NEEDS = draws.SPECIAL_NEEDS
 HAND_FOR_HAND = "TDA-RP-8"
+#: TDA 1: fairness first; a director corrects a mistaken record (an "Out" clicked by mistake).
+CORRECTION = "TDA-1"
+#: TDA 8: late registration and re-entry; finishing places wait for registration to close.
+LATE_REGISTRATION = draws.ALTERNATES_AND_LATE_ENTRIES
 FINAL_TABLE = draws.FINAL_TABLE_SIZE
 
 #: The pure draw each kind of tournament draw runs (``draws.replay`` knows them by these names).
@@ -252,21 +259,22 @@ def create_tournament(
     room_tables = sorted({table.pk: table for table in tables}.values(), key=lambda t: t.number)
     if not room_tables:
         errors["tables"] = "Choose the room tables the tournament plays on."
-    cash = [str(t.number) for t in room_tables if t.kind != TableKind.TOURNAMENT]
+    cash = [t.number for t in room_tables if t.kind != TableKind.TOURNAMENT]
     if cash:
-        errors["tables"] = f"Tables {', '.join(cash)} are cash-game tables, not tournament tables."
-    small = [str(t.number) for t in room_tables if t.seats < seats_per_table]
+        errors["tables"] = f"{tables_phrase(cash, 'is a cash-game table', 'are cash-game tables')}."
+    small = [t.number for t in room_tables if t.seats < seats_per_table]
     if not 2 <= seats_per_table <= 10:
         errors["seats_per_table"] = "Tables seat 2 to 10 players."
     elif small:
-        errors["tables"] = f"Tables {', '.join(small)} have fewer than {seats_per_table} seats."
-    busy = sorted(
-        TournamentTable.objects.in_play()
-        .filter(table__in=room_tables)
-        .values_list("table__number", flat=True)
-    )
+        errors["tables"] = tables_phrase(small, "has", "have") + (
+            f" fewer than {seats_per_table} seats."
+        )
+    busy = busy_tables(room_tables)
     if busy:
-        errors["tables"] = f"Tables {', '.join(map(str, busy))} are in another tournament."
+        errors["tables"] = " ".join(
+            f"{tables_phrase(numbers, 'is', 'are')} already in {the(name)}."
+            for name, numbers in busy.items()
+        )
     if variant not in Variant.values:
         errors["variant"] = f"Unknown game {variant!r}."
     if structure not in Structure.values:
@@ -315,6 +323,32 @@ def create_tournament(
     return tournament
 
 
+def tables_phrase(numbers: Sequence[int], one: str, many: str) -> str:
+    """Plain words: "Table 21 is", "Tables 21 and 22 are", "Tables 3, 4 and 5 are"."""
+    names = [str(n) for n in numbers]
+    if len(names) == 1:
+        return f"Table {names[0]} {one}"
+    return f"Tables {', '.join(names[:-1])} and {names[-1]} {many}"
+
+
+def the(name: str) -> str:
+    """A tournament's name in a sentence: "the Sunday Deepstack" ("The Big One" as it is)."""
+    return name if name.lower().startswith("the ") else f"the {name}"
+
+
+def busy_tables(tables: Iterable[Table]) -> dict[str, list[int]]:
+    """Of these room tables, those in a tournament still in play: room numbers by tournament."""
+    busy: dict[str, list[int]] = {}
+    for name, number in (
+        TournamentTable.objects.in_play()
+        .filter(table__in=list(tables))
+        .order_by("tournament__name", "table__number")
+        .values_list("tournament__name", "table__number")
+    ):
+        busy.setdefault(name, []).append(number)
+    return busy
+
+
 def _check_levels(
     levels: Sequence[Mapping[str, Any]], errors: dict[str, str]
 ) -> list[dict[str, Any]]:
@@ -342,6 +376,11 @@ def _check_levels(
     return result
 
 
+def name_key(name: str) -> str:
+    """Two names are the same entrant's when they match trimmed, spaces collapsed, any case."""
+    return " ".join(name.split()).casefold()
+
+
 def register_entrants(
     *,
     tournament: Tournament,
@@ -352,20 +391,23 @@ def register_entrants(
     special_needs: str = "",
 ) -> list[Entrant]:
     """Register players. After the initial draw they are late entries (TDA 8-A): they wait for a
-    late-entry draw into the open seats."""
-    cleaned = [name.strip() for name in names]
-    if not cleaned or not all(cleaned):
-        raise ValidationError({"name": "Give the player's name."})
+    late-entry draw into the open seats.
+
+    One name, one player: a name already in this tournament (trimmed, any case) is refused,
+    except on a re-entry, where the player chosen is the source of truth and the name is theirs
+    (a different name typed with it is refused, never silently kept)."""
+    cleaned = [" ".join(name.split()) for name in names]
     with transaction.atomic():
         locked = _lock(tournament.pk)
-        if locked.status in (TournamentStatus.COMPLETE, TournamentStatus.FINAL_TABLE):
-            raise ValidationError({"name": "Registration is closed."})
+        if not locked.registration_open:
+            raise ValidationError({"name": "Registration and re-entry are closed."})
         if reentry_of is not None:
-            if len(cleaned) != 1:
-                raise ValidationError({"reentry_of": "Re-enter one player at a time."})
-            previous = Entrant.objects.get(pk=reentry_of.pk)
-            if previous.tournament_id != locked.pk or previous.status != EntrantStatus.ELIMINATED:
-                raise ValidationError({"reentry_of": "Only an eliminated entry re-enters."})
+            previous = _reentering(locked, reentry_of, cleaned)
+            cleaned = [previous.name]
+        if not cleaned or not all(cleaned):
+            raise ValidationError({"name": "Give the player's name."})
+        if reentry_of is None:
+            _refuse_duplicate_names(locked, cleaned)
         last = locked.entrants.aggregate(n=Max("number"))["n"] or 0
         late = locked.status != TournamentStatus.REGISTERING
         return Entrant.objects.bulk_create(
@@ -381,6 +423,51 @@ def register_entrants(
             )
             for i, name in enumerate(cleaned, start=1)
         )
+
+
+def _reentering(tournament: Tournament, reentry_of: Entrant, names: Sequence[str]) -> Entrant:
+    """The entry a re-entry follows: this tournament's, out, and not already re-entered (one
+    live entry per player); a name given with it must be that player's."""
+    if len(names) > 1:
+        raise ValidationError({"reentry_of": "Re-enter one player at a time."})
+    previous = Entrant.objects.get(pk=reentry_of.pk)
+    if previous.tournament_id != tournament.pk or previous.status != EntrantStatus.ELIMINATED:
+        raise ValidationError({"reentry_of": "Only an eliminated entry re-enters."})
+    again = previous.reentries.order_by("number").first()
+    if again is not None:
+        raise ValidationError(
+            {"reentry_of": f"{previous.name} (#{previous.number}) has already re-entered as "
+                           f"#{again.number}."}
+        )  # fmt: skip
+    typed = names[0] if names else ""
+    if typed and name_key(typed) != name_key(previous.name):
+        raise ValidationError(
+            {"name": f"This is a re-entry of {previous.name} (#{previous.number}), not "
+                     f"{typed}: leave the name blank or type {previous.name}."}
+        )  # fmt: skip
+    return previous
+
+
+def _refuse_duplicate_names(tournament: Tournament, names: Sequence[str]) -> None:
+    keys = [name_key(name) for name in names]
+    twice = sorted({names[i] for i, key in enumerate(keys) if keys.index(key) != i})
+    if twice:
+        raise ValidationError({"name": f"{twice[0]} is in the list twice."})
+    wanted = dict(zip(keys, names, strict=True))
+    rows = tournament.entrants.order_by("number")
+    if len(names) <= 50:  # the database narrows it down; stored names are already trimmed
+        rows = rows.filter(functools.reduce(operator.or_, (Q(name__iexact=n) for n in names)))
+    taken = [
+        (name, number)
+        for name, number in rows.values_list("name", "number")
+        if name_key(name) in wanted
+    ]
+    if taken:
+        name, number = taken[0]
+        raise ValidationError(
+            {"name": f"{name} is already entered (#{number}). A player coming back after busting "
+                     "is a re-entry: choose them under \"Re-entry of\"."}
+        )  # fmt: skip
 
 
 def register_entrant(
@@ -762,6 +849,11 @@ def _apply_draw(tournament: Tournament, draw: Draw, record: Mapping[str, Any], b
             status=TournamentTableStatus.ACTIVE
         ).update(status=TournamentTableStatus.BROKEN, broken_at=now)
         tournament.status = TournamentStatus.FINAL_TABLE
+        if tournament.registration_closed_at is None:
+            # Nobody enters at the final table: registration closes and places are fixed.
+            tournament.registration_closed_at = now
+            tournament.save(update_fields=["registration_closed_at"])
+            recompute_places(tournament)
     if draw.kind == DrawKind.INITIAL:
         tournament.status = TournamentStatus.RUNNING
     _seating_changed(tournament)
@@ -830,7 +922,10 @@ def verify_draw(draw: Draw) -> fairness.Verification:
 
 def eliminate_player(*, entrant: Entrant, by: User) -> Elimination:
     """A player is out: the seat opens, the place is recorded (shared with the other busts of
-    the same hand during hand-for-hand, TDA RP-8), and a balancing check is queued."""
+    the same hand during hand-for-hand, TDA RP-8), and a balancing check is queued.
+
+    While registration is open no finishing place is fixed (TDA 8): the player may re-enter and
+    the field is still growing, so the place is set when registration closes."""
     with transaction.atomic():
         locked = _lock(entrant.tournament_id)
         entrant = Entrant.objects.get(pk=entrant.pk)
@@ -845,6 +940,11 @@ def eliminate_player(*, entrant: Entrant, by: User) -> Elimination:
             entrant=entrant, ended_at__isnull=True
         )
         now = timezone.now()
+        if left == 2:  # heads-up bust: the tournament is over, nobody enters any more
+            locked.status = TournamentStatus.COMPLETE
+            locked.registration_closed_at = locked.registration_closed_at or now
+            locked.save(update_fields=["status", "registration_closed_at", "updated_at"])
+        place = None if locked.registration_open else left
         live.ended_at = now
         live.save(update_fields=["ended_at"])
         SeatMove.objects.create(
@@ -854,22 +954,147 @@ def eliminate_player(*, entrant: Entrant, by: User) -> Elimination:
         )  # fmt: skip
         hand = locked.hand_for_hand_hand if locked.hand_for_hand else None
         elimination = Elimination.objects.create(
-            tournament=locked, entrant=entrant, place=left, hand_for_hand_hand=hand,
+            tournament=locked, entrant=entrant, place=place, hand_for_hand_hand=hand,
             table_number=live.table.number, seat=live.seat, by=by,
         )  # fmt: skip
-        entrant.status, entrant.place = EntrantStatus.ELIMINATED, left
+        entrant.status, entrant.place = EntrantStatus.ELIMINATED, place
         entrant.save(update_fields=["status", "place"])
-        if hand is not None:
-            # RP-8: everyone out on this hand shares the best of their places.
-            same_hand = locked.eliminations.filter(hand_for_hand_hand=hand)
-            Entrant.objects.filter(pk__in=same_hand.values("entrant_id")).update(place=left)
         if left == 2:
-            winner = locked.entrants.get(status=EntrantStatus.SEATED)
-            winner.place = 1
-            winner.save(update_fields=["place"])
-            locked.status = TournamentStatus.COMPLETE
+            recompute_places(locked)  # the winner, and anyone out before registration closed
+        elif hand is not None and place is not None:
+            # RP-8: everyone out on this hand shares the best of their places.
+            same_hand = locked.eliminations.standing().filter(hand_for_hand_hand=hand)
+            Entrant.objects.filter(pk__in=same_hand.values("entrant_id")).update(place=place)
         _seating_changed(locked)
     return elimination
+
+
+def recompute_places(tournament: Tournament) -> None:
+    """Every entrant's finishing place from the standing eliminations, in bust order.
+
+    - Registration open: no places (TDA 8: the field is not final, and a player out may still
+      re-enter).
+    - An entry followed by a re-entry has no place: that player is still in (or is placed by
+      the last entry).
+    - The others rank from the field size down in bust order: the first out of N players
+      finishes Nth. Busts on one hand-for-hand hand share the best of their places (TDA RP-8).
+    - A finished tournament's last player is 1st.
+    Only rows whose place changes are written."""
+    rows = dict(tournament.entrants.values_list("pk", "place"))
+    places: dict[int, int | None] = dict.fromkeys(rows)
+    if not tournament.registration_open:
+        final = tournament.entrants.filter(reentries__isnull=True)
+        busts = list(
+            tournament.eliminations.standing()
+            .filter(entrant__in=final)
+            .order_by("id")
+            .values_list("entrant_id", "hand_for_hand_hand")
+        )
+        field = final.count()
+        best: dict[int, int] = {}
+        for k, (pk, hand) in enumerate(busts):
+            places[pk] = field - k
+            if hand is not None:
+                best[hand] = field - k  # the last out on the hand holds the best place
+        for pk, hand in busts:
+            if hand is not None:
+                places[pk] = best[hand]
+        if tournament.status == TournamentStatus.COMPLETE:
+            out = {pk for pk, _ in busts}
+            still_in = [pk for pk in final.values_list("pk", flat=True) if pk not in out]
+            if len(still_in) == 1:
+                places[still_in[0]] = 1
+    changed = [Entrant(pk=pk, place=place) for pk, place in places.items() if rows[pk] != place]
+    Entrant.objects.bulk_update(changed, ["place"], batch_size=500)
+
+
+def close_registration(*, tournament: Tournament, by: User) -> Tournament:
+    """Late registration and re-entry end (TDA 8): the field is final, so the players already
+    out get their finishing places, and every bust from now on gets one at once."""
+    with transaction.atomic():
+        locked = _lock(tournament.pk)
+        if not locked.registration_open:
+            raise DrawError(
+                "registration_closed", "Registration is already closed.", LATE_REGISTRATION
+            )
+        locked.registration_closed_at = timezone.now()
+        locked.save(update_fields=["registration_closed_at", "updated_at"])
+        ClockEvent.objects.create(
+            tournament=locked, action="registration_closed", level_number=locked.level_number,
+            by=by,
+        )  # fmt: skip
+        recompute_places(locked)
+    return locked
+
+
+def reinstate_player(*, entrant: Entrant, by: User, reason: str) -> Reinstatement:
+    """Undo a mistaken elimination (an "Out" clicked by mistake): the player goes back to the
+    seat they were put out of, places are worked out again, and a ``Reinstatement`` row (who,
+    when, why) plus a seat move record the correction. The elimination row stays.
+
+    TDA 1 (fairness first): the player never left the table, so the seat is theirs. If it is
+    no longer free (someone was drawn into it, or the table broke) the correction is refused:
+    any other seat would be a new seat assignment, which TDA 6/8-A/10 give by random draw,
+    never by the director's hand."""
+    reason = " ".join(reason.split())
+    if not reason:
+        raise ValidationError({"reason": "Say why the elimination is undone: it goes on record."})
+    with transaction.atomic():
+        locked = _lock(entrant.tournament_id)
+        entrant = Entrant.objects.get(pk=entrant.pk)
+        elimination = entrant.eliminations.standing().order_by("-id").first()
+        if entrant.status != EntrantStatus.ELIMINATED or elimination is None:
+            raise DrawError("not_eliminated", f"{entrant} is not eliminated.", CORRECTION)
+        again = entrant.reentries.order_by("number").first()
+        if again is not None:
+            raise DrawError(
+                "reentered", f"{entrant.name} has re-entered as #{again.number}: the first entry "
+                "stays out.", CORRECTION,
+            )  # fmt: skip
+        table = locked.tables.filter(number=elimination.table_number).first()
+        seat = elimination.seat
+        if table is None or seat is None or table.status != TournamentTableStatus.ACTIVE:
+            raise DrawError(
+                "seat_not_free", f"Table {elimination.table_number} has broken since: "
+                f"{entrant.name} cannot go back to seat {seat}. The elimination stands.",
+                CORRECTION,
+            )  # fmt: skip
+        seating = load_seating(locked, at=[table.number])
+        occupant = seating.by_table[table.number].get(seat)
+        holder = seating.reserved.get(SeatRef(table.number, seat))
+        if occupant is not None or holder is not None:
+            who = occupant.player if occupant is not None else holder
+            other = locked.entrants.get(number=who)
+            raise DrawError(
+                "seat_not_free", f"{entrant.name} cannot go back to table {table.number} seat "
+                f"{seat}: it is {'taken by' if occupant else 'reserved for'} {other}. "
+                "The elimination stands.", CORRECTION,
+            )  # fmt: skip
+        now = timezone.now()
+        SeatAssignment.objects.create(
+            tournament=locked, entrant=entrant, table=table, seat=seat,
+            reason=MoveReason.REINSTATED, started_at=now,
+        )  # fmt: skip
+        SeatMove.objects.create(
+            tournament=locked, entrant=entrant, to_table=table.number, to_seat=seat,
+            reason=MoveReason.REINSTATED, note=reason, citations=cite(CORRECTION), by=by, at=now,
+        )  # fmt: skip
+        reinstatement = Reinstatement.objects.create(
+            tournament=locked, elimination=elimination, entrant=entrant,
+            table_number=table.number, seat=seat, reason=reason, by=by,
+        )  # fmt: skip
+        entrant.status, entrant.place = EntrantStatus.SEATED, None
+        entrant.save(update_fields=["status", "place"])
+        if locked.status == TournamentStatus.COMPLETE:
+            final_drawn = locked.draws.filter(
+                kind=DrawKind.FINAL_TABLE, status=DrawStatus.REVEALED
+            ).exists()
+            locked.status = (
+                TournamentStatus.FINAL_TABLE if final_drawn else TournamentStatus.RUNNING
+            )
+        recompute_places(locked)
+        _seating_changed(locked)
+    return reinstatement
 
 
 def set_hand_for_hand(*, tournament: Tournament, on: bool, by: User) -> Tournament:

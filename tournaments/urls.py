@@ -16,6 +16,12 @@ urlpatterns = [
         views.entrant_eliminate,
         name="entrant_eliminate",
     ),
+    path(
+        "<id:pk>/entrants/<id:number>/reinstate/",
+        views.entrant_reinstate,
+        name="entrant_reinstate",
+    ),
+    path("<id:pk>/registration/close/", views.registration_close, name="registration_close"),
     path("<id:pk>/reserve-seat/", views.reserve_seat, name="reserve_seat"),
     path("<id:pk>/wrong-seat/", views.wrong_seat, name="wrong_seat"),
     path("<id:pk>/hand-for-hand/", views.hand_for_hand, name="hand_for_hand"),

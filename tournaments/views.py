@@ -13,8 +13,10 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db.models import Count, F
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
@@ -27,6 +29,7 @@ from tournaments.draws import DrawError
 from tournaments.forms import (
     ButtonForm,
     EntrantForm,
+    ReinstateForm,
     ReserveSeatForm,
     TournamentForm,
     WrongSeatForm,
@@ -133,27 +136,41 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
         "waiting": tournament.entrants.filter(status=EntrantStatus.REGISTERED).count(),
         "live_count": tournament.entrants.exclude(status=EntrantStatus.ELIMINATED).count(),
         "eliminations": place_rows(tournament),
+        "reinstatements": tournament.reinstatements.select_related("entrant", "by")[:20],
         "clock": read_clock(tournament, list(tournament.levels.all())),
         "check": tournament.balance_checks.first(),
         "open_draw": tournament.draws.filter(status=DrawStatus.COMMITTED).first(),
         "entrant_form": EntrantForm(tournament=tournament),
+        "reinstate_form": ReinstateForm(),
         "reserve_form": ReserveSeatForm(),
         "wrong_seat_form": WrongSeatForm(),
     }
 
 
 def place_rows(tournament: Tournament, limit: int = 50) -> list[dict[str, Any]]:
-    """Eliminations, latest first, with the places shared on one hand-for-hand hand (RP-8)."""
-    rows = list(tournament.eliminations.select_related("entrant").order_by("place")[:limit])
-    spans: dict[int, list[int]] = {}
-    for row in tournament.eliminations.filter(hand_for_hand_hand__isnull=False).values_list(
-        "hand_for_hand_hand", "place"
-    ):
-        spans.setdefault(row[0], []).append(row[1])
+    """Standing eliminations, latest first, with the finishing place: shared on one
+    hand-for-hand hand (RP-8), none yet while registration is open (TDA 8)."""
+    standing = tournament.eliminations.standing()
+    rows = list(
+        standing.select_related("entrant", "by").order_by(
+            F("entrant__place").asc(nulls_last=True), "-id"
+        )[:limit]
+    )
+    per_hand = dict(
+        standing.filter(hand_for_hand_hand__isnull=False, entrant__place__isnull=False)
+        .values_list("hand_for_hand_hand")
+        .annotate(n=Count("id"))
+        .values_list("hand_for_hand_hand", "n")
+    )
     result = []
     for row in rows:
-        span = spans.get(row.hand_for_hand_hand or -1, [row.place])
-        label = f"{min(span)}–{max(span)} (shared, same hand)" if len(span) > 1 else str(row.place)
+        place, shared = row.entrant.place, per_hand.get(row.hand_for_hand_hand or -1, 1)
+        if place is None:
+            label = "not yet (registration open)" if tournament.registration_open else "—"
+        elif shared > 1:
+            label = f"{place}–{place + shared - 1} (shared, same hand)"
+        else:
+            label = str(place)
         result.append({"elimination": row, "label": label})
     return result
 
@@ -176,15 +193,21 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def entrant_register(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
     form = EntrantForm(request.POST, tournament=tournament)
-    url = reverse("tournaments:detail", args=[pk])
-    if not form.is_valid():
-        messages.error(request, "Give the player's name.")
-        return _go(request, url)
-    return _act(
-        request, url,
-        lambda: services.register_entrant(tournament=tournament, by=request.user, **form.cleaned_data),
-        f"{form.cleaned_data['name']} registered.",
-    )  # fmt: skip
+    if form.is_valid():
+        try:
+            entrant = services.register_entrant(
+                tournament=tournament, by=request.user, **form.cleaned_data
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc)  # the service names the field: name or re-entry
+        else:
+            messages.success(request, f"{entrant.name} registered (#{entrant.number}).")
+            return _go(request, reverse("tournaments:detail", args=[pk]))
+    if request.htmx:
+        context = {"tournament": tournament, "entrant_form": form}
+        return render(request, "tournaments/detail.html#entrant-form", context, status=422)
+    context = {**detail_context(request, tournament), "entrant_form": form}
+    return render(request, "tournaments/detail.html", context, status=422)
 
 
 @require_POST
@@ -201,9 +224,38 @@ def entrant_eliminate(request: HttpRequest, pk: int, number: int) -> HttpRespons
         return redirect(url)
     context = {
         **detail_context(request, entrant.tournament),
-        "flash": f"{entrant.name} eliminated.",
+        "flash": f"{entrant.name} eliminated. Wrong player? Undo it under Eliminations.",
     }
     return render(request, "tournaments/detail.html#table-map", context)
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def entrant_reinstate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Undo a mistaken elimination: an audited correction, the elimination row stays."""
+    entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
+    form = ReinstateForm(request.POST)
+    url = reverse("tournaments:detail", args=[pk])
+    if not form.is_valid():
+        return _refused(request, ValidationError("Say why the elimination is undone."), url)
+    return _act(
+        request, url,
+        lambda: services.reinstate_player(
+            entrant=entrant, by=request.user, reason=form.cleaned_data["reason"]
+        ),
+        f"{entrant.name} is back in the tournament: elimination undone.",
+    )  # fmt: skip
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def registration_close(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(pk)
+    return _act(
+        request, reverse("tournaments:detail", args=[pk]),
+        lambda: services.close_registration(tournament=tournament, by=request.user),
+        "Registration and re-entry are closed: finishing places are fixed from now on.",
+    )  # fmt: skip
 
 
 @require_POST
@@ -412,7 +464,7 @@ def balance_apply(request: HttpRequest, pk: int, check_id: int) -> HttpResponse:
     url = reverse("tournaments:balance", args=[pk])
     return _act(
         request, url, lambda: services.apply_balance(check=check, by=request.user),
-        f"{len(check.moves)} move(s) made.",
+        f"{len(check.moves)} move{pluralize(len(check.moves))} made.",
     )  # fmt: skip
 
 

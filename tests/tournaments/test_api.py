@@ -95,7 +95,13 @@ def test_a_director_runs_a_tournament_through_the_api(api_client_for: Any) -> No
     assert sorted(len(t["seats"]) for t in seating) == [3, 4]
     first = seating[0]["seats"][0]["entrant"]
     out = client.post(f"{API}{pk}/entrants/{first}/eliminate/")
-    assert out.status_code == 201 and out.json()["place"] == 7
+    # Registration is still open (TDA 8): no finishing place until it closes.
+    assert out.status_code == 201 and out.json()["place"] is None
+    closed = client.post(f"{API}{pk}/registration/close/")
+    assert closed.status_code == 200 and closed.json()["registration_closed_at"]
+    assert client.post(f"{API}{pk}/registration/close/").status_code == 422
+    out = client.get(f"{API}{pk}/eliminations/").json()
+    assert [(row["entrant"], row["shared_place"]) for row in out] == [(first, 7)]
     check = client.post(f"{API}{pk}/balance/").json()
     assert check["final_table"] is True  # six left fit one six-handed table
     final = client.post(f"{API}{pk}/draws/", {"kind": "final_table", "deal": True}, format="json")

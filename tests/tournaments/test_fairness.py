@@ -131,7 +131,7 @@ def test_an_unrevealed_draw_does_not_verify(director: Any) -> None:
 def test_the_verify_command_passes_clean_draws_and_fails_a_tampered_one(drawn: Tournament) -> None:
     out = io.StringIO()
     call_command("verify_draw", drawn.pk, stdout=out)
-    assert "2 draw(s) verified" in out.getvalue() and "draw 1 (initial): OK" in out.getvalue()
+    assert "2 draws verified" in out.getvalue() and "draw 1 (initial): OK" in out.getvalue()
     draw = drawn.draws.get(number=2)
     tamper(draw, result={**draw.result, "result": list(reversed(draw.result["result"]))})
     out = io.StringIO()

@@ -102,6 +102,7 @@ def test_with_the_lock_the_second_draw_waits_and_sees_the_seat_taken(director: A
 def race_eliminations(director: Any, lock: Callable[[int], Tournament] | None) -> list[int]:
     tournament = make_tournament(by=director, tables=2, entrants=12)
     services.draw_initial_seating(tournament=tournament, by=director)
+    services.close_registration(tournament=tournament, by=director)  # places are fixed at once
     barrier = threading.Barrier(2)
     real = lock or services._lock
 

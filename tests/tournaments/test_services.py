@@ -103,7 +103,10 @@ def test_cash_tables_and_tables_in_another_tournament_are_refused(director: Any)
     services.create_tournament(by=director, name="First", tables=rooms, levels=LEVELS)
     with pytest.raises(ValidationError) as caught:
         services.create_tournament(by=director, name="Second", tables=rooms, levels=LEVELS)
-    assert "another tournament" in caught.value.message_dict["tables"][0]
+    assert caught.value.message_dict["tables"] == ["Tables 301 and 302 are already in the First."]
+    with pytest.raises(ValidationError) as caught:
+        services.create_tournament(by=director, name="Third", tables=rooms[:1], levels=LEVELS)
+    assert caught.value.message_dict["tables"] == ["Table 301 is already in the First."]
 
 
 def test_levels_need_a_duration_and_a_big_blind_over_the_small(director: Any) -> None:
@@ -293,6 +296,7 @@ def test_a_player_found_in_the_wrong_seat_moves_with_the_current_stack(
 def test_an_elimination_opens_the_seat_records_the_place_and_checks_the_balance(
     seated: Tournament, director: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
+    services.close_registration(tournament=seated, by=director)
     player = entrant(seated, 2)
     table, seat = live_seats(seated)[2]
     with django_capture_on_commit_callbacks() as callbacks:
@@ -311,6 +315,7 @@ def test_an_elimination_opens_the_seat_records_the_place_and_checks_the_balance(
 def test_busts_on_the_same_hand_for_hand_hand_share_the_place(
     seated: Tournament, director: Any
 ) -> None:
+    services.close_registration(tournament=seated, by=director)
     services.set_hand_for_hand(tournament=seated, on=True, by=director)
     seated.refresh_from_db()
     assert seated.hand_for_hand_announced_at is not None

@@ -7,6 +7,7 @@ record), so it can run in a cron job or CI against a copy of the database.
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.template.defaultfilters import pluralize
 
 from tournaments.models import Draw, DrawStatus
 from tournaments.services import verify_draw
@@ -42,5 +43,6 @@ class Command(BaseCommand):
                     + "".join(f"\n  {problem}" for problem in verification.problems)
                 )
         if failed:
-            raise CommandError(f"{failed} draw(s) failed verification.")
-        self.stdout.write(self.style.SUCCESS(f"{draws.count()} draw(s) verified."))
+            raise CommandError(f"{failed} draw{pluralize(failed)} failed verification.")
+        count = draws.count()
+        self.stdout.write(self.style.SUCCESS(f"{count} draw{pluralize(count)} verified."))
