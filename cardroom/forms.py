@@ -199,11 +199,15 @@ class RulingForm(forms.Form):
         regex=r"^[0-9a-f]{32}$", required=False, widget=forms.HiddenInput
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, cited: list[tuple[str, str]] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial.setdefault("request_key", uuid.uuid4().hex)
-        self.cited: list[tuple[str, str]] = []
+        #: (citation id, pinpoint) in order: posted, or given for a blank form (an amendment
+        #: starts from the citations of the ruling it changes).
+        self.cited: list[tuple[str, str]] = list(cited or [])
         if self.is_bound:
             notes = self.data.getlist("note")
             ids = self.data.getlist("cite")

@@ -54,10 +54,47 @@ def can_read(user: Any) -> bool:
     return has_role(user, *READERS)
 
 
+#: A role as the floor says it in a sentence ("This needs a tournament director.").
+WHO: dict[Role, str] = {
+    Role.FLOOR_MANAGER: "a floor manager",
+    Role.DIRECTOR: "a tournament director",
+    Role.STAFF: "a member of staff",
+}
+
+
+def who_is_needed(roles: Iterable[Role]) -> str:
+    """``"a floor manager or a tournament director"``; any role of the floor for readers."""
+    wanted = [role for role in Role if role in set(roles)]
+    if set(wanted) == set(READERS):
+        return "a role on the floor (floor manager, tournament director or staff)"
+    if len(wanted) <= 1:
+        return "".join(WHO[role] for role in wanted)
+    return ", ".join(WHO[role] for role in wanted[:-1]) + " or " + WHO[wanted[-1]]
+
+
+class RoleRequired(PermissionDenied):
+    """Refused for want of a role: carries the roles the page needs, so the 403 page can say
+    who may do it instead of a vague "not allowed"."""
+
+    def __init__(self, *roles: Role) -> None:
+        self.roles = roles
+        super().__init__(f"This needs {who_is_needed(roles)}.")
+
+
+def refusal_context(exception: Exception | None) -> dict[str, Any]:
+    """What the 403 page says: the role needed when the refusal names one, and (unless any
+    role would do) who on the floor can do it instead."""
+    roles: tuple[Role, ...] = getattr(exception, "roles", ())
+    if not roles:
+        return {}
+    readers = set(roles) == set(READERS)
+    return {"needed": who_is_needed(roles), "ask": None if readers else who_is_needed(roles)}
+
+
 def role_required(
     *roles: Role,
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """View decorator: 403 for a signed-in user without one of ``roles``.
+    """View decorator: 403 for a signed-in user without one of ``roles``, naming them.
 
     Anonymous users never reach it: ``LoginRequiredMiddleware`` sends them to log in.
     """
@@ -66,7 +103,7 @@ def role_required(
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if not has_role(request.user, *roles):
-                raise PermissionDenied("Your role does not allow this.")
+                raise RoleRequired(*roles)
             return view(request, *args, **kwargs)
 
         return wrapped

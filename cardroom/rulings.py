@@ -38,6 +38,19 @@ def precedents(citation_ids: list[str], *, limit: int = 5) -> list[Ruling]:
     )
 
 
+def amendment_draft(ruling: Ruling) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """A blank amendment of ``ruling``: its facts and its citations with their pinpoints, so
+    the director changes only what the amendment or appeal changes. The amendment is still a
+    new, append-only ruling linked to this one (``amends``)."""
+    initial = {
+        "table": ruling.table.number, "hand": ruling.hand_id,
+        "action": ruling.action.seq if ruling.action_id and ruling.action else None,
+        "seats": ", ".join(map(str, ruling.seats)),
+        "situation": ruling.situation, "decision": ruling.decision,
+    }  # fmt: skip
+    return initial, [(c.rule_id, c.note) for c in ruling.citations.order_by("order")]
+
+
 def ruling_chain(ruling: Ruling) -> list[Ruling]:
     """The original ruling and every amendment or appeal after it, oldest first."""
     root = ruling

@@ -212,6 +212,9 @@ SPECTACULAR_SETTINGS = {
 CARDROOM_PUBLIC_BETTING_API = env_bool("CARDROOM_PUBLIC_BETTING_API", True)
 CARDROOM_PUBLIC_RULEBOOK = env_bool("CARDROOM_PUBLIC_RULEBOOK", True)
 
+# The room's name, as printed at the head of a ruling record.
+CARDROOM_NAME = env_str("CARDROOM_NAME", "Cardroom") or "Cardroom"
+
 # Content Security Policy (Django's own middleware): no inline script anywhere.
 SECURE_CSP = {
     "default-src": [CSP.SELF],

@@ -4,6 +4,7 @@ import re
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import ValidationError
@@ -35,8 +36,14 @@ from cardroom.forms import (
 )
 from cardroom.health import broker_status, database_status
 from cardroom.models import Hand, HandStatus, Ruling, Table
-from cardroom.roles import READERS, Role, has_role, role_required
-from cardroom.rulings import cited_rules, precedents, ruling_chain, write_rulings_csv
+from cardroom.roles import READERS, Role, has_role, refusal_context, role_required
+from cardroom.rulings import (
+    amendment_draft,
+    cited_rules,
+    precedents,
+    ruling_chain,
+    write_rulings_csv,
+)
 from cardroom.services import (
     StaleHand,
     create_table,
@@ -78,7 +85,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 def error_403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return _error(request, 403)
+    return _error(request, 403, refusal_context(exception))
 
 
 def error_404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -89,14 +96,16 @@ def error_500(request: HttpRequest) -> HttpResponse:
     return _error(request, 500)
 
 
-def _error(request: HttpRequest, status: int) -> HttpResponse:
+def _error(
+    request: HttpRequest, status: int, context: dict[str, Any] | None = None
+) -> HttpResponse:
     if request.path.startswith("/api/"):
         messages = {403: "Your role does not allow this.", 404: "Not found.", 500: "Server error."}
         codes = {403: "permission_denied", 404: "not_found", 500: "server_error"}
         return JsonResponse(
             {"error": {"code": codes[status], "message": messages[status]}}, status=status
         )
-    return render(request, f"cardroom/errors/{status}.html", status=status)
+    return render(request, f"cardroom/errors/{status}.html", context, status=status)
 
 
 # --- tables ---------------------------------------------------------------------------------
@@ -381,11 +390,11 @@ def ruling_export(request: HttpRequest) -> HttpResponse:
 @role_required(*READERS)
 def ruling_detail(request: HttpRequest, ruling_id: int) -> HttpResponse:
     ruling = get_object_or_404(ruling_queryset(), pk=ruling_id)
-    chain = ruling_chain(ruling)
+    context = {"ruling": ruling, "chain": ruling_chain(ruling), "room": settings.CARDROOM_NAME}
     template = (
         "cardroom/ruling_print.html" if "print" in request.GET else "cardroom/ruling_detail.html"
     )
-    return render(request, template, {"ruling": ruling, "chain": chain})
+    return render(request, template, context)
 
 
 @role_required(Role.DIRECTOR)
@@ -408,9 +417,10 @@ def ruling_create(request: HttpRequest) -> HttpResponse:
                 messages.success(request, f"{ruling} logged.")
                 return redirect_to(request, reverse("cardroom:ruling_detail", args=[ruling.pk]))
         return render_ruling_form(request, form, amends, status=422)
-    table = request.GET.get("table") or (amends.table.number if amends else None)
-    hand = request.GET.get("hand") or (amends.hand_id if amends else None)
-    form = RulingForm(initial={"table": table, "hand": hand})
+    if amends is not None:
+        initial, cited = amendment_draft(amends)
+        return render_ruling_form(request, RulingForm(initial=initial, cited=cited), amends)
+    form = RulingForm(initial={"table": request.GET.get("table"), "hand": request.GET.get("hand")})
     return render_ruling_form(request, form, amends)
 
 
@@ -486,12 +496,15 @@ def ruling_cite_search(request: HttpRequest) -> HttpResponse:
 @role_required(Role.DIRECTOR)
 def ruling_cite_add(request: HttpRequest) -> HttpResponse:
     """Add a rule to the ruling being written; precedents citing the same rules come along."""
-    ids = [*request.GET.getlist("cite"), request.GET.get("id", "")]
-    rules = cited_rules(ids)
-    if not any(rule.citation_id == request.GET.get("id") for rule in rules):
+    wanted, already = request.GET.get("id", ""), request.GET.getlist("cite")
+    rules = cited_rules([*already, wanted])
+    new_rule = next((rule for rule in rules if rule.citation_id == wanted), None)
+    if new_rule is None:
         return HttpResponse("Not a rule in the rulebook.", status=422)
+    if wanted in already:
+        return HttpResponse(status=204)  # cited once (its pinpoint says where); nothing to add
     context = {
-        "new_rule": rules[-1] if rules else None,
+        "new_rule": new_rule,
         "precedents": precedents([r.citation_id for r in rules]),
         "oob": True,
     }

@@ -56,6 +56,16 @@
   });
 })();
 
+// Citation picker: "Remove" takes a cited rule off the ruling being written (an amendment starts
+// with the original's citations); focus goes back to the search box to cite another.
+document.addEventListener("click", function (event) {
+  var remove = event.target.closest && event.target.closest("[data-uncite]");
+  if (!remove) { return; }
+  remove.closest(".cited-rule").remove();
+  var box = document.getElementById("cite-box");
+  if (box) { box.focus(); }
+});
+
 // Citation picker: Enter searches instead of submitting the ruling; arrows move through results.
 document.addEventListener("keydown", function (event) {
   var box = event.target.closest && event.target.closest("#cite-box");
