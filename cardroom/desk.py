@@ -5,10 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardroom.models import Hand
+from cardroom.models import Hand, HandAction
 from cardroom.services import engine_state
+from rules.engine.config import GameConfig
 from rules.engine.errors import IllegalAction
-from rules.engine.state import Action, ActionKind, apply, legal_options, snapshot
+from rules.engine.state import (
+    Action,
+    ActionKind,
+    HandState,
+    Seat,
+    apply,
+    legal_options,
+    snapshot,
+    start_hand,
+)
 
 
 def desk_view(hand: Hand) -> dict[str, Any]:
@@ -43,7 +53,7 @@ def desk_view(hand: Hand) -> dict[str, Any]:
         "options": options,
         "why": why,
         "seats": seats,
-        "log": actions,
+        "log": action_log(hand, actions),
         "to_act": state.to_act,
         "street": state.street,
         "facing_bet": state.current_bet > 0,
@@ -58,3 +68,43 @@ def refusal_of(state: Any, action: Action) -> IllegalAction:
     except IllegalAction as refusal:
         return refusal
     return IllegalAction("unavailable", "Not available now.")
+
+
+def action_log(hand: Hand, actions: list[HandAction]) -> list[dict[str, Any]]:
+    """Each action entered, in the dealer's words with its amount ("Seat 1 calls 44"): the
+    hand is replayed so a call or an all-in states the chips it put in. A voided action is
+    worded against the state it was entered in (voids take back the last action, so the
+    live actions before it are exactly what the dealer saw)."""
+    seats = [Seat(seat=entry["seat"], stack=entry["stack"]) for entry in hand.seats]
+    state = start_hand(GameConfig.from_dict(hand.game), hand.button, seats)
+    entries = []
+    for entry in actions:
+        live = entry.voided_at is None
+        trial = state if live else state.copy()
+        entries.append({"action": entry, "text": log_line(trial, entry)})
+    return entries
+
+
+def log_line(state: HandState, entry: HandAction) -> str:
+    """Play ``entry`` on ``state`` and say what it did, amounts included."""
+    seat = entry.seat
+    facing = state.current_bet
+    wager, stack = state.street_wager.get(seat, 0), state.stacks.get(seat, 0)
+    try:
+        apply(state, Action.from_dict(entry.as_engine_dict()))
+    except (IllegalAction, ValueError):
+        return f"Seat {seat} {entry.action.replace('_', ' ')}"
+    paid = stack - state.stacks[seat]
+    kind = ActionKind(entry.action)
+    if kind is ActionKind.FOLD:
+        return f"Seat {seat} folds"
+    if kind is ActionKind.CHECK or (kind is ActionKind.CALL and paid == 0):
+        return f"Seat {seat} checks"
+    if kind is ActionKind.ALL_IN or paid == stack:
+        # The chips in front of the player once all-in: this street's whole wager.
+        return f"Seat {seat} all-in for {wager + paid}"
+    if kind is ActionKind.CALL:
+        return f"Seat {seat} calls {paid}"
+    if facing == 0:
+        return f"Seat {seat} bets {wager + paid}"
+    return f"Seat {seat} raises to {wager + paid}"

@@ -44,3 +44,76 @@ def test_a_hand_played_to_showdown_on_the_desk(
     expect(page.get_by_text("cards to showdown")).to_be_visible()
     expect(page.locator(".pot")).to_have_text("13")
     expect(page.locator(".log li")).to_have_count(9)
+
+
+def deal(page: Any, live_server: Any, number: int, stacks: dict[int, int]) -> None:
+    page.goto(f"{live_server.url}/tables/{number}/desk/")
+    for seat, stack in stacks.items():
+        page.get_by_label(f"Seat {seat}", exact=True).fill(str(stack))
+    page.get_by_label("Button").select_option("1")
+    page.get_by_role("button", name="Deal").click()
+    expect(page.locator(".to-act-line")).to_contain_text("Seat 1 to act")
+
+
+def test_a_refusal_lists_each_citation_as_its_own_item(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    from tests.factories import make_table
+
+    make_table(number=6)
+    page = login_page("td")
+    deal(page, live_server, 6, {1: 200, 2: 200, 3: 200})
+    page.get_by_label("Raise to").fill("3")
+    page.get_by_role("button", name="Raise").click()
+    refusal = page.get_by_role("alert")
+    expect(refusal).to_contain_text("A raise must be to at least 4")
+    # NL minimum raise and the TDA raise amounts: two rules, two items, each a link.
+    cited = refusal.get_by_role("listitem")
+    expect(cited).to_have_count(2)
+    expect(cited.nth(0).get_by_role("link")).to_have_text("RRoP-14.3")
+    expect(cited.nth(1).get_by_role("link")).to_have_text("TDA-43")
+
+
+def test_the_desk_raises_no_content_security_policy_violation(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    """Deal, act, refuse, read chips and void on the desk under the strict CSP (style-src
+    'self', script-src 'self'): the console stays free of violations."""
+    from tests.factories import make_table
+
+    make_table(number=7, straddle=4)
+    page = login_page("td")
+    problems: list[str] = []
+    page.on(
+        "console",
+        lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.expose_function("reportViolation", lambda text: problems.append(text))
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', e =>"
+        " window.reportViolation(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sample));"
+    )
+    deal(page, live_server, 7, {1: 200, 2: 200, 3: 200, 4: 200})
+    page.get_by_label("Raise to").fill("5")  # short of the minimum: a refusal is swapped in
+    page.get_by_role("button", name="Raise").click()
+    expect(page.get_by_role("alert")).to_contain_text("Refused")
+    page.get_by_label("Raise amount slider").fill("20")
+    page.get_by_role("button", name="Raise").click()
+    expect(page.locator(".to-act-line")).to_contain_text("Seat 2 to act")
+    page.get_by_role("button", name="Call 19").click()
+    expect(page.locator(".to-act-line")).to_contain_text("Seat 3 to act")
+
+    helper = page.locator("#count-helper")
+    helper.get_by_role("button", name="+25").first.click()
+    expect(page.locator("#chips-out")).to_have_text("25")
+    helper.get_by_role("button", name="Read it").click()
+    expect(helper.get_by_role("status")).to_be_visible()
+
+    page.get_by_text("Corrections").click()
+    page.get_by_label("Reason").first.fill("wrong seat")
+    page.get_by_role("button", name="Void last action").click()
+    expect(page.locator(".log li.voided")).to_have_count(1)
+    page.reload()
+    expect(page.locator(".to-act-line")).to_contain_text("Seat 2 to act")
+    assert problems == []

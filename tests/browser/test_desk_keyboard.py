@@ -1,0 +1,143 @@
+"""The betting desk with the keyboard only: deal, shortcut keys, Tab, the raise box and Enter.
+
+A dealer keeps both hands on the keyboard: after every action the focus must come back to the
+action panel (never the page body), so the next shortcut key works at once."""
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+FOCUS_IN_PANEL = """() => {
+  const panel = document.getElementById("action-panel");
+  return !!panel && panel.contains(document.activeElement);
+}"""
+
+
+def tab_to(page: Any, selector: str, limit: int = 60) -> None:
+    """Press Tab until the focused element matches ``selector`` (the keyboard, not a click)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"{selector} is not reachable with Tab")
+
+
+def assert_focus_in_panel(page: Any) -> None:
+    page.wait_for_function(FOCUS_IN_PANEL, timeout=3000)
+
+
+def act(page: Any, key: str, log_line: str, count: int) -> None:
+    """Press a key; the log gains ``log_line`` and the focus is back in the action panel."""
+    page.keyboard.press(key)
+    log = page.locator(".log li")
+    expect(log).to_have_count(count)
+    expect(log.nth(count - 1)).to_contain_text(log_line)
+    assert_focus_in_panel(page)
+
+
+def deal_with_the_keyboard(page: Any, stacks: dict[int, int]) -> None:
+    tab_to(page, "#id_button")  # Seat 1 has the button (the first choice)
+    for seat, stack in stacks.items():
+        tab_to(page, f"#id_stack_{seat}")
+        page.keyboard.type(str(stack))
+    page.keyboard.press("Enter")  # Enter in a stack box deals: Deal is the form's only button
+    expect(page.locator(".to-act-line")).to_contain_text("Seat 1 to act")
+    assert_focus_in_panel(page)
+
+
+def test_one_desk_hand_played_with_the_keyboard_only(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    from tests.factories import make_table
+
+    make_table(number=3)
+    page = login_page("td")
+    page.goto(f"{live_server.url}/tables/3/desk/")
+    deal_with_the_keyboard(page, {1: 200, 2: 200, 3: 50})  # blinds 1/2: seat 2 SB, seat 3 BB
+
+    # The shortcut keys are shown on their buttons.
+    expect(page.get_by_role("button", name="Fold").locator("kbd")).to_have_text("F")
+    expect(page.get_by_role("button", name="Call 2").locator("kbd")).to_have_text("C")
+    expect(page.get_by_role("button", name="All-in").locator("kbd")).to_have_text("A")
+    expect(page.get_by_role("button", name="Raise", exact=False).locator("kbd")).to_have_text("R")
+
+    # R goes to the raise box; typing the amount and Enter raises.
+    page.keyboard.press("r")
+    expect(page.get_by_label("Raise to")).to_be_focused()
+    page.keyboard.type("6")
+    page.keyboard.press("Enter")
+    log = page.locator(".log li")
+    expect(log.first).to_contain_text("Seat 1 raises to 6")
+    assert_focus_in_panel(page)
+
+    act(page, "c", "Seat 2 calls 5", 2)  # the small blind had 1 in
+    act(page, "c", "Seat 3 calls 4", 3)  # the big blind had 2 in
+    expect(page.locator(".hand-facts")).to_contain_text("Flop")
+
+    # Fold is one Tab away from the panel; Check is the next: Enter on it checks.
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Fold")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Check")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(log).to_have_count(4)
+    expect(log.nth(3)).to_contain_text("Seat 2 checks")
+    assert_focus_in_panel(page)
+
+    act(page, "a", "Seat 3 all-in for 44", 5)  # 50 less the 6 put in before the flop
+    act(page, "c", "Seat 1 calls 44", 6)
+    act(page, "f", "Seat 2 folds", 7)
+    expect(page.locator("#action-panel")).to_contain_text("cards to showdown")
+    expect(page.locator(".pot")).to_have_text("106")
+
+
+def test_enter_in_the_raise_box_raises_and_an_illegal_amount_is_refused_not_folded(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    from tests.factories import make_table
+
+    make_table(number=4)
+    page = login_page("td")
+    page.goto(f"{live_server.url}/tables/4/desk/")
+    deal_with_the_keyboard(page, {1: 200, 2: 200, 3: 200})
+
+    box = page.get_by_label("Raise to")
+    box.fill("3")  # short of the minimum raise (to 4)
+    box.press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text("Refused")
+    expect(page.locator(".log li")).to_have_text(["Blinds posted; no action yet."])
+    expect(page.locator(".to-act-line")).to_contain_text("Seat 1 to act")
+    # The focus goes back to the raise box to put the amount right.
+    expect(page.get_by_label("Raise to")).to_be_focused()
+
+    page.keyboard.type("8")
+    page.keyboard.press("Enter")
+    expect(page.locator(".log li").first).to_contain_text("Seat 1 raises to 8")
+    expect(page.locator(".to-act-line")).to_contain_text("Seat 2 to act")
+
+
+def test_shortcut_keys_do_not_fire_while_typing_or_with_a_modifier(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    from tests.factories import make_table
+
+    make_table(number=5)
+    page = login_page("td")
+    page.goto(f"{live_server.url}/tables/5/desk/")
+    deal_with_the_keyboard(page, {1: 200, 2: 200, 3: 200})
+
+    page.get_by_text("Corrections").click()
+    reason = page.get_by_label("Reason").first
+    reason.fill("")
+    reason.press_sequentially("fcra")  # letters typed into a box stay there
+    expect(reason).to_have_value("fcra")
+    page.locator("#action-panel").focus()
+    page.keyboard.press("Shift+F")
+    page.keyboard.press("Control+f")
+    page.keyboard.press("Alt+c")
+    page.wait_for_timeout(400)
+    expect(page.locator(".log li")).to_have_text(["Blinds posted; no action yet."])
+    expect(page.locator(".to-act-line")).to_contain_text("Seat 1 to act")
