@@ -63,3 +63,109 @@ def test_director_eliminates_a_player_from_the_table_map(
     expect(
         page.get_by_role("button", name=f"Eliminate {seat.entrant.name}", exact=True)
     ).to_have_count(0)
+
+
+# --- issue 15, item 7: free tables, one name per player, an undo for "Out", plain words ------
+
+
+def test_the_new_tournament_form_lists_only_free_tables(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    from tests.tournaments.factories import LEVELS, make_room_tables
+    from tournaments.services import create_tournament
+
+    busy = make_room_tables(count=2, first=21)
+    make_room_tables(count=1, first=23)
+    create_tournament(by=director, name="Sunday Deepstack", tables=busy, levels=LEVELS)
+    page = login_page("td")
+    page.get_by_role("link", name="Tournaments").click()
+    page.get_by_role("link", name="New tournament").click()
+    tables = page.get_by_role("group", name="Tables")
+    expect(tables.get_by_role("checkbox")).to_have_count(1)
+    expect(tables.get_by_role("checkbox", name="Table 23 (9 seats)")).to_be_visible()
+    expect(tables).not_to_contain_text("Table 21")
+    expect(tables).not_to_contain_text("Table 22")
+    page.get_by_label("Name").fill("Monday Turbo")
+    tables.get_by_role("checkbox", name="Table 23 (9 seats)").check()
+    page.get_by_role("button", name="Create tournament").click()
+    expect(page.get_by_role("heading", name="Monday Turbo")).to_be_visible()
+
+
+def test_a_duplicate_name_is_refused_with_an_error_on_the_form(
+    login_page: Any, field: Any, live_server: Any
+) -> None:
+    page = login_page("td")
+    page.goto(f"{live_server.url}/tournaments/{field.pk}/")
+    name = page.get_by_label("Name", exact=True)
+    name.fill("  player 3 ")
+    page.get_by_role("button", name="Register").click()
+    expect(page.locator("#entrant-form").get_by_role("alert")).to_contain_text(
+        "Player 3 is already entered (#3)."
+    )
+    expect(name).to_have_attribute("aria-invalid", "true")
+    expect(name).to_be_focused()  # back where the director was typing, after the swap
+    assert field.entrants.count() == 15
+    name.fill("Player 16")
+    page.get_by_role("button", name="Register").click()
+    expect(page.locator(".messages")).to_contain_text("Player 16 registered (#16).")
+    assert field.entrants.count() == 16
+
+
+def test_a_misclicked_out_is_undone_by_the_director_and_recorded(
+    login_page: Any, field: Any, live_server: Any
+) -> None:
+    from tournaments.models import SeatAssignment
+
+    first, second = SeatAssignment.objects.filter(
+        table__number=1, ended_at__isnull=True
+    ).select_related("entrant")[:2]
+    wrong = first.entrant.name
+    page = login_page("td")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{live_server.url}/tournaments/{field.pk}/")
+    # Touch targets: each "Out" at least 44 px high, and two rows' buttons never touch.
+    out = page.get_by_role("button", name=f"Eliminate {wrong}", exact=True)
+    below = page.get_by_role("button", name=f"Eliminate {second.entrant.name}", exact=True)
+    box, next_box = out.bounding_box(), below.bounding_box()
+    assert box and next_box and box["height"] >= 44 and box["width"] >= 44
+    assert next_box["y"] - (box["y"] + box["height"]) >= 8
+    out.click()
+    expect(page.locator("#table-map")).to_contain_text(f"{wrong} eliminated.")
+
+    page.goto(f"{live_server.url}/tournaments/{field.pk}/")
+    row = page.locator(f"#elimination-{first.entrant.number}")
+    row.get_by_label("Why").fill("Out clicked on the wrong player")
+    row.get_by_role("button", name=f"Undo the elimination of {wrong}").click()
+    expect(page.locator(".messages")).to_contain_text(f"{wrong} is back in the tournament")
+    table = page.locator("#ttable-1")
+    expect(table.locator(".seat-list li").nth(first.seat - 1)).to_contain_text(wrong)
+    expect(page.get_by_role("button", name=f"Eliminate {wrong}", exact=True)).to_be_visible()
+    expect(page.locator("#reinstatements")).to_contain_text("Out clicked on the wrong player")
+    expect(page.locator("#eliminations tbody")).to_contain_text("Nobody is out yet.")
+
+    page.get_by_role("link", name="Draw audit").click()
+    moves = page.locator("#moves tbody tr")
+    expect(
+        moves.filter(has_text="Elimination undone: Out clicked on the wrong player")
+    ).to_have_count(1)
+    expect(moves.filter(has_text="Eliminated")).to_have_count(1)  # the elimination stays
+
+
+def test_applying_a_balancing_check_says_one_move_made_in_plain_words(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    from tests.tournaments.factories import make_tournament
+    from tournaments.models import SeatAssignment
+    from tournaments.services import check_balance, draw_initial_seating, eliminate_player
+
+    tournament = make_tournament(by=director, tables=3, entrants=24, name="Balancing Act")
+    draw_initial_seating(tournament=tournament, by=director)
+    for assignment in SeatAssignment.objects.filter(
+        table__number=1, ended_at__isnull=True
+    ).select_related("entrant")[:2]:
+        eliminate_player(entrant=assignment.entrant, by=director)
+    assert len(check_balance(tournament_id=tournament.pk).moves) == 1
+    page = login_page("td")
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/balance/")
+    page.get_by_role("button", name="Apply 1 move").click()
+    expect(page.locator(".messages")).to_have_text("1 move made.")
