@@ -1,0 +1,201 @@
+"""The clock's room display in Chromium: a TV across the room with nobody at it.
+
+It shows the level and the room's facts without navigation, keeps the server's time whatever
+the TV's own clock says, changes level (with its chime) without a reload, numbers the level
+after a break on from the one before it, and comes back by itself after the network drops.
+"""
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+STRUCTURE: list[dict[str, Any]] = [
+    {"small_blind": 1000, "big_blind": 2000, "ante": 0, "seconds": 1200},
+    {"small_blind": 1500, "big_blind": 3000, "ante": 3000, "seconds": 1200},
+    {"small_blind": 2000, "big_blind": 4000, "ante": 4000, "seconds": 1200},
+    {"is_break": True, "seconds": 900},
+    {"small_blind": 3000, "big_blind": 6000, "ante": 6000, "seconds": 1200},
+]
+
+#: Counts the notes the page's WebAudio plays (an oscillator started), before any page script.
+AUDIO_SPY = """
+window.__notes = 0;
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) {
+  window.__notes += 1;
+  return start.apply(this, args);
+};
+"""
+
+
+def running_at(director: Any, *, seconds_in: float, entrants: int = 9) -> Any:
+    """A tournament whose clock has run ``seconds_in`` seconds of the structure."""
+    from django.db.models import F
+
+    from tests.tournaments.factories import make_tournament
+    from tournaments.models import Tournament
+    from tournaments.services import start_clock
+
+    tournament = make_tournament(
+        by=director, tables=1, entrants=entrants, levels=STRUCTURE, name="Sunday Major"
+    )
+    start_clock(tournament=tournament, by=director)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        level_started_at=F("level_started_at") - timedelta(seconds=seconds_in)
+    )
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+def server_seconds_left(tournament: Any) -> float:
+    from django.utils import timezone
+
+    from tournaments.models import Tournament, read_clock
+
+    fresh = Tournament.objects.get(pk=tournament.pk)
+    return read_clock(fresh, list(fresh.levels.all()), timezone.now()).remaining.total_seconds()
+
+
+def shown_seconds(page: Any) -> int:
+    text = page.locator("#room-time").inner_text()
+    parts = [int(p) for p in text.split(":")]
+    return sum(p * 60**i for i, p in enumerate(reversed(parts)))
+
+
+def open_display(page: Any, live_server: Any, tournament: Any) -> None:
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/display/")
+
+
+def test_the_room_display_shows_the_level_and_the_room_facts_without_navigation(
+    login_page: Any, director: Any, staff: Any, live_server: Any
+) -> None:
+    from tournaments.models import Entrant, EntrantStatus
+    from tournaments.services import pause_clock
+
+    tournament = running_at(director, seconds_in=1200 + 300)  # Level 2, 15 minutes left
+    Entrant.objects.filter(tournament=tournament, number__in=[2, 5]).update(
+        status=EntrantStatus.ELIMINATED
+    )
+    page = login_page("staffer")
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/")
+    page.get_by_role("link", name="Room display").click()
+
+    expect(page.locator("#room-level")).to_have_text("Level 2")
+    expect(page.locator("#room-blinds-value")).to_have_text("1,500 / 3,000")
+    expect(page.locator("#room-ante")).to_have_text("3,000")
+    expect(page.locator("#room-time")).to_have_text(re.compile(r"^1[45]:\d\d$"))
+    expect(page.locator("#room-next")).to_have_text("Level 3 · 2,000 / 4,000 ante 4,000")
+    # The rest of Level 2 and all of Level 3 before the break: 35 minutes.
+    expect(page.locator("#room-break")).to_have_text(re.compile(r"^3[45]:\d\d$"))
+    expect(page.locator("#room-players")).to_have_text("7 / 9")
+    expect(page.locator("#room-average")).to_have_text(f"{9 * 20_000 // 7:,}")
+    expect(page.locator("#room-state")).to_have_text("Running")
+    expect(page.locator("#room-paused")).to_be_hidden()
+    # A room display: nothing to navigate to, nothing to click but full screen.
+    expect(page.locator("nav, a")).to_have_count(0)
+    expect(page.get_by_role("button")).to_have_text(["Full screen"])
+
+    # The time counts down by itself between polls.
+    first = shown_seconds(page)
+    expect(page.locator("#room-time")).not_to_have_text(page.locator("#room-time").inner_text())
+    assert shown_seconds(page) < first
+
+    page.get_by_role("button", name="Full screen").click()
+    page.wait_for_function("document.fullscreenElement === document.documentElement")
+    expect(page.locator("#room-fullscreen")).to_have_text("Exit full screen")  # Esc, or this
+
+    # The director pauses: the room sees it without a reload, and the time stops.
+    pause_clock(tournament=tournament, by=director)
+    expect(page.locator("#room-paused")).to_be_visible()
+    expect(page.locator("#room-state")).to_have_text("Paused")
+    held = page.locator("#room-time").inner_text()
+    page.wait_for_timeout(1500)
+    expect(page.locator("#room-time")).to_have_text(held)
+
+
+def test_the_time_left_is_the_servers_whatever_the_displays_own_clock_says(
+    login_page: Any, director: Any, staff: Any, live_server: Any
+) -> None:
+    tournament = running_at(director, seconds_in=300)  # Level 1, 15 minutes left
+    page = login_page("staffer")
+    wrong = datetime.now(UTC) + timedelta(hours=5, minutes=17)
+    page.clock.install(time=wrong)
+    open_display(page, live_server, tournament)
+    assert abs(page.evaluate("Date.now()") / 1000 - wrong.timestamp()) < 60  # the TV's clock is off
+
+    expect(page.locator("#room-level")).to_have_text("Level 1")
+    expect(page.locator("#room-state")).to_have_text("Running")
+    page.wait_for_timeout(1200)  # a tick or more after the first answer
+    assert abs(shown_seconds(page) - server_seconds_left(tournament)) <= 2
+    expect(page.locator("#room-break")).to_have_text(re.compile(r"^5[45]:\d\d$"))
+
+
+def test_a_level_change_appears_without_a_reload_and_sounds_the_chime(
+    login_page: Any, director: Any, staff: Any, live_server: Any
+) -> None:
+    tournament = running_at(director, seconds_in=1200 - 4)  # 4 seconds left in Level 1
+    page = login_page("staffer")
+    page.add_init_script(AUDIO_SPY)
+    open_display(page, live_server, tournament)
+    expect(page.locator("#room-level")).to_have_text("Level 1")
+    page.locator("#room-time").click()  # a touch on the TV: browsers start sound only after one
+    assert page.locator("body").get_attribute("data-chimes") == "0"
+    assert page.evaluate("window.__notes") == 0
+
+    expect(page.locator("#room-level")).to_have_text("Level 2", timeout=8000)
+    expect(page.locator("#room-blinds-value")).to_have_text("1,500 / 3,000")
+    expect(page.locator("#room-time")).to_have_text(re.compile(r"^(20:00|19:5\d)$"))
+    expect(page.locator("body")).to_have_attribute("data-chimes", "1")
+    assert page.evaluate("window.__notes") == 3  # the three notes of one chime
+    page.wait_for_timeout(3500)  # the server's confirmation does not sound it again
+    expect(page.locator("body")).to_have_attribute("data-chimes", "1")
+    expect(page.locator("#room-level")).to_have_text("Level 2")
+
+
+def test_the_level_after_a_break_is_numbered_on_from_the_level_before_it(
+    login_page: Any, director: Any, staff: Any, live_server: Any
+) -> None:
+    tournament = running_at(director, seconds_in=3 * 1200 + 900 - 3)  # 3 s left in the break
+    page = login_page("staffer")
+    open_display(page, live_server, tournament)
+    expect(page.locator("#room-level")).to_have_text("Break")
+    expect(page.locator("#room-blinds")).to_be_hidden()
+    expect(page.locator("#room-next")).to_have_text("Level 4 · 3,000 / 6,000 ante 6,000")
+    expect(page.locator("#room-break")).to_have_text("–")  # no break after this one
+
+    expect(page.locator("#room-level")).to_have_text("Level 4", timeout=8000)
+    expect(page.locator("#room-blinds-value")).to_have_text("3,000 / 6,000")
+    expect(page.locator("#room-next")).to_have_text("–")
+    page.wait_for_timeout(3500)  # and the server, asked again, agrees
+    expect(page.locator("#room-level")).to_have_text("Level 4")
+
+
+def test_the_display_reconnects_by_itself_after_the_network_drops(
+    login_page: Any, director: Any, staff: Any, live_server: Any
+) -> None:
+    from tournaments.services import advance_level
+
+    tournament = running_at(director, seconds_in=60)
+    page = login_page("staffer")
+    open_display(page, live_server, tournament)
+    expect(page.locator("#room-level")).to_have_text("Level 1")
+    expect(page.locator("#room-reconnecting")).to_be_hidden()
+
+    page.route("**/clock/display/state/", lambda route: route.abort("internetdisconnected"))
+    expect(page.locator("#room-reconnecting")).to_be_visible(timeout=6000)
+    expect(page.locator("#room-reconnecting")).to_have_text("Reconnecting…")
+    # Meanwhile the room still sees the time run, from the last answer.
+    counting = page.locator("#room-time").inner_text()
+    expect(page.locator("#room-time")).not_to_have_text(counting)
+    advance_level(tournament=tournament, by=director)  # a change made while the TV is cut off
+    page.wait_for_timeout(2500)
+    expect(page.locator("#room-level")).to_have_text("Level 1")
+
+    page.unroute("**/clock/display/state/")
+    expect(page.locator("#room-reconnecting")).to_be_hidden(timeout=10000)
+    expect(page.locator("#room-level")).to_have_text("Level 2")
+    expect(page.locator("#room-time")).to_have_text(re.compile(r"^(20:00|19:\d\d)$"))
