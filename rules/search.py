@@ -1,15 +1,23 @@
-"""Rulebook search: one function, two engines, chosen by the database in use.
+"""Rulebook search: one function, two engines chosen by the database in use, one ranking.
 
 - PostgreSQL: a weighted ``search_vector`` (citation and title A, text B, examples C; a stored
-  generated column with a GIN index, migration 0002), ``ts_rank``, ``ts_headline`` snippets,
-  and ``pg_trgm`` over the rulebook's own words so a typo still finds the rule.
+  generated column with a GIN index, migration 0002), ``ts_rank``, and ``pg_trgm`` over the
+  rulebook's own words so a typo still finds the rule.
 - SQLite: two FTS5 tables kept in step by triggers (title and text; the examples apart),
-  ``bm25`` with column weights, ``snippet()``, prefix indexes for the word being typed; typos
-  are matched with ``difflib`` against the same word list.
+  ``bm25`` with column weights, prefix indexes for the word being typed; typos are matched
+  with ``difflib`` against the same word list.
 
 Both read web-search syntax (``"phrase"``, ``or``, ``-word``), add the rulebook's words for
-the floor's (``rules.vocabulary``), look citations up directly ("TDA 45", "14.3", and old
-numbers such as "TDA 41"), and filter by book and section. Never a ``LIKE`` scan.
+the floor's (``rules.vocabulary``: "overchip" is the single larger chip, "misdeal" the ruling
+after substantial action), look citations up directly ("TDA 45", "14.3", and old numbers such
+as "TDA 41"), and filter by book and section. Never a ``LIKE`` scan.
+
+The index finds the candidates (a few dozen, best first by its own rank); ``rank`` then
+orders them the same way on both databases, by where each of the query's terms is found: in
+the rule's citation or title (what the rule is about) far above its text, its text above its
+worked examples; a whole phrase above a single word; a title that opens with the words
+searched for above one that only mentions them. The rule that answers the question comes
+first, not the walkthrough that uses its words most often.
 
 A query first needs every term; when that finds little, rules matching all but one follow
 (``quorums``): small intersections to rank, even on 20,000 rules (``make bench``).
@@ -17,7 +25,9 @@ A query first needs every term; when that finds little, rules matching all but o
 
 from __future__ import annotations
 
+import bisect
 import difflib
+import functools
 import re
 from dataclasses import dataclass, replace
 from itertools import combinations
@@ -29,7 +39,14 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from rules.models import Rule, Rulebook, Section, VocabularyWord
-from rules.vocabulary import SYNONYMS, Term, parse_citation, parse_query
+from rules.vocabulary import (
+    NOT_IN_THE_BOOKS,
+    STOPWORDS,
+    SYNONYMS,
+    Term,
+    parse_citation,
+    parse_query,
+)
 
 MAX_QUERY = 200
 #: Snippet markers: control characters survive HTML escaping, then become <mark>.
@@ -38,6 +55,25 @@ MARKED = re.compile(f"{START}([^{START}{STOP}]*){STOP}")
 #: Fewer hits than this for all the terms, and rules matching all but one are added.
 RELAX_BELOW = 5
 MAX_GROUPS, MAX_SUBSETS = 8, 70
+#: The index hands the ranking at least this many candidates, its best first.
+POOL = 40
+#: Where a term is found counts this much: citation and title, text, worked examples.
+FIELD_WEIGHTS = (8.0, 3.0, 1.0)
+#: A term of several words ("oversized chip") found whole counts this much more for each word
+#: after its first; found by one of the rulebook's words for it rather than the words typed,
+#: a little less.
+PHRASE_WORD = 0.5
+ALTERNATIVE = 0.9
+#: A title that opens with a term ("Minimum raise; …", "Cards speak") is that rule's subject.
+LEAD = 2.0
+#: The share of a title's words that the query's terms cover, weighted: "One live straddle"
+#: is more about "straddle" than "Minimum bet is the bring-in; a straddle sets a new bring-in".
+TITLE_SHARE = 2.0
+#: Books of worked situations that illustrate another book's rules count like examples of
+#: them: Poker Betting Help's BH-1 to BH-7 are "numbered situations" illustrating Robert's
+#: Rules (its notes), BH-0 a worked betting round. At equal evidence the rule comes first.
+ILLUSTRATIONS = {"BH": 0.85}
+SNIPPET_WORDS = 30
 #: bm25 weights of the FTS5 columns citation_id, title, text.
 BM25_WEIGHTS = (10.0, 10.0, 2.0)
 #: The examples' own FTS5 table counts this much against the rule's.
@@ -89,14 +125,36 @@ def search_rules(
     ]
     groups, excluded = query_groups(_with_corrections(parse_query(query)))
     backend = _postgres if connection.vendor == "postgresql" else _sqlite
+    patterns = [_group_patterns(group) for group in groups]
+    seen = {hit.rule.pk for hit in hits}
+    scored: list[Scored] = []
     for needed in quorums(len(groups)):
-        if len(hits) >= min(limit, RELAX_BELOW):
+        # Counted here, not by the index: PostgreSQL drops stop words inside a phrase ("more
+        # than the pot" is 'pot' to it), so its matches alone would relax less than FTS5's.
+        whole = sum(candidate.matched == len(groups) for candidate in scored)
+        if len(hits) + whole >= min(limit, RELAX_BELOW):
             break
-        seen = {hit.rule.pk for hit in hits}
-        subsets = [list(s) for s in combinations(groups, needed)][:MAX_SUBSETS]
-        found = backend(subsets, excluded, scope, limit + len(seen))
-        hits += [hit for hit in found if hit.rule.pk not in seen]
-    return hits[:limit]
+        subsets = [
+            list(subset)
+            for subset in combinations(groups, needed)
+            if all(group in subset for group in groups if _named_topic(group))
+        ][:MAX_SUBSETS]
+        found = [
+            pk
+            for pk in backend(subsets, excluded, scope, max(POOL, limit) + len(seen))
+            if pk not in seen
+        ]
+        seen.update(found)
+        scored += score_rules(found, patterns)
+    # Rules matching all but one term compete with those matching all of them: a rule whose
+    # title answers the question beats a walkthrough that happens to use every word.
+    return (hits + rank(scored, patterns))[:limit]
+
+
+def _named_topic(group: list[Term]) -> bool:
+    """A topic the floor names that the bundled books do not cover ("dead button") is never
+    dropped to find something: what shares the rest of the words is about something else."""
+    return any(term.text in NOT_IN_THE_BOOKS for term in group)
 
 
 def query_groups(terms: list[Term]) -> tuple[list[list[Term]], list[Term]]:
@@ -236,6 +294,132 @@ def _nearest_word(word: str) -> str | None:
     return close[0] if close else None
 
 
+# --- ranking ---------------------------------------------------------------------------------
+# The same on both databases: the index only chose the candidates.
+
+#: Endings a word may take in the rule's text and still be the query's word ("raise" finds
+#: "raised", "raising"; "bet" finds "betting" through the doubled consonant).
+ENDINGS = r"(?:e|es|s|ed|d|ing|er|ers|ies|ied|y|ly|ment|ments)?"
+RULE_WORDS = re.compile(r"[a-z0-9]+")
+TITLE_WORD = re.compile(r"[A-Za-z0-9]+")
+LEADING_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+
+
+def stem(word: str) -> str:
+    """Just enough of a stemmer to find the query's word in a rule again ("chips", "chip");
+    the index's own stemmer (Porter, or PostgreSQL's) already chose the candidates."""
+    for ending in ("ing", "ies", "ied", "ers", "es", "ed", "er", "s", "e"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            word = word[: -len(ending)]
+            break
+    if len(word) >= 4 and word[-1] == word[-2] and word[-1] not in "lsz":
+        word = word[:-1]  # "betting" -> "bett" -> "bet"
+    return word
+
+
+@functools.lru_cache(maxsize=4096)
+def option_pattern(option: str, prefix: bool) -> tuple[re.Pattern[str], int] | None:
+    """A regular expression finding one of a term's options (a word or a phrase, with the
+    words' other endings) in a rule, and how many words it has."""
+    words = RULE_WORDS.findall(option.lower())
+    if not words:
+        return None
+    if prefix and len(words) == 1:
+        parts = [re.escape(words[0]) + r"\w*"]
+    else:
+        parts = []
+        for word in words:
+            root = stem(word)
+            parts.append(re.escape(root) + f"(?:{re.escape(root[-1])})?" + ENDINGS)
+    pattern = r"\b" + r"[\W_]+".join(parts) + r"\b"
+    return re.compile(pattern, re.IGNORECASE), len(words)
+
+
+def _group_patterns(group: list[Term]) -> list[tuple[re.Pattern[str], float]]:
+    """Each option of a group's terms, with what finding it is worth: more for a phrase (as
+    long as both the term typed and the option are), a little less for the rulebook's word
+    than for the one typed."""
+    found = []
+    for term in group:
+        typed = len(term.text.split())
+        for option in term.options:
+            if compiled := option_pattern(option, term.prefix):
+                pattern, size = compiled
+                worth = 1.0 + PHRASE_WORD * (min(typed, size, 2) - 1)
+                found.append((pattern, worth if option == term.text else worth * ALTERNATIVE))
+    return sorted(found, key=lambda item: -item[1])
+
+
+@dataclass(frozen=True)
+class Scored:
+    rule: Rule
+    points: float
+    #: How many of the query's groups the rule has.
+    matched: int
+
+
+Patterns = list[list[tuple[re.Pattern[str], float]]]
+
+
+def score_rules(pks: list[int], groups: Patterns) -> list[Scored]:
+    rules = Rule.objects.select_related("rulebook", "section").in_bulk(pks)
+    return [score(rule, groups) for rule in rules.values()]
+
+
+def score(rule: Rule, groups: Patterns) -> Scored:
+    """How well ``rule`` answers the query: for each group, the best of its options by where
+    it is found (title over text over examples), plus ``LEAD`` when the title opens with one
+    of them and ``TITLE_SHARE`` for how much of the title the query covers."""
+    fields = (f"{rule.citation_id} {rule.title}", rule.text, rule.examples_text)
+    total, matched = 0.0, 0
+    for options in groups:
+        best = 0.0
+        for pattern, worth in options:
+            for weight, field in zip(FIELD_WEIGHTS, fields, strict=True):
+                if weight * worth <= best:
+                    break  # the fields come in falling weight: nothing better below
+                if field and pattern.search(field):
+                    best = weight * worth
+                    break
+        total += best
+        matched += best > 0
+    if not total:
+        return Scored(rule, 0.0, 0)
+    title = LEADING_ARTICLE.sub("", rule.title)
+    patterns = [pattern for options in groups for pattern, _ in options]
+    if any(pattern.match(title) for pattern in patterns):
+        total += LEAD
+    total += TITLE_SHARE * _title_share(title, patterns)
+    return Scored(rule, total * ILLUSTRATIONS.get(rule.rulebook.code, 1.0), matched)
+
+
+def _title_share(title: str, patterns: list[re.Pattern[str]]) -> float:
+    words = [(m.start(), m.end()) for m in TITLE_WORD.finditer(title)]
+    words = [(start, end) for start, end in words if title[start:end].lower() not in STOPWORDS]
+    if not words:
+        return 0.0
+    spans = [m.span() for pattern in patterns for m in pattern.finditer(title)]
+    covered = sum(any(s <= start and end <= e for s, e in spans) for start, end in words)
+    return covered / len(words)
+
+
+def rank(scored: list[Scored], groups: Patterns) -> list[Hit]:
+    """The candidates as hits, the best answer first; ties go to the book, section and rule
+    listed first (the room's order of its books). A candidate none of whose terms is found
+    again (the index's stemmer reached further) is left out."""
+
+    def order(candidate: Scored) -> tuple[float, int, int, int, int]:
+        rule = candidate.rule
+        return (-candidate.points, rule.rulebook.order, rule.section.order, rule.order, rule.pk)
+
+    every = [pattern for options in groups for pattern, _ in options]
+    return [
+        Hit(candidate.rule, candidate.points, snippet(candidate.rule, every))
+        for candidate in sorted(scored, key=order)
+        if candidate.points > 0
+    ]
+
+
 # --- snippets --------------------------------------------------------------------------------
 
 
@@ -244,6 +428,45 @@ def highlight(raw: str) -> SafeString:
     text or the query holds, no HTML gets through."""
     safe = MARKED.sub(r"<mark>\1</mark>", escape(raw)).replace(START, "").replace(STOP, "")
     return mark_safe(safe)  # noqa: S308 - built from escaped text and our own tags
+
+
+def snippet(rule: Rule, patterns: list[re.Pattern[str]]) -> SafeString:
+    """About ``SNIPPET_WORDS`` words of the rule's text (else of its examples) around the most
+    matches, the matches marked; the text's opening words when neither matches."""
+    for text in (rule.text, rule.examples_text):
+        text = text.replace(START, "").replace(STOP, "")
+        spans = sorted({m.span() for pattern in patterns for m in pattern.finditer(text)})
+        if spans:
+            return highlight(_window(text, spans))
+    return plain_snippet(rule.text or rule.examples_text)
+
+
+def _window(text: str, spans: list[tuple[int, int]]) -> str:
+    words = [m.span() for m in re.finditer(r"\S+", text)]
+    starts = [start for start, _ in words]
+    hit_words = sorted({bisect.bisect_right(starts, start) - 1 for start, _ in spans})
+    # The window of SNIPPET_WORDS words holding the most matched words, a few words of
+    # context before the first of them.
+    best, first = -1, 0
+    for index in hit_words:
+        begin = max(0, index - 4)
+        count = bisect.bisect_left(hit_words, begin + SNIPPET_WORDS) - bisect.bisect_left(
+            hit_words, begin
+        )
+        if count > best:
+            best, first = count, begin
+    last = min(len(words), first + SNIPPET_WORDS) - 1
+    cut_from, cut_to = words[first][0], words[last][1]
+    marked, at = [], cut_from
+    for start, end in spans:
+        start, end = max(start, at), min(end, cut_to)
+        if start >= end:
+            continue
+        marked += [text[at:start], START, text[start:end], STOP]
+        at = end
+    marked.append(text[at:cut_to])
+    body = " ".join("".join(marked).split())
+    return ("… " if first else "") + body + (" …" if last < len(words) - 1 else "")
 
 
 def plain_snippet(text: str, words: int = 30) -> SafeString:
@@ -293,27 +516,18 @@ def _either(options: list[str], joiner: str) -> str:
 
 def _postgres(
     subsets: list[list[list[Term]]], excluded: list[Term], scope: Scope, limit: int
-) -> list[Hit]:
+) -> list[int]:
+    """The ids of the best ``limit`` matches by ``ts_rank`` (candidates for ``rank``)."""
     query = tsquery(subsets, excluded)
     if not query:
         return []
-    terms = {term.text: term for subset in subsets for group in subset for term in group}
-    words = _either([_ts_group(term) for term in terms.values()], " | ")
     filters, params = _scope_sql(scope)
-    # Rank every match, headline only the best few (ts_headline re-parses the text), marking
-    # any of the query's words.
     sql = f"""
-        SELECT id, rank, ts_headline('english', body, to_tsquery('english', %s), %s) FROM (
-            SELECT r.id, r.text || E'\\n\\n' || r.examples_text AS body,
-                   ts_rank(%s::real[], r.search_vector, q) AS rank
-            FROM rules_rule r, to_tsquery('english', %s) q
-            WHERE r.search_vector @@ q AND NOT r.withdrawn {filters}
-            ORDER BY rank DESC, r.id LIMIT %s
-        ) best ORDER BY rank DESC, id
+        SELECT r.id FROM rules_rule r, to_tsquery('english', %s) q
+        WHERE r.search_vector @@ q AND NOT r.withdrawn {filters}
+        ORDER BY ts_rank(%s::real[], r.search_vector, q) DESC, r.id LIMIT %s
     """  # noqa: S608 - fixed SQL fragments only; every value is a parameter
-    options = f"StartSel={START}, StopSel={STOP}, MaxWords=35, MinWords=15, MaxFragments=2"
-    rows = _fetch(sql, [words, options, TS_WEIGHTS, query, *params, limit])
-    return _hits([(pk, rank) for pk, rank, _ in rows], {pk: [s] for pk, _, s in rows})
+    return [row[0] for row in _fetch(sql, [query, *params, TS_WEIGHTS, limit])]
 
 
 def _scope_sql(scope: Scope) -> tuple[str, list[object]]:
@@ -329,17 +543,6 @@ def _fetch(sql: str, params: list[object]) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return list(cursor.fetchall())
-
-
-def _hits(ranked: list[tuple[int, float]], snippets: dict[int, list[str | None]]) -> list[Hit]:
-    rules = Rule.objects.select_related("rulebook", "section").in_bulk([pk for pk, _ in ranked])
-    hits = []
-    for pk, rank in ranked:
-        marked = next((s for s in snippets.get(pk, []) if s and START in s), None)
-        rule = rules[pk]
-        snippet = highlight(marked) if marked else plain_snippet(rule.text or rule.examples_text)
-        hits.append(Hit(rule, float(rank), snippet))
-    return hits
 
 
 # --- SQLite FTS5 -----------------------------------------------------------------------------
@@ -379,28 +582,24 @@ def fts_query(subsets: list[list[list[Term]]], excluded: list[Term]) -> str:
 
 def _sqlite(
     subsets: list[list[list[Term]]], excluded: list[Term], scope: Scope, limit: int
-) -> list[Hit]:
+) -> list[int]:
+    """The ids of the best ``limit`` matches by bm25 (candidates for ``rank``)."""
     query = fts_query(subsets, excluded)
     if not query:
         return []
     filters, params = _scope_sql(scope)
-    # Each table returns its best rows in rank order (FTS5 sorts them itself) with snippets
-    # cut from the row under the cursor; a rule's score is its text's plus its examples'.
-    # Snippets cost a fraction of a millisecond each, so only the rows returned get one.
+    # Each table returns its best rows in rank order (FTS5 sorts them itself); a rule's score
+    # is its text's plus its examples'.
     scores: dict[int, float] = {}
-    snippets: dict[int, list[str | None]] = {}
-    for table, column, rank, weight in (
-        ("rules_rule_fts", 2, f"bm25({', '.join(map(str, BM25_WEIGHTS))})", 1.0),
-        ("rules_example_fts", 0, "bm25()", EXAMPLE_WEIGHT),
+    for table, rank, weight in (
+        ("rules_rule_fts", f"bm25({', '.join(map(str, BM25_WEIGHTS))})", 1.0),
+        ("rules_example_fts", "bm25()", EXAMPLE_WEIGHT),
     ):
         sql = f"""
-            SELECT f.rowid, f.rank, snippet({table}, {column}, %s, %s, '…', 28)
-            FROM {table} f JOIN rules_rule r ON r.id = f.rowid
+            SELECT f.rowid, f.rank FROM {table} f JOIN rules_rule r ON r.id = f.rowid
             WHERE {table} MATCH %s AND f.rank MATCH %s AND NOT r.withdrawn {filters}
             ORDER BY f.rank LIMIT %s
         """  # noqa: S608 - fixed SQL fragments only; every value is a parameter
-        for pk, score, snippet in _fetch(sql, [START, STOP, query, rank, *params, limit]):
+        for pk, score in _fetch(sql, [query, rank, *params, limit]):
             scores[pk] = scores.get(pk, 0.0) - score * weight
-            snippets.setdefault(pk, []).append(snippet)
-    ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
-    return _hits(ranked, snippets)
+    return [pk for pk, _ in sorted(scores.items(), key=lambda item: (-item[1], item[0]))][:limit]
