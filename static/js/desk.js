@@ -1,5 +1,4 @@
-// Betting desk (templates/cardroom/desk.html): shortcut keys, Enter where it is safe, and the
-// focus after every swap. A static file because the CSP forbids inline script, and htmx's
+// Betting desk (templates/cardroom/desk.html): shortcut keys, and the focus after every swap. A static file because the CSP forbids inline script, and htmx's
 // hx-on attributes would need 'unsafe-eval' (htmx compiles them with Function()).
 (function () {
   "use strict";
@@ -28,25 +27,11 @@
     }
   });
 
+  // Escape leaves the raise box for the panel, where the shortcut keys work again.
   document.addEventListener("keydown", function (event) {
-    var target = event.target;
-    if (!target.closest) { return; }
-    // Escape leaves the raise box for the panel, where the shortcut keys work again.
-    if (event.key === "Escape" && target.id === "raise-to") {
+    if (event.key === "Escape" && event.target.id === "raise-to") {
       document.getElementById("action-panel").focus();
-      return;
     }
-    if (event.key !== "Enter" || target.tagName !== "INPUT") { return; }
-    // "What does this count as?": Enter in the amount said reads the chips (the form's first
-    // button would add a 1 chip).
-    var helper = target.closest("#count-helper");
-    if (helper) {
-      event.preventDefault();
-      helper.querySelector('button[name="read"]').click();
-      return;
-    }
-    // Voids take a deliberate press of their button, never Enter in the reason box.
-    if (target.closest("[data-no-enter]")) { event.preventDefault(); }
   });
 
   // --- focus after a swap ----------------------------------------------------------------------

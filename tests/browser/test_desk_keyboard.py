@@ -141,3 +141,36 @@ def test_shortcut_keys_do_not_fire_while_typing_or_with_a_modifier(
     page.wait_for_timeout(400)
     expect(page.locator(".log li")).to_have_text(["Blinds posted; no action yet."])
     expect(page.locator(".to-act-line")).to_contain_text("Seat 1 to act")
+
+
+def test_enter_reads_the_chips_and_never_voids(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    from tests.factories import make_table
+
+    make_table(number=8)
+    page = login_page("td")
+    page.goto(f"{live_server.url}/tables/8/desk/")
+    deal_with_the_keyboard(page, {1: 200, 2: 200, 3: 200})
+
+    # "What does this count as?": a 5 pushed out with "raise" said, Enter in the amount said.
+    helper = page.locator("#count-helper")
+    helper.get_by_role("button", name="+5").first.click()
+    expect(page.locator("#chips-out")).to_have_text("5")
+    expect(helper.get_by_role("button", name="+5").first).to_be_focused()  # back where it was
+    helper.locator("select[name=verbal]").select_option("raise")
+    helper.get_by_label("Amount said").fill("5")
+    helper.get_by_label("Amount said").press("Enter")
+    expect(helper.get_by_role("status")).to_contain_text("RAISE to 5")
+    expect(page.locator("#chips-out")).to_have_text("5")  # read, not a 1 chip added
+
+    # Enter in a void's reason box does nothing: a void takes a press of its own button.
+    page.get_by_role("button", name="Call 2").click()
+    expect(page.locator(".to-act-line")).to_contain_text("Seat 2 to act")
+    page.get_by_text("Corrections").click()
+    reason = page.locator("details").get_by_label("Reason").last
+    reason.fill("misdeal")
+    reason.press("Enter")
+    page.wait_for_timeout(500)
+    expect(page.locator(".to-act-line")).to_contain_text("Seat 2 to act")
+    expect(page.locator(".log li")).to_have_count(1)

@@ -1,5 +1,6 @@
 """The betting desk page: options from the engine, refusals with their rule, 409 on stale."""
 
+import re
 from typing import Any
 
 import pytest
@@ -132,3 +133,74 @@ def test_the_ruling_form_offers_the_chip_reader_for_the_hand_in_dispute(
     assert f'hx-post="/hands/{hand.pk}/count/"' in page.text
     without_hand = persona_client("director").get(f"/rulings/new/?table={hand.table.number}")
     assert "What does this count as?" not in without_hand.text
+
+
+def play(hand: Any, *steps: tuple[int, str, int | None]) -> None:
+    from django.contrib.auth.models import User
+
+    from cardroom.services import record_action
+
+    by = User.objects.get(username="factory")
+    for seat, action, to in steps:
+        hand.refresh_from_db()
+        record_action(hand=hand, by=by, expected_seq=hand.seq, seat=seat, action=action, to=to)
+
+
+def log_lines(hand: Any) -> list[str]:
+    from cardroom.desk import desk_view
+
+    hand.refresh_from_db()
+    return [line["text"] for line in desk_view(hand)["log"]]
+
+
+def test_the_action_log_states_the_amounts_in_the_dealers_words() -> None:
+    hand = make_hand(stacks={1: 200, 2: 200, 3: 50})  # button 1, blinds 1/2: seats 2 and 3
+    play(hand, (1, "raise", 6), (2, "call", None), (3, "all_in", None), (1, "call", None))
+    assert log_lines(hand) == [
+        "Seat 1 raises to 6",
+        "Seat 2 calls 5",  # the small blind had 1 in
+        "Seat 3 all-in for 50",  # the big blind's whole stack: 2 posted and 48 more
+        "Seat 1 calls 44",
+    ]
+    play(hand, (2, "fold", None))
+    assert log_lines(hand)[-1] == "Seat 2 folds"
+
+
+def test_the_log_says_checks_and_bets_and_words_a_voided_action_as_entered() -> None:
+    from django.contrib.auth.models import User
+
+    from cardroom.services import void_last_action
+
+    hand = make_hand()
+    play(hand, (1, "call", None), (2, "call", None), (3, "check", None))  # to the flop
+    play(hand, (2, "raise", 10))  # no bet yet: a bet of 10
+    hand.refresh_from_db()
+    void_last_action(
+        hand=hand, by=User.objects.get(username="factory"), expected_seq=hand.seq, reason="x"
+    )
+    play(hand, (2, "bet", 8), (3, "call", None), (1, "all_in", None))
+    assert log_lines(hand) == [
+        "Seat 1 calls 2",
+        "Seat 2 calls 1",
+        "Seat 3 checks",
+        "Seat 2 bets 10",  # voided, still worded as it was entered
+        "Seat 2 bets 8",
+        "Seat 3 calls 8",
+        "Seat 1 all-in for 198",
+    ]
+
+
+def submit_buttons(form: str) -> list[str]:
+    return re.findall(r"<button(?![^>]*type=\"button\")[^>]*>\s*([^<]*)", form)
+
+
+def test_no_desk_form_has_fold_or_void_as_its_default(persona_client: Any) -> None:
+    """STYLE: Enter submits a form through its first submit button, so that button is never
+    Fold or Void; the raise box sits in a form whose only button raises."""
+    hand = make_hand()
+    html = persona_client("director").get(f"/tables/{hand.table.number}/desk/").text
+    forms = re.findall(r"<form.*?</form>", html, re.S)
+    defaults = {submit_buttons(form)[0].strip() for form in forms if submit_buttons(form)}
+    assert not any(d.startswith(("Fold", "Void")) for d in defaults)
+    raise_form = next(form for form in forms if 'name="to"' in form)
+    assert [b.strip() for b in submit_buttons(raise_form)] == ["Raise"]
