@@ -67,7 +67,10 @@ def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -
         "server_now": _ms(now),
         "state": reading.state,
         "state_label": ClockState(reading.state).label,
-        "level": _level(reading.level, reading.names),
+        # Past the end of the structure, play goes on at the last level's blinds.
+        "level": _level(
+            reading.level or (levels[-1] if finished and levels else None), reading.names
+        ),
         "next_level": _level(reading.next_level, reading.names),
         "remaining_ms": 0 if finished else max(0, int(reading.remaining.total_seconds() * 1000)),
         "ends_at": _ms(now + reading.remaining) if running else None,

@@ -1529,7 +1529,9 @@ def advance_level(*, tournament: Tournament, by: User, back: bool = False) -> To
         reached = _catch_up(locked, levels, now)
         target = locked.level_number + (-1 if back else 1)
         if target not in levels:
-            raise DrawError("no_level", f"There is no level {target} in the structure.")
+            # Not "level {target}": that is the step, and a break before it is not a level.
+            where = "before this one" if back else "after this one"
+            raise DrawError("no_level", f"The structure has no level {where}.")
         if locked.clock_state == ClockState.FINISHED:
             locked.clock_state = ClockState.PAUSED
         locked.level_number, locked.level_elapsed = target, timedelta(0)

@@ -23,6 +23,7 @@
   var view = {
     state: el("room-state"),
     reconnecting: el("room-reconnecting"),
+    handForHand: el("room-hand-for-hand"),
     level: el("room-level"),
     time: el("room-time"),
     paused: el("room-paused"),
@@ -73,7 +74,8 @@
     var level = state.level;
     body.className = "room-clock state-" + state.state + (level && level.is_break ? " on-break" : "");
     setText(view.state, state.state_label);
-    setText(view.level, level ? level.name : "No level");
+    setText(view.level, level ? level.name : state.state_label);
+    view.handForHand.hidden = !state.hand_for_hand;
     view.paused.hidden = state.state !== "paused";
     view.blinds.hidden = !level || level.is_break;
     if (level && !level.is_break) {

@@ -236,3 +236,19 @@ def test_every_floor_role_opens_the_room_display(
         assert persona_client("no_role_user").get(url).status_code == 403
         assert persona_client("anonymous").get(url).status_code == 302
         assert persona_client(persona).post(url).status_code == 405
+
+
+def test_a_finished_structure_shows_as_finished_on_the_room_display(
+    tournament: Tournament, director: Any, persona_client: Any
+) -> None:
+    services.start_clock(tournament=tournament, by=director)
+    tournament = rewind(tournament, 65)
+    state = state_of(persona_client("staff"), tournament)
+    assert state["state"] == "finished" and state["remaining_ms"] == 0 and state["ends_at"] is None
+    page = persona_client("staff").get(f"/tournaments/{tournament.pk}/clock/display/")
+    html = page.content.decode()  # play goes on at the last level
+    assert 'id="room-level">Level 3<' in html and ">Structure finished<" in html
+    services.tick_clock(tournament_id=tournament.pk, version=tournament.clock_version)
+    tournament.refresh_from_db()
+    with pytest.raises(DrawError, match="no level after this one"):
+        services.advance_level(tournament=tournament, by=director)
