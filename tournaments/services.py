@@ -449,11 +449,12 @@ def _reentering(tournament: Tournament, reentry_of: Entrant, names: Sequence[str
 
 
 def _refuse_duplicate_names(tournament: Tournament, names: Sequence[str]) -> None:
-    keys = [name_key(name) for name in names]
-    twice = sorted({names[i] for i, key in enumerate(keys) if keys.index(key) != i})
-    if twice:
-        raise ValidationError({"name": f"{twice[0]} is in the list twice."})
-    wanted = dict(zip(keys, names, strict=True))
+    wanted: dict[str, str] = {}
+    for name in names:
+        key = name_key(name)
+        if key in wanted:
+            raise ValidationError({"name": f"{name} is in the list twice."})
+        wanted[key] = name
     rows = tournament.entrants.order_by("number")
     if len(names) <= 50:  # the database narrows it down; stored names are already trimmed
         rows = rows.filter(functools.reduce(operator.or_, (Q(name__iexact=n) for n in names)))

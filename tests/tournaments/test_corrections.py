@@ -279,3 +279,110 @@ def test_undoing_the_last_bust_reopens_a_finished_tournament(director: Any) -> N
     assert places(tournament) == {1: 3, 2: None, 3: None}
     services.eliminate_player(entrant=entrant(tournament, 3), by=director)
     assert places(tournament) == {1: 3, 2: 1, 3: 2}
+
+
+# --- the API: the same rules, directors only, bad input 4xx ----------------------------------
+
+API = "/api/v1/tournaments/"
+
+
+def test_the_api_undoes_an_elimination_for_directors_only(
+    api_client_for: Any, seated: Tournament, director: Any
+) -> None:
+    out = entrant(seated, 5)
+    seat = seat_of(out)
+    services.eliminate_player(entrant=out, by=director)
+    url = f"{API}{seated.pk}/entrants/5/reinstate/"
+    staff = api_client_for("staff").post(url, {"reason": "oops"}, format="json")
+    assert staff.status_code == 403
+    client = api_client_for("director")
+    blank = client.post(url, {"reason": "  "}, format="json")
+    assert blank.status_code == 400 and "reason" in blank.json()["error"]["fields"]
+    assert client.post(url, {}, format="json").status_code == 400
+    assert (
+        client.post(f"{API}{seated.pk}/entrants/999/reinstate/", {"reason": "x"}).status_code == 404
+    )
+    done = client.post(url, {"reason": "Wrong player"}, format="json")
+    assert done.status_code == 201, done.json()
+    body = done.json()
+    assert (body["entrant"], body["table_number"], body["seat"]) == (5, *seat)
+    assert body["reason"] == "Wrong player" and body["by"] == "td"
+    again = client.post(url, {"reason": "Wrong player"}, format="json")
+    assert again.status_code == 422 and again.json()["error"]["code"] == "not_eliminated"
+    listed = client.get(f"{API}{seated.pk}/reinstatements/").json()
+    assert [row["entrant"] for row in listed] == [5]
+    assert client.get(f"{API}{seated.pk}/eliminations/").json() == []
+
+
+def test_the_api_refuses_a_duplicate_name_and_a_mismatched_re_entry(
+    api_client_for: Any, seated: Tournament, director: Any
+) -> None:
+    client = api_client_for("director")
+    url = f"{API}{seated.pk}/entrants/"
+    dup = client.post(url, {"name": " PLAYER 2"}, format="json")
+    assert dup.status_code == 400
+    assert dup.json()["error"]["fields"]["name"][0].startswith("Player 2 is already entered")
+    assert client.post(url, {}, format="json").status_code == 400
+    services.eliminate_player(entrant=entrant(seated, 2), by=director)
+    wrong = client.post(url, {"name": "Someone", "reentry_of": 2}, format="json")
+    assert wrong.status_code == 400 and "re-entry of Player 2" in wrong.json()["error"]["message"]
+    right = client.post(url, {"reentry_of": 2}, format="json")
+    assert right.status_code == 201
+    assert right.json()["name"] == "Player 2" and right.json()["reentry_of"] == 2
+    assert client.post(url, {"reentry_of": 2}, format="json").status_code == 400
+
+
+# --- the pages --------------------------------------------------------------------------------
+
+
+def test_a_duplicate_name_comes_back_as_the_form_with_its_error(
+    persona_client: Any, seated: Tournament
+) -> None:
+    client = persona_client("director")
+    url = f"/tournaments/{seated.pk}/entrants/"
+    fragment = client.post(url, {"name": "player 7"}, headers={"HX-Request": "true"})
+    assert fragment.status_code == 422
+    text = fragment.content.decode()
+    assert text.lstrip().startswith('<form id="entrant-form"')
+    assert "Player 7 is already entered (#7)." in text and 'aria-invalid="true"' in text
+    page = client.post(url, {"name": "player 7"})
+    assert page.status_code == 422 and "Player 7 is already entered (#7)." in page.content.decode()
+    assert seated.entrants.count() == 20
+
+
+def test_undoing_without_a_reason_is_refused_on_the_page(
+    persona_client: Any, seated: Tournament, director: Any
+) -> None:
+    services.eliminate_player(entrant=entrant(seated, 5), by=director)
+    client = persona_client("director")
+    response = client.post(f"/tournaments/{seated.pk}/entrants/5/reinstate/", {}, follow=True)
+    assert "Say why the elimination is undone." in response.content.decode()
+    assert not Reinstatement.objects.exists()
+    response = client.post(
+        f"/tournaments/{seated.pk}/entrants/5/reinstate/", {"reason": "Misclick"}, follow=True
+    )
+    assert "Player 5 is back in the tournament" in response.content.decode()
+    assert (
+        persona_client("staff")
+        .post(f"/tournaments/{seated.pk}/entrants/5/reinstate/", {"reason": "x"})
+        .status_code
+        == 403
+    )
+
+
+def test_applying_two_balancing_moves_says_two_moves_made(
+    persona_client: Any, director: Any
+) -> None:
+    tournament = make_tournament(by=director, tables=3, entrants=27)
+    services.draw_initial_seating(tournament=tournament, by=director)
+    for assignment in SeatAssignment.objects.filter(
+        tournament=tournament, table__number=1, ended_at__isnull=True
+    ).select_related("entrant")[:4]:
+        services.eliminate_player(entrant=assignment.entrant, by=director)
+    check = services.check_balance(tournament_id=tournament.pk)
+    assert len(check.moves) == 2
+    response = persona_client("director").post(
+        f"/tournaments/{tournament.pk}/balance/{check.pk}/apply/", follow=True
+    )
+    text = response.content.decode()
+    assert "2 moves made." in text and "(s)" not in text
