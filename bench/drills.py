@@ -28,8 +28,9 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import PORT, ROOT, Client, django_setup, seed
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench import stack
+from bench.load import PORT, Client, seed
 
 REDIS_START = [
     "redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379",
@@ -39,16 +40,6 @@ REDIS_START = [
 
 def pg_cluster() -> str:
     return sorted(os.listdir("/etc/postgresql"))[-1]
-
-
-def wait_healthy(client: Client, seconds: float = 30) -> float:
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        status, _ = client.request("GET", "/healthz")
-        if status == 200:
-            return time.perf_counter() - start
-        time.sleep(0.2)
-    raise SystemExit("the app did not recover")
 
 
 def drill_redis(client: Client) -> dict[str, object]:
@@ -62,7 +53,7 @@ def drill_redis(client: Client) -> dict[str, object]:
     )[0]  # fmt: skip
     tables = client.request("GET", "/api/v1/tables/")[0]
     subprocess.run(REDIS_START, check=True)
-    recovered = wait_healthy(client)
+    recovered = stack.wait_healthy(client)
     return {"health_while_down": health["status"], "broker_ok": health["broker"]["ok"],
             "evaluate": evaluate, "tables_api": tables, "recovered_s": round(recovered, 2)}  # fmt: skip
 
@@ -124,7 +115,7 @@ def drill_postgres(seeded: dict[str, object], client: Client) -> dict[str, objec
     )
     for thread in threads:
         thread.join()
-    recovered = wait_healthy(client)
+    recovered = stack.wait_healthy(client)
     # Every 201 is exactly one stored action, and the sequence numbers have no gaps or repeats.
     from django.db import connection
 
@@ -171,17 +162,7 @@ def drill_celery(env: dict[str, str]) -> dict[str, object]:
     tournament = create_tournament(
         by=manager, name=f"Drill {number}", tables=[table], levels=levels
     )
-    worker_cmd = [
-        str(ROOT / ".venv/bin/celery"),
-        "-A",
-        "cardroom",
-        "worker",
-        "-l",
-        "warning",
-        "-c",
-        "1",
-    ]
-    first = subprocess.Popen(worker_cmd, cwd=ROOT, env=env, start_new_session=True)
+    first = stack.start_worker(env)
     time.sleep(4)  # the worker is up
     start_clock(tournament=tournament, by=manager)  # queues the tick, due in 4 s
     time.sleep(1.5)  # the worker has reserved it (unacknowledged)
@@ -190,7 +171,7 @@ def drill_celery(env: dict[str, str]) -> dict[str, object]:
     time.sleep(5)  # the tick is now due, and nobody runs it
     connection.close()
     before = Tournament.objects.get(pk=tournament.pk).level_number
-    second = subprocess.Popen(worker_cmd, cwd=ROOT, env=env, start_new_session=True)
+    second = stack.start_worker(env)
     waited = 0.0
     try:
         while waited < 40:
@@ -200,8 +181,7 @@ def drill_celery(env: dict[str, str]) -> dict[str, object]:
             time.sleep(0.5)
             waited += 0.5
     finally:
-        os.killpg(second.pid, signal.SIGTERM)
-        second.wait(timeout=30)
+        stack.stop([second], seconds=30)
     after = Tournament.objects.get(pk=tournament.pk).level_number
     ticks = ClockEvent.objects.filter(tournament=tournament, action="tick").count()
     return {"level_while_no_worker": before, "level_after_new_worker": after,
@@ -209,25 +189,15 @@ def drill_celery(env: dict[str, str]) -> dict[str, object]:
 
 
 def main() -> int:
-    env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "drill-" + "k" * 50,
-           "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "DJANGO_SECURE_SSL_REDIRECT": "false",
-           "CELERY_VISIBILITY_TIMEOUT": "8"}  # fmt: skip
+    env = stack.production_env("drill", CELERY_VISIBILITY_TIMEOUT="8")
     os.environ.update(env)
-    django_setup()
+    stack.django_setup()
     seeded = seed()
-    gunicorn = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "cardroom.wsgi", "-w", "2", "-b", f"127.0.0.1:{PORT}",
-         "--log-level", "warning"], cwd=ROOT, env=env,
-    )  # fmt: skip
-    try:
+    with stack.running(env, PORT, worker=False):
         client = Client(str(seeded["staff"]))
-        wait_healthy(client)
         print("redis down:", drill_redis(client))
         print("postgres restart:", drill_postgres(seeded, client))
         print("celery worker killed:", drill_celery(env))
-    finally:
-        gunicorn.terminate()
-        gunicorn.wait(timeout=20)
     return 0
 
 

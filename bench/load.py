@@ -16,12 +16,10 @@ counted apart), then how many balancing checks the worker ran.
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -29,17 +27,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench import stack
+
 PORT = 8765
 TABLES = 40
-
-
-def django_setup() -> None:
-    sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
-    import django
-
-    django.setup()
 
 
 def seed() -> dict[str, Any]:
@@ -121,30 +113,11 @@ def balance_checks_run(tournament_id: int) -> int:
     return BalanceCheck.objects.filter(tournament_id=tournament_id).count()
 
 
-class Client:
-    def __init__(self, token: str | None = None, session: str | None = None) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
-        self.headers = {"Content-Type": "application/json"}
-        if token:
-            self.headers["Authorization"] = f"Token {token}"
-        if session:
-            self.headers.update({"Cookie": f"sessionid={session}", "HX-Request": "true"})
+class Client(stack.Client):
+    """A device talking to the load test's server."""
 
-    def request(
-        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-    ) -> tuple[int, bytes]:
-        payload = json.dumps(body) if body is not None else None
-        for attempt in (1, 2):
-            try:
-                self.conn.request(method, path, payload, {**self.headers, **(headers or {})})
-                response = self.conn.getresponse()
-                return response.status, response.read()
-            except (ConnectionError, http.client.HTTPException, OSError):
-                self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
-                if attempt == 2:
-                    return 599, b""
-        return 599, b""
+    def __init__(self, token: str | None = None, session: str | None = None) -> None:
+        super().__init__(PORT, token=token, session=session)
 
 
 EVALUATE = {
@@ -233,28 +206,12 @@ def main() -> int:
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         print("Set DATABASE_URL to a PostgreSQL database (the production stack).", file=sys.stderr)
         return 2
-    env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "load-test-" + "k" * 50,
-           "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "DJANGO_SECURE_SSL_REDIRECT": "false"}  # fmt: skip
+    env = stack.production_env("load-test")
     os.environ.update(env)
-    django_setup()
+    stack.django_setup()
     seeded = seed()
     seeded["breaks_done"] = 0
-    venv = ROOT / ".venv" / "bin"
-    procs = [
-        subprocess.Popen(
-            [str(venv / "gunicorn"), "cardroom.wsgi", "-w", "2", "-b", f"127.0.0.1:{PORT}", "--log-level", "warning"],
-            cwd=ROOT, env=env,
-        ),
-        subprocess.Popen([str(venv / "celery"), "-A", "cardroom", "worker", "-l", "warning", "-c", "1"], cwd=ROOT, env=env),
-    ]  # fmt: skip
-    try:
-        for _ in range(50):
-            try:
-                if Client().request("GET", "/healthz")[0] in (200, 503):
-                    break
-            except OSError:
-                pass
-            time.sleep(0.2)
+    with stack.running(env, PORT):
         results: dict[str, list[float]] = defaultdict(list)
         statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
         lock = threading.Lock()
@@ -279,11 +236,6 @@ def main() -> int:
         while time.monotonic() < deadline and seen != balance_checks_run(seeded["tournament"]):
             seen = balance_checks_run(seeded["tournament"])
             time.sleep(2)
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            proc.wait(timeout=20)
     print(
         f"{'kind':12} {'count':>7} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7} {'409':>5}"
     )

@@ -17,10 +17,10 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.stack import ROOT, fresh_postgres_database
+
 POSTGRES_URL = os.environ.get(
     "BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/cardroom_bench"
 )
@@ -35,24 +35,6 @@ RUNS: tuple[tuple[str, str, dict[str, str | None]], ...] = (
     ("bench_tournaments", "bench_tournaments", {}),
     ("bench_web", "bench_web", {}),
 )
-
-
-def fresh_postgres_database(url: str) -> str | None:
-    """Drop and create the scratch database ``url`` names; None when it worked, else why not."""
-    try:
-        import psycopg
-    except ImportError:
-        return "psycopg is not installed"
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    server = urlunsplit(parts._replace(path="/postgres"))
-    try:
-        with psycopg.connect(server, autocommit=True, connect_timeout=3) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
-    except psycopg.Error as exc:
-        return f"PostgreSQL unreachable at {parts.hostname}:{parts.port}: {exc}".splitlines()[0]
-    return None
 
 
 def environment(changes: dict[str, str | None]) -> dict[str, str]:
