@@ -135,7 +135,7 @@ def test_a_misclicked_out_is_undone_by_the_director_and_recorded(
     page.goto(f"{live_server.url}/tournaments/{field.pk}/")
     row = page.locator(f"#elimination-{first.entrant.number}")
     row.get_by_label("Why").fill("Out clicked on the wrong player")
-    row.get_by_role("button", name=f"Undo the elimination of {wrong}").click()
+    row.get_by_role("button", name=f"Undo elimination of {wrong}").click()
     expect(page.locator(".messages")).to_contain_text(f"{wrong} is back in the tournament")
     table = page.locator("#ttable-1")
     expect(table.locator(".seat-list li").nth(first.seat - 1)).to_contain_text(wrong)
