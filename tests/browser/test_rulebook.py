@@ -53,3 +53,35 @@ def test_the_keyboard_alone_finds_and_opens_a_rule(
     box.press("Enter")
     expect(page).to_have_url(re.compile(r"/rulebook/TDA-47/$"))
     expect(page.get_by_text("TDA-41")).to_be_visible()
+
+
+def test_typing_a_floor_word_shows_the_rule_that_answers_it_first(
+    page: Any, live_server: Any, rulebook: None
+) -> None:
+    page.goto(f"{live_server.url}/rulebook/")
+    box = page.get_by_role("searchbox")
+    box.press_sequentially("misdeal", delay=40)
+    results = page.locator("#results")
+    expect(results).to_have_attribute("data-query", "misdeal")
+    first = results.get_by_role("listitem").first
+    # The books' ruling on a misdealt hand: dead once substantial action has occurred.
+    expect(first.get_by_role("link")).to_have_text(
+        re.compile(r"^TDA-38\s+Burns After Substantial Action$")
+    )
+    expect(first.locator("mark").first).to_have_text(re.compile("substantial action", re.I))
+    expect(results.get_by_role("status")).to_contain_text("for “misdeal”")
+    box.fill("")
+    box.press_sequentially("oversized chip", delay=30)
+    expect(results).to_have_attribute("data-query", "oversized chip")
+    expect(results.locator("[data-search-result]").first).to_contain_text("RRoP-BR.15")
+    expect(results.locator("[data-search-result]").nth(1)).to_contain_text("RRoP-14.11")
+    box.fill("")
+    box.press_sequentially("dead button", delay=30)
+    expect(results).to_have_attribute("data-query", "dead button")
+    expect(results.get_by_role("status")).to_contain_text("No rule matches “dead button”")
+    expect(results.locator("[data-search-result]")).to_have_count(0)
+    box.fill("")
+    box.press_sequentially("misdeal", delay=30)
+    expect(results).to_have_attribute("data-query", "misdeal")
+    box.press("Enter")  # opens the first result
+    expect(page).to_have_url(re.compile(r"/rulebook/TDA-38/$"))
