@@ -9,7 +9,7 @@ time: it counts down from ``ends_at - (its now + (server_now - its now at the an
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, Q
@@ -23,9 +23,8 @@ from tournaments.models import (
     read_clock,
 )
 
-
-def _ms(instant: datetime) -> int:
-    return int(instant.timestamp() * 1000)
+MS = timedelta(milliseconds=1)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _level(level: Level | None, names: Mapping[int, str]) -> dict[str, Any] | None:
@@ -62,9 +61,13 @@ def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -
     # the chips in play are shared by the players still in.
     chips = counts["entries"] * tournament.starting_stack
     average = chips // counts["left"] if counts["left"] else 0
+    # Whole milliseconds, so that ends_at - server_now is exactly remaining_ms.
+    now_ms = (now - EPOCH) // MS
+    left_ms = 0 if finished else max(0, reading.remaining // MS)
+    break_ms = max(0, to_break // MS) if to_break is not None else None
     return {
         "version": tournament.clock_version,
-        "server_now": _ms(now),
+        "server_now": now_ms,
         "state": reading.state,
         "state_label": ClockState(reading.state).label,
         # Past the end of the structure, play goes on at the last level's blinds.
@@ -72,10 +75,10 @@ def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -
             reading.level or (levels[-1] if finished and levels else None), reading.names
         ),
         "next_level": _level(reading.next_level, reading.names),
-        "remaining_ms": 0 if finished else max(0, int(reading.remaining.total_seconds() * 1000)),
-        "ends_at": _ms(now + reading.remaining) if running else None,
-        "next_break_ms": int(to_break.total_seconds() * 1000) if to_break is not None else None,
-        "next_break_at": _ms(now + to_break) if running and to_break is not None else None,
+        "remaining_ms": left_ms,
+        "ends_at": now_ms + left_ms if running else None,
+        "next_break_ms": break_ms,
+        "next_break_at": now_ms + break_ms if running and break_ms is not None else None,
         "players_left": counts["left"],
         "entries": counts["entries"],
         "average_stack": average,

@@ -131,6 +131,9 @@ def test_the_time_left_is_the_servers_whatever_the_displays_own_clock_says(
     expect(page.locator("#room-state")).to_have_text("Running")
     page.wait_for_timeout(1200)  # a tick or more after the first answer
     assert abs(shown_seconds(page) - server_seconds_left(tournament)) <= 2
+    shown = page.locator("#room-time").inner_text()
+    expect(page.locator("#room-time")).not_to_have_text(shown)  # and it counts down from there
+    assert abs(shown_seconds(page) - server_seconds_left(tournament)) <= 2
     expect(page.locator("#room-break")).to_have_text(re.compile(r"^5[45]:\d\d$"))
 
 
