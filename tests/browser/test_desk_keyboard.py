@@ -141,6 +141,8 @@ def test_shortcut_keys_do_not_fire_while_typing_or_with_a_modifier(
     page.wait_for_timeout(400)
     expect(page.locator(".log li")).to_have_text(["Blinds posted; no action yet."])
     expect(page.locator(".to-act-line")).to_contain_text("Seat 1 to act")
+    page.keyboard.press("c")  # the plain key does act
+    expect(page.locator(".log li").first).to_contain_text("Seat 1 calls 2")
 
 
 def test_enter_reads_the_chips_and_never_voids(
