@@ -261,3 +261,57 @@ def test_reading_a_query() -> None:
     assert [t.text for t in parse_query("what is the min raise")] == ["min raise"]
     assert parse_citation("straddle") is None
     assert parse_citation("TDA 2013 rule 41") == parse_citation("tda 2013 41")
+
+
+def test_question_words_go_and_floor_phrases_stay_whole() -> None:
+    terms = parse_query("what happens when a player acts out of turn")
+    assert [t.text for t in terms] == ["acts", "out of turn"]
+    assert [t.text for t in parse_query("player")] == ["player"]  # nothing else to search
+    assert [t.text for t in parse_query("dead button rule")] == ["dead button"]
+    (chip,) = parse_query("can I overchip")
+    assert "single chip" in chip.alternatives and "oversize wager" not in chip.alternatives
+    (string,) = parse_query("is a string raise ok")
+    assert string.text == "string raise" and "string bet" in string.alternatives
+    # One pass, longest first: the shorter phrase inside is not quoted again.
+    assert [t.text for t in parse_query("single oversized chip")] == ["single oversized chip"]
+    assert [t.text for t in parse_query('"min raise rules" or shove')] == [
+        "min raise rules",
+        "shove",
+    ]
+
+
+def test_titles_and_numbers_weigh_more_than_text_and_examples() -> None:
+    book = fmt.Book(
+        code="CLUB", title="Club", source="", edition="", attribution="", url="",
+        sections=(fmt.Section("J", "Jackpots", 1),), path="club.toml", rules=(
+            fmt.Rule(
+                citation="CLUB-1", number="1", section="J", title="Table stakes",
+                text="Only chips on the table play; the drop is taken from each pot.",
+                examples=(fmt.Example("Example", "Jackpot, jackpot, jackpot: the jackpot "
+                                      "drop, the jackpot board, the jackpot sign."),),
+                other_editions=(),
+            ),
+            fmt.Rule(
+                citation="CLUB-2", number="2", section="J", title="The bad-beat jackpot",
+                text="Both hole cards must play.", examples=(), other_editions=(),
+            ),
+            fmt.Rule(
+                citation="CLUB-3", number="3", section="J", title="Promotions",
+                text="The jackpot qualifies on quads or better.", examples=(),
+                other_editions=(),
+            ),
+        ),
+    )  # fmt: skip
+    import_rulebook(book)
+    refresh_vocabulary()
+    assert top("jackpot", book="CLUB") == ["CLUB-2", "CLUB-3", "CLUB-1"]
+    assert top("club 3 jackpot", 1, book="CLUB") == ["CLUB-3"]  # its number, in words
+
+
+def test_the_snippet_marks_the_rulebooks_word_for_the_floors() -> None:
+    hit = search_rules("overchip")[0]
+    assert hit.rule.citation_id == "RRoP-BR.15"
+    assert "<mark>single chip</mark>" in str(hit.snippet)
+    misdeal = search_rules("misdeal")[0]
+    assert "<mark>substantial action</mark>" in str(misdeal.snippet)
+    assert str(misdeal.snippet).startswith("… ") or "Seat" in str(misdeal.snippet)
