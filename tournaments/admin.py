@@ -11,6 +11,7 @@ from tournaments.models import (
     Draw,
     Elimination,
     Entrant,
+    Reinstatement,
     SeatAssignment,
     SeatMove,
     Tournament,
@@ -76,6 +77,11 @@ class SeatMoveAdmin(ReadOnlyAdmin):
 @admin.register(Elimination)
 class EliminationAdmin(ReadOnlyAdmin):
     list_display = ("entrant", "place", "hand_for_hand_hand", "table_number", "seat", "at")
+
+
+@admin.register(Reinstatement)
+class ReinstatementAdmin(ReadOnlyAdmin):
+    list_display = ("entrant", "table_number", "seat", "reason", "by", "at")
 
 
 @admin.register(BalanceCheck)

@@ -17,6 +17,7 @@ from django.db.models import Count, F
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
@@ -224,9 +225,18 @@ def entrant_eliminate(request: HttpRequest, pk: int, number: int) -> HttpRespons
         return redirect(url)
     context = {
         **detail_context(request, entrant.tournament),
-        "flash": f"{entrant.name} eliminated. Wrong player? Undo it under Eliminations.",
+        "flash": f"{entrant.name} eliminated.",
+        "undo": entrant.number,  # focus goes to the way back from a misclick
     }
-    return render(request, "tournaments/detail.html#table-map", context)
+    # The table map, and out of band the entrants and eliminations (where the undo is).
+    parts = [
+        render_to_string("tournaments/detail.html#table-map", context, request),
+        *(
+            render_to_string(f"tournaments/detail.html#{name}", {**context, "oob": True}, request)
+            for name in ("entrant-list", "eliminations")
+        ),
+    ]
+    return HttpResponse("".join(parts))
 
 
 @require_POST
