@@ -1,21 +1,76 @@
-"""What the floor dashboard shows, read in a fixed number of queries however many tables."""
+"""What the floor dashboard shows, read in a fixed number of queries however many tables.
+
+Live updates. Every open dashboard polls ``/floor/updates/`` with its filter and one cursor
+of fixed size, ``<server time in ms>.<digest>``, which each answer replaces (never appends):
+
+* the time is when the server last answered this page; a card is sent again when anything it
+  shows is stamped later than that, less ``OVERLAP`` (a write stamped just before the last
+  answer may commit just after it). The stamps are read from the rows themselves (the table,
+  its latest hand, its last ruling, the tournament seating at it, the tournament and its clock,
+  including a level reached on time that no write recorded), so no write can forget to "bump".
+* the digest names the cards the page holds (ids and numbers, in order, for its filter). When
+  the filter's set of tables changes (a table opened under "open tables", renumbered, added
+  to a tournament) the whole grid is sent instead: an update never names a card the page
+  does not have. A cursor the server cannot read gets the whole grid too, so a page recovers
+  from anything, a failed poll included (it simply polls again with the same cursor).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+import hashlib
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, JSONField, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import F, OuterRef, Prefetch, QuerySet, Subquery
+from django.utils import timezone
 
 from cardroom.models import Hand, HandStatus, Ruling, Table
 from cardroom.services import engine_state
 from rules.engine.state import snapshot
-from tournaments.models import SeatAssignment, Tournament, TournamentStatus, TournamentTable
+from tournaments.models import (
+    ClockEvent,
+    ClockReading,
+    ClockState,
+    Level,
+    SeatAssignment,
+    Tournament,
+    TournamentStatus,
+    TournamentTable,
+    read_clock,
+)
+
+#: A write is stamped before it commits; one that commits this much later still shows.
+OVERLAP = timedelta(seconds=10)
 
 
 def live_tournaments() -> QuerySet[Tournament]:
     return Tournament.objects.exclude(status=TournamentStatus.COMPLETE).order_by("name")
+
+
+@dataclass(frozen=True)
+class Seating:
+    """The tournament playing at a room table now: its table there, clock and seated players."""
+
+    tournament: Tournament
+    table: TournamentTable
+    clock: ClockReading
+    seats: frozenset[int] = field(default_factory=frozenset)
+    levels: tuple[Level, ...] = ()
+
+    @property
+    def level_label(self) -> str:
+        """The level as the room calls it: breaks are steps of the structure but not levels."""
+        level = self.clock.level
+        if level is None:
+            return "Clock finished"
+        if level.is_break:
+            return "Break"
+        played = sum(1 for lv in self.levels if not lv.is_break and lv.number <= level.number)
+        ante = f" ante {level.ante}" if level.ante else ""
+        return f"Level {played}: {level.small_blind}/{level.big_blind}{ante}"
 
 
 @dataclass(frozen=True)
@@ -24,50 +79,47 @@ class Card:
     hand: Hand | None
     street: str | None
     pot: int | None
-    seats_taken: int
+    #: Seats with a player now: the tournament's seating at a tournament table; at a cash
+    #: table those dealt into the hand in progress, or between hands into the last hand.
+    seated: frozenset[int]
+    seating: Seating | None = None
+
+    @property
+    def seats_taken(self) -> int:
+        return len(self.seated)
+
+    @property
+    def max_seats(self) -> int:
+        return self.seating.table.seats if self.seating else self.table.seats
+
+    @property
+    def open_seats(self) -> list[int]:
+        return [seat for seat in range(1, self.max_seats + 1) if seat not in self.seated]
+
+    @property
+    def level(self) -> Level | None:
+        return self.seating.clock.level if self.seating else None
 
     @property
     def version(self) -> str:
-        hand = f"{self.hand.pk}.{self.hand.seq}" if self.hand else "-"
-        table = self.table
-        ruling = table.last_ruling_id or "-"
-        return f"{table.updated_at.timestamp()}:{hand}:{ruling}:{self.seats_taken}"
+        """Everything the card shows, in short: the page skips an update that changes nothing."""
+        table, hand = self.table, self.hand
+        live = f"{hand.pk}.{hand.seq}" if hand else "-"
+        ruling = getattr(table, "last_ruling_id", None) or "-"
+        seating = "-"
+        if self.seating:
+            clock = self.seating.clock
+            number = clock.level.number if clock.level else "end"
+            seating = f"{self.seating.tournament.name}.{number}.{clock.state}"
+        seats = ",".join(map(str, sorted(self.seated)))
+        return f"{table.number}:{table.updated_at.timestamp()}:{live}:{ruling}:{seating}:{seats}"
 
 
-def tables_for_floor(filters: dict[str, Any] | None = None) -> QuerySet[Table]:
-    last_ruling = Ruling.objects.filter(table=OuterRef("pk")).order_by("-created_at", "-id")
-    in_tournament = TournamentTable.objects.in_play().filter(table=OuterRef("pk"))
-    seated = (
-        SeatAssignment.objects.filter(
-            table__in=TournamentTable.objects.in_play(),
-            table__table=OuterRef("pk"),
-            ended_at__isnull=True,
-        )
-        .order_by()
-        .values("table__table")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    last_deal = (
-        Hand.objects.filter(table=OuterRef("pk"))
-        .exclude(state=HandStatus.VOIDED)
-        .order_by("-number")
-        .values("seats")
-    )
-    tables = Table.objects.annotate(
-        last_ruling_id=Subquery(last_ruling.values("id")[:1]),
-        last_ruling_number=Subquery(last_ruling.values("number")[:1]),
-        last_ruling_decision=Subquery(last_ruling.values("decision")[:1]),
-        tournament_now_name=Subquery(in_tournament.values("tournament__name")[:1]),
-        tournament_seated=Subquery(seated[:1]),
-        last_deal_seats=Subquery(last_deal[:1], output_field=JSONField()),
-    ).prefetch_related(
-        Prefetch(
-            "hands",
-            queryset=Hand.objects.filter(state=HandStatus.IN_PROGRESS).prefetch_related("actions"),
-            to_attr="live_hands",
-        )
-    )
+# --- which tables ---------------------------------------------------------------------------
+
+
+def filtered_tables(filters: dict[str, Any] | None = None) -> QuerySet[Table]:
+    tables = Table.objects.order_by("number")
     for name, value in (filters or {}).items():
         if value in (None, ""):
             continue
@@ -86,36 +138,191 @@ def tables_for_floor(filters: dict[str, Any] | None = None) -> QuerySet[Table]:
     return tables
 
 
-def cards(tables: QuerySet[Table]) -> list[Card]:
+def tables_for_floor(filters: dict[str, Any] | None = None) -> QuerySet[Table]:
+    last_ruling = Ruling.objects.filter(table=OuterRef("pk")).order_by("-created_at", "-id")
+    last_deal = (
+        Hand.objects.filter(table=OuterRef("pk"))
+        .exclude(state=HandStatus.VOIDED)
+        .order_by("-number")
+    )
+    return filtered_tables(filters).annotate(
+        last_ruling_id=Subquery(last_ruling.values("id")[:1]),
+        last_ruling_number=Subquery(last_ruling.values("number")[:1]),
+        last_ruling_decision=Subquery(last_ruling.values("decision")[:1]),
+        last_deal_id=Subquery(last_deal.values("id")[:1]),
+    )
+
+
+def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
+    """The cards for ``tables``: five queries more than the tables', however many there are."""
+    tables = tables.prefetch_related(
+        Prefetch(
+            "hands",
+            queryset=Hand.objects.filter(state=HandStatus.IN_PROGRESS).prefetch_related("actions"),
+            to_attr="live_hands",
+        )
+    )
+    rows = list(tables)
+    last_deals = dict(
+        Hand.objects.filter(pk__in=[t.last_deal_id for t in rows if t.last_deal_id]).values_list(  # type: ignore[attr-defined]
+            "table_id", "seats"
+        )
+    )
+    seatings = seatings_at([t.pk for t in rows], now or timezone.now())
     result = []
-    for table in tables:
+    for table in rows:
         hand = table.live_hands[0] if table.live_hands else None  # type: ignore[attr-defined]
         street = pot = None
         if hand is not None:
             state = snapshot(engine_state(hand))
             street, pot = state["street"], state["pot"]
-        result.append(Card(table, hand, street, pot, seats_taken(table, hand)))
+        seating = seatings.get(table.pk)
+        if seating is not None:
+            seated = seating.seats
+        else:
+            dealt = hand.seats if hand is not None else last_deals.get(table.pk) or []
+            seated = frozenset(entry["seat"] for entry in dealt)
+        result.append(Card(table, hand, street, pot, seated, seating))
     return result
 
 
-def seats_taken(table: Any, hand: Hand | None) -> int:
-    """Players at the table: those dealt into the hand in progress; at a tournament table
-    between hands, the players seated there by the draws; else those in the last hand."""
-    if hand is not None:
-        return len(hand.seats)
-    if table.tournament_seated:
-        return int(table.tournament_seated)
-    return len(table.last_deal_seats or [])
+def seatings_at(table_ids: Sequence[int], now: datetime) -> dict[int, Seating]:
+    """The tournament in play at each room table: three queries for any number of tables."""
+    in_play = (
+        TournamentTable.objects.in_play()
+        .filter(table_id__in=table_ids)
+        .select_related("tournament")
+        .prefetch_related(Prefetch("tournament__levels", queryset=Level.objects.order_by("number")))
+    )
+    places = {place.pk: place for place in in_play}
+    seats: dict[int, set[int]] = defaultdict(set)
+    for table_id, seat in SeatAssignment.objects.filter(
+        table_id__in=places, ended_at__isnull=True
+    ).values_list("table_id", "seat"):
+        seats[table_id].add(seat)
+    return {
+        place.table_id: Seating(
+            tournament=place.tournament,
+            table=place,
+            clock=read_clock(place.tournament, list(place.tournament.levels.all()), now),
+            seats=frozenset(seats[place.pk]),
+            levels=tuple(place.tournament.levels.all()),
+        )
+        for place in places.values()
+    }
 
 
-def changed_table_ids(since: datetime) -> set[int]:
-    """Tables whose card looks different since ``since``: settings, hands or rulings."""
-    ids = set(Table.objects.filter(updated_at__gt=since).values_list("pk", flat=True))
-    ids |= set(Hand.objects.filter(Q(updated_at__gt=since)).values_list("table_id", flat=True))
-    ids |= set(Ruling.objects.filter(created_at__gt=since).values_list("table_id", flat=True))
-    moved = SeatAssignment.objects.filter(Q(started_at__gt=since) | Q(ended_at__gt=since))
-    ids |= set(moved.values_list("table__table_id", flat=True))
-    return ids
+# --- what changed ---------------------------------------------------------------------------
+
+
+def _latest(queryset: QuerySet[Any], stamp: str) -> Subquery:
+    return Subquery(
+        queryset.filter(**{f"{stamp}__isnull": False}).order_by(F(stamp).desc()).values(stamp)[:1]
+    )
+
+
+def change_stamps(filters: dict[str, Any] | None, now: datetime) -> list[tuple[int, int, datetime]]:
+    """(id, number, when its card last changed) for each table the filter shows, in order.
+
+    Every stamp comes from a row the change wrote (three queries for any number of tables)."""
+    at_table = {"table": OuterRef("pk")}
+    in_room = {"table__table": OuterRef("pk")}
+    rows = filtered_tables(filters).annotate(
+        hand_at=_latest(Hand.objects.filter(**at_table), "updated_at"),
+        ruling_at=_latest(Ruling.objects.filter(**at_table), "created_at"),
+        seated_at=_latest(SeatAssignment.objects.filter(**in_room), "started_at"),
+        left_at=_latest(SeatAssignment.objects.filter(**in_room), "ended_at"),
+        broken_at=_latest(TournamentTable.objects.filter(**at_table), "broken_at"),
+        tournament_at=_latest(
+            Tournament.objects.filter(tables__table=OuterRef("pk")), "updated_at"
+        ),
+        clock_at=_latest(ClockEvent.objects.filter(tournament__tables__table=OuterRef("pk")), "at"),
+        running=Subquery(
+            TournamentTable.objects.in_play()
+            .filter(table=OuterRef("pk"), tournament__clock_state=ClockState.RUNNING)
+            .values("tournament_id")[:1]
+        ),
+    )
+    rows = list(
+        rows.values_list(
+            "pk",
+            "number",
+            "updated_at",
+            "hand_at",
+            "ruling_at",
+            "seated_at",
+            "left_at",
+            "broken_at",
+            "tournament_at",
+            "clock_at",
+            "running",
+        )
+    )
+    level_starts = levels_started({row[-1] for row in rows if row[-1]}, now)
+    epoch = datetime.min.replace(tzinfo=UTC)
+    return [
+        (pk, number, max([s for s in stamps if s is not None] + [level_starts.get(running, epoch)]))
+        for pk, number, *stamps, running in rows
+    ]
+
+
+def levels_started(tournament_ids: Iterable[int], now: datetime) -> dict[int, datetime]:
+    """When each running clock entered the level it shows now: a level reached on time
+    changes the cards even before the clock's tick records it."""
+    ids = list(tournament_ids)
+    if not ids:
+        return {}
+    started = {}
+    for tournament in Tournament.objects.filter(pk__in=ids).prefetch_related("levels"):
+        reading = read_clock(tournament, list(tournament.levels.all()), now)
+        started[tournament.pk] = now - reading.elapsed
+    return started
+
+
+def digest(cards_held: Iterable[tuple[int, int]]) -> str:
+    """Which cards a page holds (id and number, in order), in 12 characters."""
+    text = ";".join(f"{pk}:{number}" for pk, number in cards_held)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def make_cursor(now: datetime, held: str) -> str:
+    return f"{int(now.timestamp() * 1000)}.{held}"
+
+
+def read_cursor(cursor: str) -> tuple[datetime, str] | None:
+    millis, _, held = cursor.partition(".")
+    if not millis.isdigit() or len(millis) > 15 or len(held) != 12:
+        return None
+    return datetime.fromtimestamp(int(millis) / 1000, tz=UTC), held
+
+
+def page_cursor(shown: Sequence[Card], now: datetime) -> str:
+    return make_cursor(now, digest((card.table.pk, card.table.number) for card in shown))
+
+
+@dataclass(frozen=True)
+class Update:
+    """One poll's answer: the new cursor, then either the whole grid or the changed cards."""
+
+    cursor: str
+    grid: list[Card] | None
+    changed: list[Card]
+    feed: list[Ruling] | None
+
+
+def poll(filters: dict[str, Any], cursor: str, now: datetime | None = None) -> Update:
+    now = now or timezone.now()
+    stamps = change_stamps(filters, now)
+    held = digest((pk, number) for pk, number, _ in stamps)
+    new_cursor = make_cursor(now, held)
+    read = read_cursor(cursor)
+    if read is None or read[1] != held:
+        return Update(new_cursor, cards(tables_for_floor(filters), now), [], recent_rulings())
+    since = read[0] - OVERLAP
+    changed = [pk for pk, _, stamp in stamps if stamp > since]
+    fresh = cards(tables_for_floor(filters).filter(pk__in=changed), now) if changed else []
+    feed = recent_rulings() if Ruling.objects.filter(created_at__gt=since).exists() else None
+    return Update(new_cursor, None, fresh, feed)
 
 
 def recent_rulings(limit: int = 10) -> list[Ruling]:
@@ -124,3 +331,14 @@ def recent_rulings(limit: int = 10) -> list[Ruling]:
         .prefetch_related("citations__rule")
         .order_by("-created_at", "-id")[:limit]
     )
+
+
+def filter_query(params: Any, names: Iterable[str]) -> str:
+    """The page's filter as a query string (only the filter's own fields: never a cursor)."""
+    from django.http import QueryDict
+
+    query = QueryDict(mutable=True)
+    for name in names:
+        if params.get(name):
+            query[name] = params.get(name)
+    return query.urlencode()

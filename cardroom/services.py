@@ -236,7 +236,7 @@ def record_action(
             locked.state = (
                 HandStatus.IN_PROGRESS if state.to_act is not None else HandStatus.COMPLETE
             )
-            locked.save(update_fields=["seq", "state"])
+            locked.save(update_fields=["seq", "state", "updated_at"])  # the floor card reads it
             return locked.actions.create(
                 seq=locked.seq, seat=seat, action=action, to=to, entered_by=by
             )
@@ -262,7 +262,7 @@ def void_last_action(
         last.save(update_fields=["voided_by", "voided_at", "void_reason"])
         locked.seq += 1
         locked.state = HandStatus.IN_PROGRESS
-        locked.save(update_fields=["seq", "state"])
+        locked.save(update_fields=["seq", "state", "updated_at"])  # the floor card reads it
         return last
 
 
@@ -277,7 +277,9 @@ def void_hand(*, hand: Hand, by: AbstractBaseUser, expected_seq: int, reason: st
         locked.state = HandStatus.VOIDED
         locked.voided_by, locked.voided_at, locked.void_reason = by, timezone.now(), reason.strip()
         locked.seq += 1
-        locked.save(update_fields=["state", "voided_by", "voided_at", "void_reason", "seq"])
+        locked.save(
+            update_fields=["state", "voided_by", "voided_at", "void_reason", "seq", "updated_at"]
+        )
         return locked
 
 

@@ -1,7 +1,6 @@
 """Floor pages. Thin views: role check, form, one service call, render."""
 
 import re
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -14,14 +13,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from cardroom.converters import IdConverter
 from cardroom.desk import desk_view
-from cardroom.floor import cards, changed_table_ids, recent_rulings, tables_for_floor
+from cardroom.floor import cards, filter_query, page_cursor, poll, recent_rulings, tables_for_floor
 from cardroom.forms import (
     PRESETS,
     ActionForm,
@@ -324,34 +322,33 @@ def render_desk(
 @role_required(*READERS)
 def floor(request: HttpRequest) -> HttpResponse:
     form = FloorFilterForm(request.GET or None)
+    now = timezone.now()  # before the read: the first poll asks for what changed since
+    shown = cards(tables_for_floor(form.values()), now)
     context = {
         "form": form,
-        "cards": cards(tables_for_floor(form.values())),
+        "cards": shown,
         "feed": recent_rulings(),
-        "since": timezone.now().isoformat(),
-        "query": request.GET.urlencode(),
+        "cursor": page_cursor(shown, now),
+        "query": filter_query(request.GET, form.fields),
     }
-    template = "cardroom/floor.html#floor-cards" if request.htmx else "cardroom/floor.html"
+    # A new filter swaps the grid and the poller with it (the poller carries the filter).
+    template = "cardroom/floor.html#filtered" if request.htmx else "cardroom/floor.html"
     return render(request, template, context)
 
 
 @require_GET
+@never_cache
 @role_required(*READERS)
 def floor_updates(request: HttpRequest) -> HttpResponse:
-    """Polled by every open dashboard: re-renders only the cards (and the feed) that changed."""
-    since = parse_datetime(request.GET.get("since", "")) or timezone.now()
-    # Overlap a little: a row stamped just before ``since`` may commit just after it.
-    now, window = timezone.now(), since - timedelta(seconds=2)
+    """Polled by every open dashboard with its filter and a fixed-size cursor (``v``) that the
+    answer replaces: re-renders the cards that changed, or the grid if its tables changed."""
     form = FloorFilterForm(request.GET or None)
-    changed = changed_table_ids(window)
-    tables = tables_for_floor(form.values()).filter(pk__in=changed) if changed else []
-    feed_changed = Ruling.objects.filter(created_at__gt=window).exists()
+    update = poll(form.values(), request.GET.get("v", ""))
     context = {
-        "changed_cards": cards(tables) if changed else [],
-        "feed": recent_rulings() if feed_changed else None,
-        "since": now.isoformat(),
-        "query": request.GET.urlencode(),
-        "form": form,
+        "update": update,
+        "cursor": update.cursor,
+        "feed": update.feed,
+        "query": filter_query(request.GET, form.fields),
     }
     return render(request, "cardroom/floor.html#floor-updates", context)
 

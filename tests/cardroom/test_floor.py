@@ -1,5 +1,7 @@
 """The floor dashboard: every table as a card, a constant number of queries, live updates."""
 
+import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -7,8 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cardroom.models import Table
-from cardroom.services import record_action
+from cardroom.floor import OVERLAP, poll
+from cardroom.models import Hand, Ruling, Table
+from cardroom.services import record_action, set_table_status, void_hand, void_last_action
 from tests.factories import make_hand, make_table
 
 pytestmark = pytest.mark.django_db
@@ -28,17 +31,48 @@ def floor_with(n: int, floor_manager: Any) -> None:
             make_hand(table=table, by=floor_manager)
 
 
+def card_of(html: str, number: int) -> str:
+    return html.split(f'id="card-{number}"')[1].split("</article>")[0]
+
+
+def cursor_of(html: str) -> str:
+    found = re.search(r'id="poller" hx-get="[^"]*v=([0-9]+\.[0-9a-f]{12})"', html)
+    assert found, "the page has no poller with a cursor"
+    return found.group(1)
+
+
+def age_everything(minutes: int = 5) -> None:
+    """Make every stamp old, so only what the test changes next counts as a change."""
+    from tournaments.models import SeatAssignment, Tournament
+
+    past = timezone.now() - timedelta(minutes=minutes)
+    Table.objects.update(updated_at=past)
+    Hand.objects.update(updated_at=past)
+    SeatAssignment.objects.update(started_at=past)
+    SeatAssignment.objects.filter(ended_at__isnull=False).update(ended_at=past)
+    Tournament.objects.update(updated_at=past)
+    with connection.cursor() as cursor:  # rulings and clock events refuse updates by design
+        cursor.execute("DELETE FROM tournaments_clockevent")
+
+
 def test_query_count_does_not_grow_with_the_number_of_tables(
     persona_client: Any, floor_manager: Any
 ) -> None:
     client = persona_client("staff")
     floor_with(10, floor_manager)
     ten = queries_for(client, "/floor/")
+    ten_poll = queries_for(client, "/floor/updates/?v=1.abcdefabcdef")  # a stale page: the grid
     floor_with(100, floor_manager)
     hundred = queries_for(client, "/floor/")
+    hundred_poll = queries_for(client, "/floor/updates/?v=1.abcdefabcdef")
     assert ten == hundred
+    assert ten_poll == hundred_poll
+    age_everything()
     html = client.get("/floor/").content.decode()
     assert html.count('class="card table-card') == 100
+    # A quiet poll from an up-to-date page reads the stamps and renders nothing.
+    quiet = client.get(f"/floor/updates/?v={cursor_of(html)}").content.decode()
+    assert quiet.count("table-card") == 0
 
 
 def test_cards_show_the_hand_in_progress(persona_client: Any, floor_manager: Any) -> None:
@@ -57,19 +91,173 @@ def test_filters(persona_client: Any, floor_manager: Any) -> None:
         .content.decode()
     )
     assert 'id="card-2"' in html and 'id="card-1"' not in html
+    # The filtered grid comes with a new poller that carries the filter (and no old cursor).
+    poller = html.split('id="poller"')[1].split(">")[0]
+    assert "tournament=yes" in poller and 'hx-swap-oob="true"' in poller
 
 
-def test_updates_send_only_what_changed(persona_client: Any, floor_manager: Any) -> None:
+def test_updates_send_only_what_changed_and_replace_the_cursor(
+    persona_client: Any, floor_manager: Any
+) -> None:
     make_table(number=1, by=floor_manager)
     two = make_table(number=2, by=floor_manager)
     client = persona_client("staff")
-    since = timezone.now()
-    Table.objects.filter(pk=two.pk).update(updated_at=timezone.now())  # a change after "since"
-    Table.objects.exclude(pk=two.pk).update(updated_at=since - timezone.timedelta(minutes=5))
-    html = client.get("/floor/updates/", {"since": since.isoformat()}).content.decode()
-    assert 'id="card-2"' in html and 'hx-swap-oob="true"' in html
-    assert 'id="card-1"' not in html
-    assert 'id="poller"' in html
+    age_everything()
+    cursor = cursor_of(client.get("/floor/").content.decode())
+    set_table_status(table=two, by=floor_manager, status="closed")
+    html = client.get("/floor/updates/", {"v": cursor}).content.decode()
+    assert 'id="card-2"' in html and "Closed" in card_of(html, 2)
+    assert 'id="card-1"' not in html and 'id="floor-cards"' not in html
+    new = cursor_of(html)
+    assert len(new) == len(cursor) and new != cursor
+    assert "since=" not in html and html.count("v=") == 1  # replaced, never appended
+
+
+@pytest.mark.parametrize("bad", ["", "garbage", "1.zz", "99999999999999999999.abcdefabcdef"])
+def test_an_unreadable_or_stale_cursor_gets_the_whole_grid(
+    persona_client: Any, floor_manager: Any, bad: str
+) -> None:
+    make_table(number=1, by=floor_manager)
+    response = persona_client("staff").get("/floor/updates/", {"v": bad})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="floor-cards" class="cards" hx-swap-oob="true"' in html
+    assert 'id="card-1"' in html
+
+
+def test_every_change_a_floor_person_cares_about_reaches_the_card(
+    floor_manager: Any, director: Any
+) -> None:
+    """Deal, action, street, pot, hand end, voids, open/close, ruling, seat change, level change
+    (by hand and on time): each makes the next poll send that card, and only it."""
+    from django.core.management import call_command
+
+    from cardroom.services import log_ruling, start_hand
+    from tests.tournaments.factories import make_tournament
+    from tournaments.services import advance_level, draw_initial_seating, eliminate_player
+
+    call_command("load_rulebook", verbosity=0)
+    cash = make_table(number=1, by=floor_manager)
+    make_table(number=2, by=floor_manager)  # never changes: never sent
+    tournament = make_tournament(by=director, tables=2, entrants=12, first_table=41)
+    draw_initial_seating(tournament=tournament, by=director)
+
+    def changes(change: Any, number: int, *, also: tuple[int, ...] = ()) -> None:
+        age_everything()
+        cursor = poll({}, "").cursor
+        versions = {card.table.number: card.version for card in poll({}, "").grid or []}
+        change()
+        update = poll({}, cursor)
+        assert update.grid is None
+        sent = {card.table.number: card.version for card in update.changed}
+        # The card changed; a tournament-wide write may resend its other tables, no more.
+        assert number in sent and set(sent) <= {number, *also}, f"{change.__name__}: {sent}"
+        assert sent[number] != versions[number], "the page would skip the new card"
+
+    hand = make_hand(table=cash, by=floor_manager)
+    changes(lambda: void_hand(hand=hand, by=floor_manager, expected_seq=0, reason="Misdeal"), 1)
+    state: dict[str, Any] = {}
+
+    def deal() -> None:
+        seats = [{"seat": s, "stack": 200} for s in (1, 2, 3)]
+        state["hand"] = start_hand(table=cash, by=floor_manager, button=1, seats=seats)
+
+    def act(seat: int, action: str, to: int | None = None) -> Any:
+        def step() -> None:
+            h = Hand.objects.get(pk=state["hand"].pk)
+            record_action(hand=h, by=floor_manager, expected_seq=h.seq, seat=seat, action=action,
+                          to=to)  # fmt: skip
+
+        step.__name__ = f"{action} by seat {seat}"
+        return step
+
+    def void_last() -> None:
+        h = Hand.objects.get(pk=state["hand"].pk)
+        void_last_action(hand=h, by=floor_manager, expected_seq=h.seq, reason="Wrong seat")
+
+    changes(deal, 1)
+    changes(act(1, "call"), 1)  # the pot
+    changes(void_last, 1)
+    changes(act(1, "call"), 1)
+    changes(act(2, "call"), 1)
+    changes(act(3, "check"), 1)  # the street: the flop
+    changes(act(2, "fold"), 1)
+    changes(act(3, "fold"), 1)  # the hand ends
+    changes(lambda: set_table_status(table=cash, by=floor_manager, status="closed"), 1)
+
+    def ruling() -> None:
+        log_ruling(table=Table.objects.get(number=41), director=director, situation="Seat 2 "
+                   "acted out of turn.", decision="Action stands.", citations=[("TDA-45", "")])  # fmt: skip
+
+    changes(ruling, 41)
+    out = tournament.assignments.filter(table__number=1, ended_at__isnull=True).first()
+    assert out is not None
+    changes(lambda: eliminate_player(entrant=out.entrant, by=director), 41, also=(42,))
+    tournament.refresh_from_db()
+
+    age_everything()
+    cursor = poll({}, "").cursor
+    advance_level(tournament=tournament, by=director)
+    update = poll({}, cursor)
+    assert sorted(card.table.number for card in update.changed) == [41, 42]
+    assert all(card.level and card.level.number == 2 for card in update.changed)
+
+
+def test_a_level_reached_on_time_reaches_the_cards_without_any_write(director: Any) -> None:
+    from tests.tournaments.factories import make_tournament
+    from tournaments.services import draw_initial_seating, start_clock
+
+    tournament = make_tournament(by=director, tables=1, entrants=6, first_table=41)
+    draw_initial_seating(tournament=tournament, by=director)
+    start_clock(tournament=tournament, by=director)
+    age_everything(minutes=1)
+    later = timezone.now() + timedelta(minutes=20, seconds=1)  # level 1 lasts 20 minutes
+    cursor = poll({}, "", now=later - timedelta(seconds=3)).cursor
+    update = poll({}, cursor, now=later)
+    assert [card.table.number for card in update.changed] == [41]
+    level = update.changed[0].level
+    assert level is not None and (level.small_blind, level.big_blind) == (200, 400)
+    # Sent again while within the overlap (the page skips it: same version), then no more.
+    again = poll({}, update.cursor, now=later + OVERLAP)
+    assert [card.version for card in again.changed] == [update.changed[0].version]
+    quiet = poll({}, again.cursor, now=later + OVERLAP + timedelta(seconds=3))
+    assert quiet.changed == []
+
+
+def test_a_filter_never_gets_a_card_it_does_not_show(floor_manager: Any) -> None:
+    """A change outside the filter sends nothing; a table joining or leaving the filter sends
+    the whole grid (never an out-of-band card the page has no place for)."""
+    inside = make_table(number=1, by=floor_manager, status="open")
+    outside = make_table(number=2, by=floor_manager, status="closed")
+    only_open = {"status": "open"}
+    age_everything()
+    cursor = poll(only_open, "").cursor
+    update = poll(only_open, cursor)
+    assert update.grid is None and update.changed == []
+    make_hand(table=inside, by=floor_manager)
+    Table.objects.filter(pk=outside.pk).update(updated_at=timezone.now())
+    update = poll(only_open, cursor)
+    assert [card.table.number for card in update.changed] == [1]
+    set_table_status(table=outside, by=floor_manager, status="open")  # joins the filter
+    update = poll(only_open, update.cursor)
+    assert update.grid is not None and [c.table.number for c in update.grid] == [1, 2]
+    assert update.changed == []
+
+
+def test_a_ruling_updates_the_feed(floor_manager: Any, director: Any) -> None:
+    from django.core.management import call_command
+
+    from cardroom.services import log_ruling
+
+    call_command("load_rulebook", verbosity=0)
+    table = make_table(number=1, by=floor_manager)
+    age_everything()
+    cursor = poll({}, "").cursor
+    assert poll({}, cursor).feed is None
+    log_ruling(table=table, director=director, situation="A chip fell.", decision="Play on.",
+               citations=[("TDA-45", "")])  # fmt: skip
+    update = poll({}, cursor)
+    assert update.feed and update.feed[0] == Ruling.objects.get()
 
 
 @pytest.mark.parametrize("persona", ["staff", "director"])
@@ -91,15 +279,16 @@ def test_only_floor_managers_open_and_close_from_a_card(
 
 
 def test_anonymous_go_to_log_in_and_no_role_is_403(persona_client: Any) -> None:
-    assert persona_client("anonymous").get("/floor/").status_code == 302
-    assert persona_client("no_role_user").get("/floor/").status_code == 403
+    for url in ("/floor/", "/floor/updates/"):
+        assert persona_client("anonymous").get(url).status_code == 302
+        assert persona_client("no_role_user").get(url).status_code == 403
 
 
-def test_tournament_cards_show_the_tournament_and_its_seated_players(
+def test_tournament_cards_show_the_tournament_level_and_who_is_seated_now(
     persona_client: Any, director: Any, floor_manager: Any
 ) -> None:
     from tests.tournaments.factories import make_tournament
-    from tournaments.services import draw_initial_seating, eliminate_player
+    from tournaments.services import advance_level, draw_initial_seating, eliminate_player
 
     tournament = make_tournament(by=director, tables=2, entrants=11, first_table=41,
                                  name="Sunday Turbo")  # fmt: skip
@@ -111,26 +300,27 @@ def test_tournament_cards_show_the_tournament_and_its_seated_players(
     record_action(hand=hand, by=floor_manager, expected_seq=1, seat=2, action="fold")
     client = persona_client("staff")
     html = client.get("/floor/").content.decode()
-    card_41 = html.split('id="card-41"')[1].split("</article>")[0]
+    card_41 = card_of(html, 41)
     assert "Sunday Turbo" in card_41
-    seated = {n: tournament.assignments.filter(table__number=n, ended_at__isnull=True).count()
-              for n in (1, 2)}  # fmt: skip
-    assert f"Seats: {seated[1]}/9" in card_41
-    card_3 = html.split('id="card-3"')[1].split("</article>")[0]
+    live = tournament.assignments.filter(table__number=1, ended_at__isnull=True)
+    seats = sorted(live.values_list("seat", flat=True))
+    assert f"Seats: <strong>{len(seats)}/9</strong>" in card_41
+    open_seats = [str(s) for s in range(1, 10) if s not in seats]
+    assert f"open {', '.join(open_seats)}" in card_41
+    # The tournament's level, not the room table's cash settings (1/2).
+    assert "Level 1: 100/200" in card_41 and "1/2" not in card_41
+    card_3 = card_of(html, 3)
     assert "No hand in progress" in card_3
-    assert f"Seats: 3/{cash.seats}" in card_3  # between hands: the players of the last one
+    assert f"Seats: <strong>3/{cash.seats}</strong>" in card_3  # between hands: the last hand
     # One tournament's tables only.
     only = client.get(f"/floor/?tournament={tournament.pk}", HTTP_HX_REQUEST="true").text
     assert 'id="card-41"' in only and 'id="card-42"' in only
     assert 'id="card-51"' not in only and 'id="card-3"' not in only
     assert "Other Event" in client.get("/floor/").text  # offered in the filter
-    # An elimination changes the card: the live update re-renders it.
-    since = timezone.now()
-    out = tournament.assignments.filter(table__number=1, ended_at__isnull=True).first()
-    assert out is not None
-    eliminate_player(entrant=out.entrant, by=director)
-    from cardroom.floor import changed_table_ids
-
-    assert tournament.tables.get(number=1).table_id in changed_table_ids(since)
-    after = client.get("/floor/").content.decode().split('id="card-41"')[1]
-    assert f"Seats: {seated[1] - 1}/9" in after.split("</article>")[0]
+    # An elimination and a new level change the card on the next poll.
+    cursor = cursor_of(html)
+    eliminate_player(entrant=live.first().entrant, by=director)  # type: ignore[union-attr]
+    advance_level(tournament=tournament, by=director)
+    after = client.get("/floor/updates/", {"v": cursor}).content.decode()
+    assert f"Seats: <strong>{len(seats) - 1}/9</strong>" in card_of(after, 41)
+    assert "Level 2: 200/400" in card_of(after, 41)
