@@ -129,6 +129,10 @@ class EntrantForm(forms.Form):
         required=False,
         label="Re-entry of",
         empty_label="— a new player —",
+        error_messages={
+            "invalid_choice": "That entry cannot re-enter now: it is not out, or it has "
+            "already re-entered. Choose again."
+        },
     )
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:

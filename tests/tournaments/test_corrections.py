@@ -154,6 +154,9 @@ def test_the_entrant_form_refuses_a_blank_name_for_a_new_player(seated: Tourname
     form = EntrantForm({"name": "  "}, tournament=seated)
     assert not form.is_valid()
     assert form.errors["name"] == ["Give the player's name, or choose who re-enters."]
+    still_in = EntrantForm({"reentry_of": entrant(seated, 3).pk}, tournament=seated)
+    assert not still_in.is_valid()
+    assert still_in.errors["reentry_of"][0].startswith("That entry cannot re-enter now")
 
 
 # --- finishing places wait for registration to close (TDA 8) ---------------------------------
