@@ -93,6 +93,7 @@ class Visit:
     then: Callable[[Page], None] | None = None
     #: Status codes a request of the page may answer without it being a console error.
     expected_errors: frozenset[int] = field(default=frozenset())
+    ours: bool = True  # False for Swagger UI: its buttons are not our button styles
 
     def path(self, world: dict[str, Any]) -> str:
         kwargs = {k: v[1:] if v.startswith("=") else world[v] for k, v in self.params.items()}
@@ -179,7 +180,7 @@ VISITS: tuple[Visit, ...] = (
         status=404,
         expected_errors=frozenset({404}),
     ),
-    Visit("API docs", "api-docs", EVERYONE, then=open_an_operation),
+    Visit("API docs", "api-docs", EVERYONE, then=open_an_operation, ours=False),
 )
 
 #: URL patterns that are not pages a person looks at, and why.
@@ -240,6 +241,41 @@ AXE_RUN = """async () => {
       })),
     }));
 }"""
+
+
+#: One button style per meaning (static/css/app.css): computed (text, background, border).
+FELT, DANGER, WHITE = "rgb(15, 81, 50)", "rgb(166, 27, 27)", "rgb(255, 255, 255)"
+BUTTON_STYLES = {
+    (FELT, WHITE, FELT): "secondary",
+    (WHITE, FELT, FELT): "primary",
+    (DANGER, WHITE, DANGER): "danger",
+    # The clock's room display is dark (a TV across the room): its one control is secondary.
+    (
+        "rgb(245, 246, 244)",
+        "rgba(0, 0, 0, 0)",
+        "rgb(185, 199, 191)",
+    ): "secondary on the room display",
+}
+BUTTONS = """() => [...document.querySelectorAll('button, .button, input[type=submit]')]
+  .filter(el => !el.disabled && el.getAttribute('aria-disabled') !== 'true')
+  .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+  .map(el => {
+    const cs = getComputedStyle(el);
+    return {
+      label: (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().slice(0, 40),
+      style: [cs.color, cs.backgroundColor, cs.borderTopColor],
+    };
+  })"""
+
+
+def odd_buttons(page: Page) -> list[str]:
+    """Buttons in none of the three styles (the mouse is moved off first: hover is a state)."""
+    page.mouse.move(0, 0)
+    return [
+        f"button {b['label']!r} is in no button style: text, background, border = {b['style']}"
+        for b in page.evaluate(BUTTONS)
+        if tuple(b["style"]) not in BUTTON_STYLES
+    ]
 
 
 @dataclass
@@ -323,6 +359,8 @@ def check(page: Page, console: Console, url: str, visit: Visit) -> list[str]:
         visit.then(page)
     expect(page.locator(".htmx-request")).to_have_count(0)  # no swap under way
     problems += console.take(visit.expected_errors)
+    if visit.ours:
+        problems += odd_buttons(page)
     for violation in page.evaluate(AXE_RUN):
         problems.append(f"[{violation['impact']}] {violation['id']}: {violation['help']}")
         problems += [f"    {n['target']}: {n['why']}" for n in violation["nodes"]]
