@@ -224,7 +224,13 @@ class Record:
                 self.error(name, f"console: {message.text}")
 
         def on_failed(request: Any) -> None:
-            if not self.closing:
+            if self.closing:
+                return
+            if "ERR_ABORTED" in (request.failure or ""):
+                # Cancelled by the page itself (a navigation, or htmx dropping the request of
+                # an element a swap replaced): nothing went wrong on the wire.
+                self.counts["requests cancelled by the page"] += 1
+            else:
                 self.error(name, f"request failed ({request.failure}): {request.url}")
 
         page.on("request", on_request)

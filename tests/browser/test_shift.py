@@ -1,5 +1,5 @@
 """A shift in the browser on the production stack (gunicorn, PostgreSQL, a Celery worker over
-Redis): five pages open at once for about two and a half minutes, and every change reaches
+Redis): five pages open at once for two rounds (about three minutes), and every change reaches
 every page that shows it within one poll. The scenario is ``tests/browser/shift.py``;
 ``make soak`` runs the same one for an hour."""
 
@@ -21,7 +21,7 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
-SECONDS = 150
+SECONDS = 90
 LEVEL_SECONDS = 15
 
 
