@@ -1,5 +1,6 @@
-// Betting desk (templates/cardroom/desk.html): shortcut keys, and the focus after every swap. A static file because the CSP forbids inline script, and htmx's
-// hx-on attributes would need 'unsafe-eval' (htmx compiles them with Function()).
+// Betting desk (templates/cardroom/desk.html): shortcut keys and the focus after every swap.
+// A static file because the CSP forbids inline script, and htmx's hx-on attributes would need
+// 'unsafe-eval' (htmx compiles them with Function()).
 (function () {
   "use strict";
 
