@@ -237,6 +237,59 @@ def test_a_floor_page_recovers_by_itself_after_failed_polls(
     assert floor.oob_errors() == []
 
 
+def cards_in_first_row(page: Any) -> int:
+    tops = page.eval_on_selector_all(
+        ".table-card", "cards => cards.map(card => Math.round(card.getBoundingClientRect().top))"
+    )
+    return sum(1 for top in tops if abs(top - tops[0]) <= 2)
+
+
+@pytest.mark.parametrize(("width", "per_row"), [(1366, 5), (1024, 3)])
+def test_a_room_fits_on_one_screen(
+    live_server: Any, browser: Any, floor_manager: Any, director: Any, staff: Any,
+    width: int, per_row: int,
+) -> None:  # fmt: skip
+    """Five cards a row at 1366 px, three at 1024 px, each with the facts a floor person scans
+    first; a tournament table shows the tournament's level and who is seated there now."""
+    from cardroom.services import start_hand
+    from tests.factories import make_table
+
+    for number in range(1, 9):
+        make_table(number=number, by=floor_manager, small_blind=2, big_blind=5)
+    seats = [{"seat": s, "stack": 500} for s in (1, 2, 4)]
+    start_hand(table=make_table(number=9, by=floor_manager), by=floor_manager, button=1,
+               seats=seats)  # fmt: skip
+    tournament = start_tournament(director)
+    floor = Floor(browser, live_server.url, "staffer")
+    floor.page.set_viewport_size({"width": width, "height": 800})
+    expect(floor.page.locator(".table-card")).to_have_count(11)
+    assert cards_in_first_row(floor.page) >= per_row
+    # Nothing spills out of a card.
+    spilled = floor.page.eval_on_selector_all(
+        ".table-card", "cards => cards.filter(c => c.scrollWidth > c.clientWidth).map(c => c.id)"
+    )
+    assert spilled == []
+
+    cash = floor.card(2)
+    expect(cash).to_contain_text("2/5 NL Hold'em")
+    expect(cash).to_contain_text("Seats: 0/9 · all open")
+    expect(cash).to_contain_text("No hand in progress")
+    live = floor.card(9)
+    expect(live).to_contain_text("Hand #1: preflop, pot 3")
+    expect(live).to_contain_text("Seats: 3/9 · open 3, 5, 6, 7, 8, 9")
+    at_41 = floor.card(41)
+    expect(at_41).to_contain_text("Sunday Turbo")
+    expect(at_41).to_contain_text("Level 1: 100/200")
+    expect(at_41).not_to_contain_text("1/2")  # the room table's cash blinds
+    seated = sorted(
+        tournament.assignments.filter(table__number=1, ended_at__isnull=True).values_list(
+            "seat", flat=True
+        )
+    )
+    open_seats = ", ".join(str(s) for s in range(1, 10) if s not in seated)
+    expect(at_41).to_contain_text(f"Seats: {len(seated)}/9 · open {open_seats}")
+
+
 def test_a_ruling_from_the_dashboard_reaches_another_dashboard(
     login_page: Any, director: Any, staff: Any, live_server: Any, browser: Any
 ) -> None:
