@@ -56,7 +56,7 @@ MARKED = re.compile(f"{START}([^{START}{STOP}]*){STOP}")
 RELAX_BELOW = 5
 MAX_GROUPS, MAX_SUBSETS = 8, 70
 #: The index hands the ranking at least this many candidates, its best first.
-POOL = 40
+POOL = 20
 #: Where a term is found counts this much: citation and title, text, worked examples.
 FIELD_WEIGHTS = (8.0, 3.0, 1.0)
 #: A term of several words ("oversized chip") found whole counts this much more for each word
@@ -125,7 +125,7 @@ def search_rules(
     ]
     groups, excluded = query_groups(_with_corrections(parse_query(query)))
     backend = _postgres if connection.vendor == "postgresql" else _sqlite
-    patterns = [_group_patterns(group) for group in groups]
+    parsed = Query.of(groups)
     seen = {hit.rule.pk for hit in hits}
     scored: list[Scored] = []
     for needed in quorums(len(groups)):
@@ -145,10 +145,10 @@ def search_rules(
             if pk not in seen
         ]
         seen.update(found)
-        scored += score_rules(found, patterns)
+        scored += score_rules(found, parsed)
     # Rules matching all but one term compete with those matching all of them: a rule whose
     # title answers the question beats a walkthrough that happens to use every word.
-    return (hits + rank(scored, patterns))[:limit]
+    return (hits + rank(scored, parsed, limit - len(hits)))[:limit]
 
 
 def _named_topic(group: list[Term]) -> bool:
@@ -351,6 +351,28 @@ def _group_patterns(group: list[Term]) -> list[tuple[re.Pattern[str], float]]:
 
 
 @dataclass(frozen=True)
+class Query:
+    """A query's groups as patterns, and all of them as one (longest first) for marking
+    snippets and measuring titles."""
+
+    groups: list[list[tuple[re.Pattern[str], float]]]
+    anything: re.Pattern[str] | None
+
+    @classmethod
+    def of(cls, groups: list[list[Term]]) -> Query:
+        patterns = [_group_patterns(group) for group in groups]
+        return cls(patterns, _either_pattern(tuple(p.pattern for g in patterns for p, _ in g)))
+
+
+@functools.lru_cache(maxsize=512)
+def _either_pattern(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not patterns:
+        return None
+    ordered = sorted(set(patterns), key=len, reverse=True)
+    return re.compile("|".join(f"(?:{p})" for p in ordered), re.IGNORECASE)
+
+
+@dataclass(frozen=True)
 class Scored:
     rule: Rule
     points: float
@@ -358,21 +380,18 @@ class Scored:
     matched: int
 
 
-Patterns = list[list[tuple[re.Pattern[str], float]]]
-
-
-def score_rules(pks: list[int], groups: Patterns) -> list[Scored]:
+def score_rules(pks: list[int], query: Query) -> list[Scored]:
     rules = Rule.objects.select_related("rulebook", "section").in_bulk(pks)
-    return [score(rule, groups) for rule in rules.values()]
+    return [score(rule, query) for rule in rules.values()]
 
 
-def score(rule: Rule, groups: Patterns) -> Scored:
-    """How well ``rule`` answers the query: for each group, the best of its options by where
+def score(rule: Rule, query: Query) -> Scored:
+    """How well a rule answers the query: for each group, the best of its options by where
     it is found (title over text over examples), plus ``LEAD`` when the title opens with one
     of them and ``TITLE_SHARE`` for how much of the title the query covers."""
     fields = (f"{rule.citation_id} {rule.title}", rule.text, rule.examples_text)
     total, matched = 0.0, 0
-    for options in groups:
+    for options in query.groups:
         best = 0.0
         for pattern, worth in options:
             for weight, field in zip(FIELD_WEIGHTS, fields, strict=True):
@@ -383,41 +402,36 @@ def score(rule: Rule, groups: Patterns) -> Scored:
                     break
         total += best
         matched += best > 0
-    if not total:
+    if not total or query.anything is None:
         return Scored(rule, 0.0, 0)
     title = LEADING_ARTICLE.sub("", rule.title)
-    patterns = [pattern for options in groups for pattern, _ in options]
-    if any(pattern.match(title) for pattern in patterns):
+    if query.anything.match(title):
         total += LEAD
-    total += TITLE_SHARE * _title_share(title, patterns)
+    total += TITLE_SHARE * _title_share(title, query.anything)
     return Scored(rule, total * ILLUSTRATIONS.get(rule.rulebook.code, 1.0), matched)
 
 
-def _title_share(title: str, patterns: list[re.Pattern[str]]) -> float:
-    words = [(m.start(), m.end()) for m in TITLE_WORD.finditer(title)]
-    words = [(start, end) for start, end in words if title[start:end].lower() not in STOPWORDS]
+def _title_share(title: str, anything: re.Pattern[str]) -> float:
+    words = [m.span() for m in TITLE_WORD.finditer(title) if m.group().lower() not in STOPWORDS]
     if not words:
         return 0.0
-    spans = [m.span() for pattern in patterns for m in pattern.finditer(title)]
+    spans = [m.span() for m in anything.finditer(title)]
     covered = sum(any(s <= start and end <= e for s, e in spans) for start, end in words)
     return covered / len(words)
 
 
-def rank(scored: list[Scored], groups: Patterns) -> list[Hit]:
-    """The candidates as hits, the best answer first; ties go to the book, section and rule
-    listed first (the room's order of its books). A candidate none of whose terms is found
-    again (the index's stemmer reached further) is left out."""
+def rank(scored: list[Scored], query: Query, limit: int) -> list[Hit]:
+    """The best ``limit`` candidates as hits (with their snippets), the best answer first;
+    ties go to the book, section and rule listed first (the room's order of its books). A
+    candidate none of whose terms is found again (the index's stemmer reached further) is
+    left out."""
 
     def order(candidate: Scored) -> tuple[float, int, int, int, int]:
         rule = candidate.rule
         return (-candidate.points, rule.rulebook.order, rule.section.order, rule.order, rule.pk)
 
-    every = [pattern for options in groups for pattern, _ in options]
-    return [
-        Hit(candidate.rule, candidate.points, snippet(candidate.rule, every))
-        for candidate in sorted(scored, key=order)
-        if candidate.points > 0
-    ]
+    best = sorted((c for c in scored if c.points > 0), key=order)[: max(limit, 0)]
+    return [Hit(c.rule, c.points, snippet(c.rule, query.anything)) for c in best]
 
 
 # --- snippets --------------------------------------------------------------------------------
@@ -430,13 +444,12 @@ def highlight(raw: str) -> SafeString:
     return mark_safe(safe)  # noqa: S308 - built from escaped text and our own tags
 
 
-def snippet(rule: Rule, patterns: list[re.Pattern[str]]) -> SafeString:
+def snippet(rule: Rule, anything: re.Pattern[str] | None) -> SafeString:
     """About ``SNIPPET_WORDS`` words of the rule's text (else of its examples) around the most
     matches, the matches marked; the text's opening words when neither matches."""
-    for text in (rule.text, rule.examples_text):
+    for text in (rule.text, rule.examples_text) if anything else ():
         text = text.replace(START, "").replace(STOP, "")
-        spans = sorted({m.span() for pattern in patterns for m in pattern.finditer(text)})
-        if spans:
+        if spans := [m.span() for m in anything.finditer(text) if m.end() > m.start()]:
             return highlight(_window(text, spans))
     return plain_snippet(rule.text or rule.examples_text)
 
@@ -589,12 +602,16 @@ def _sqlite(
         return []
     filters, params = _scope_sql(scope)
     # Each table returns its best rows in rank order (FTS5 sorts them itself); a rule's score
-    # is its text's plus its examples'.
+    # is its text's plus its examples'. When the title and text alone fill the pool, the
+    # examples are not searched: a rule found only by its examples ranks below every rule
+    # found by its title or text for the same terms (FIELD_WEIGHTS).
     scores: dict[int, float] = {}
     for table, rank, weight in (
         ("rules_rule_fts", f"bm25({', '.join(map(str, BM25_WEIGHTS))})", 1.0),
         ("rules_example_fts", "bm25()", EXAMPLE_WEIGHT),
     ):
+        if len(scores) >= limit:
+            break
         sql = f"""
             SELECT f.rowid, f.rank FROM {table} f JOIN rules_rule r ON r.id = f.rowid
             WHERE {table} MATCH %s AND f.rank MATCH %s AND NOT r.withdrawn {filters}
