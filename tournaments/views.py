@@ -163,6 +163,11 @@ def place_rows(tournament: Tournament, limit: int = 50) -> list[dict[str, Any]]:
         .annotate(n=Count("id"))
         .values_list("hand_for_hand_hand", "n")
     )
+    reentered = set(
+        tournament.entrants.filter(reentry_of__in=[row.entrant_id for row in rows]).values_list(
+            "reentry_of_id", flat=True
+        )
+    )
     result = []
     for row in rows:
         place, shared = row.entrant.place, per_hand.get(row.hand_for_hand_hand or -1, 1)
@@ -172,7 +177,11 @@ def place_rows(tournament: Tournament, limit: int = 50) -> list[dict[str, Any]]:
             label = f"{place}–{place + shared - 1} (shared, same hand)"
         else:
             label = str(place)
-        result.append({"elimination": row, "label": label})
+        # A player who re-entered is in on the new entry: this one is not undone (TDA 1).
+        can_undo = (
+            row.entrant.status == EntrantStatus.ELIMINATED and row.entrant_id not in reentered
+        )
+        result.append({"elimination": row, "label": label, "can_undo": can_undo})
     return result
 
 

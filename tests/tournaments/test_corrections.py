@@ -389,3 +389,17 @@ def test_applying_two_balancing_moves_says_two_moves_made(
     )
     text = response.content.decode()
     assert "2 moves made." in text and "(s)" not in text
+
+
+def test_the_page_offers_no_undo_for_an_entry_that_re_entered(
+    persona_client: Any, seated: Tournament, director: Any
+) -> None:
+    for number in (5, 6):
+        services.eliminate_player(entrant=entrant(seated, number), by=director)
+    services.register_entrant(
+        tournament=seated, name="", by=director, reentry_of=entrant(seated, 5)
+    )
+    text = persona_client("director").get(f"/tournaments/{seated.pk}/").content.decode()
+    assert 'id="undo-reason-6"' in text and 'id="undo-reason-5"' not in text
+    staff = persona_client("staff").get(f"/tournaments/{seated.pk}/").content.decode()
+    assert "undo-reason-" not in staff
