@@ -137,6 +137,7 @@ VISITS: tuple[Visit, ...] = (
         query="?table={table_number}&hand={hand}",
         then=suggest_rules_and_tap_chips,
     ),
+    Visit("amend a ruling", "cardroom:ruling_create", DIRECTOR, query="?amends={ruling}"),
     Visit("rulebook search", "rules:search", EVERYONE, query="?q=chips"),
     Visit("rule permalink", "rules:rule_detail", EVERYONE, {"citation_id": "rule"}),
     Visit("new house rule", "rules:house_rule_create", MANAGER),
