@@ -20,6 +20,28 @@
     }
   });
 
+  // A card (or the whole grid) that does change is swapped while someone may be working in
+  // it: the focus goes back to the same control of the same table's new card.
+  var FOCUSABLE = "a[href], button, input:not([type=hidden]), select, textarea";
+  var pendingFocus = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    var active = document.activeElement;
+    if (!event.detail.shouldSwap || !target || !active || !target.contains(active)) { return; }
+    var card = active.closest(".table-card");
+    if (!card) { return; }
+    var controls = Array.prototype.slice.call(card.querySelectorAll(FOCUSABLE));
+    pendingFocus = { card: card.id, index: controls.indexOf(active) };
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!pendingFocus) { return; }
+    var card = document.getElementById(pendingFocus.card);
+    var controls = card ? card.querySelectorAll(FOCUSABLE) : [];
+    var control = controls[pendingFocus.index] || controls[0];
+    pendingFocus = null;
+    if (control) { control.focus(); }
+  });
+
   // A poll that failed (a 5xx, a dropped connection) is simply tried again by the poller;
   // once one gets through, the notice the failure raised is out of date.
   // (Before the swap: afterwards the poller that asked is replaced and out of the document.)

@@ -237,6 +237,29 @@ def test_a_floor_page_recovers_by_itself_after_failed_polls(
     assert floor.oob_errors() == []
 
 
+def test_focus_stays_on_a_card_the_poll_changes(
+    live_server: Any, browser: Any, floor_manager: Any
+) -> None:
+    from cardroom.services import start_hand
+    from tests.factories import make_table
+
+    table = make_table(number=1, by=floor_manager)
+    make_table(number=2, by=floor_manager)
+    floor = Floor(browser, live_server.url, "fm")
+    desk = floor.card(1).get_by_role("link", name="Desk")
+    desk.focus()
+    floor.page.keyboard.press("Shift+Tab")  # onto Close, the control before Desk
+    close = floor.card(1).get_by_role("button", name="Close")
+    expect(close).to_be_focused()
+    seats = [{"seat": s, "stack": 200} for s in (1, 2, 3)]
+    start_hand(table=table, by=floor_manager, button=1, seats=seats)
+    expect(floor.card(1)).to_contain_text("Hand #1", timeout=ONE_POLL)
+    expect(floor.card(1).get_by_role("button", name="Close")).to_be_focused()
+    floor.page.keyboard.press("Tab")
+    floor.page.keyboard.press("Enter")
+    expect(floor.page.get_by_role("heading", name="Table 1")).to_be_visible()
+
+
 def cards_in_first_row(page: Any) -> int:
     tops = page.eval_on_selector_all(
         ".table-card", "cards => cards.map(card => Math.round(card.getBoundingClientRect().top))"
