@@ -168,7 +168,18 @@ def query_groups(terms: list[Term]) -> tuple[list[list[Term]], list[Term]]:
             groups[-1].append(term)
         else:
             groups.append([term])
-    return groups[:MAX_GROUPS], [term for term in terms if term.exclude]
+    # The same thing said twice ("out of turn OOT") is wanted once: a group any of whose
+    # options another group's would satisfy adds nothing.
+    options = [frozenset(o for term in group for o in term.options) for group in groups]
+    distinct = [
+        group
+        for index, group in enumerate(groups)
+        if not any(
+            other < options[index] or (other == options[index] and before < index)
+            for before, other in enumerate(options)
+        )
+    ]
+    return distinct[:MAX_GROUPS], [term for term in terms if term.exclude]
 
 
 def quorums(count: int) -> list[int]:
