@@ -447,6 +447,8 @@ class Hand(models.Model):
                 name="one_hand_in_progress_per_table",
             ),
         ]
+        # The floor dashboard reads each table's latest change on every poll.
+        indexes = [models.Index(fields=["table", "updated_at"], name="hand_table_updated")]
 
     def __str__(self) -> str:
         return f"{self.table} hand #{self.number}"
@@ -559,6 +561,8 @@ class Ruling(AppendOnly):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="one_ruling_number_per_table")
         ]
+        # The floor dashboard reads each table's last ruling on every poll.
+        indexes = [models.Index(fields=["table", "created_at"], name="ruling_table_created")]
 
     def __str__(self) -> str:
         return f"{self.table} ruling {self.number}"
