@@ -152,6 +152,7 @@ _same(("completing the bet", "complete the wager"), "complete the bet", "complet
       "complete the raise", "completing", "complete")  # fmt: skip
 # RRoP-TR.19 and RRoP-4.2: too few chips for the blind.
 _same(("too few chips", "sufficient chips", "lacks sufficient chips"), "not enough chips",
+      "enough chips", "have enough chips",
       "too few chips", "short stacked", "short stack", "short of chips",
       "can't post", "cannot post")  # fmt: skip
 _same(("high/low", "high-low"), "hi lo", "hi-lo", "hilo", "high low", "hi/lo",
@@ -208,6 +209,9 @@ STOPWORDS = frozenset({
     "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when",
     "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your",
     "yours", "yourself", "yourselves",
+    # Contractions, as typed on a phone.
+    "can't", "cannot", "didn't", "doesn't", "don't", "isn't", "wasn't", "won't", "wouldn't",
+    "couldn't", "shouldn't", "hasn't", "haven't", "i'm", "it's", "he's", "she's",
 })  # fmt: skip
 #: How a question is put rather than what it is about ("what happens when a player …"):
 #: dropped when the query has other words, searched when it has nothing else.
