@@ -1,9 +1,12 @@
 """The floor's words for the rulebook's words, and reading what someone typed.
 
-Players say "shove", the rulebook says "all-in". A query is read term by term, and each floor
-word or phrase also searches for the rulebook's phrases. Web-search syntax keeps its meaning:
-``"quoted phrase"``, ``or`` between terms, ``-word`` to exclude. Pure Python: the search
-backends in ``rules.search`` turn the terms into FTS5 or tsquery syntax.
+Players say "shove", the rulebook says "all-in"; the floor says "overchip", the rulebook "a
+single larger chip". A query is read term by term: a floor phrase ("min raise", "run it
+twice", "dead button") stays one term, each floor word or phrase also searches for the
+rulebook's words, and the words a question is put in ("what happens when a player …") are
+dropped. Web-search syntax keeps its meaning: ``"quoted phrase"``, ``or`` between terms,
+``-word`` to exclude. Pure Python: ``rules.search`` turns the terms into FTS5 or tsquery
+syntax and ranks what they find.
 """
 
 from __future__ import annotations
