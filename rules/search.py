@@ -458,9 +458,10 @@ def highlight(raw: str) -> SafeString:
 def snippet(rule: Rule, anything: re.Pattern[str] | None) -> SafeString:
     """About ``SNIPPET_WORDS`` words of the rule's text (else of its examples) around the most
     matches, the matches marked; the text's opening words when neither matches."""
-    for text in (rule.text, rule.examples_text) if anything else ():
+    for text in (rule.text, rule.examples_text):
         text = text.replace(START, "").replace(STOP, "")
-        if spans := [m.span() for m in anything.finditer(text) if m.end() > m.start()]:
+        found = anything.finditer(text) if anything is not None else ()
+        if spans := [m.span() for m in found if m.end() > m.start()]:
             return highlight(_window(text, spans))
     return plain_snippet(rule.text or rule.examples_text)
 
