@@ -11,13 +11,13 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
-from cardroom.roles import Role, can_read, role_required
+from cardroom.roles import READERS, Role, RoleRequired, can_read, role_required
 from rules.forms import HouseRuleForm, NewHouseRuleForm, SearchForm
 from rules.models import Rule, Rulebook, Section
 from rules.search import resolve_citation, search_rules
@@ -36,7 +36,7 @@ def public_rulebook(view: View) -> View:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not can_read(request.user):
-                raise PermissionDenied("Your role does not allow this.")
+                raise RoleRequired(*READERS)
         return view(request, *args, **kwargs)
 
     return wrapped

@@ -64,6 +64,15 @@ def test_a_private_rulebook_is_for_staff_and_up(
     assert client.get("/rulebook/CLUB-1/").status_code == expected
 
 
+@override_settings(CARDROOM_PUBLIC_RULEBOOK=False)
+def test_a_private_rulebook_refusal_keeps_the_navigation_and_says_who_may_read(
+    persona_client: Any, club: None
+) -> None:
+    html = persona_client("no_role_user").get("/rulebook/").content.decode()
+    assert "a role on the floor" in html
+    assert 'aria-label="Main"' in html
+
+
 def test_search_page_lists_hits_with_highlighted_snippets(client: Any, club: None) -> None:
     html = client.get("/rulebook/?q=straddle").content.decode()
     assert "data-search-box" in html and 'hx-get="/rulebook/"' in html
