@@ -44,6 +44,7 @@ class Floor:
         self.page.get_by_label("Password").fill(TEST_PASSWORD)
         self.page.get_by_role("button", name="Log in").click()
         expect(self.page.get_by_role("heading", name="Floor")).to_be_visible()
+        self.page.wait_for_load_state()  # htmx has wired the page up
         if path != "/floor/":
             self.page.goto(f"{base}{path}")
 

@@ -295,6 +295,7 @@ def test_tournament_cards_show_the_tournament_level_and_who_is_seated_now(
     draw_initial_seating(tournament=tournament, by=director)
     make_tournament(by=director, tables=1, first_table=51, name="Other Event")
     cash = make_table(number=3, by=floor_manager)
+    make_table(number=60, by=floor_manager, kind="tournament")
     hand = make_hand(table=cash, by=floor_manager)  # three players dealt in
     record_action(hand=hand, by=floor_manager, expected_seq=0, seat=1, action="fold")
     record_action(hand=hand, by=floor_manager, expected_seq=1, seat=2, action="fold")
@@ -309,6 +310,9 @@ def test_tournament_cards_show_the_tournament_level_and_who_is_seated_now(
     assert f"open {', '.join(open_seats)}" in card_41
     # The tournament's level, not the room table's cash settings (1/2).
     assert "Level 1: 100/200" in card_41 and "1/2" not in card_41
+    # A room table set aside for tournaments, none playing there: no cash blinds either.
+    card_60 = card_of(html, 60)
+    assert "No tournament playing" in card_60 and "1/2" not in card_60
     card_3 = card_of(html, 3)
     assert "No hand in progress" in card_3
     assert f"Seats: <strong>3/{cash.seats}</strong>" in card_3  # between hands: the last hand
