@@ -224,7 +224,8 @@ def _latest(queryset: QuerySet[Any], stamp: str) -> Subquery:
 def change_stamps(filters: dict[str, Any] | None, now: datetime) -> list[tuple[int, int, datetime]]:
     """(id, number, when its card last changed) for each table the filter shows, in order.
 
-    Every stamp comes from a row the change wrote (three queries for any number of tables)."""
+    Every stamp comes from a row the change wrote, or from the clock for a level reached on
+    time: one query, and two more when a clock runs, for any number of tables."""
     at_table = {"table": OuterRef("pk")}
     in_room = {"table__table": OuterRef("pk")}
     rows = filtered_tables(filters).annotate(
@@ -267,15 +268,20 @@ def change_stamps(filters: dict[str, Any] | None, now: datetime) -> list[tuple[i
 
 
 def levels_started(tournament_ids: Iterable[int], now: datetime) -> dict[int, datetime]:
-    """When each running clock entered the level it shows now: a level reached on time
-    changes the cards even before the clock's tick records it."""
+    """When each running clock entered the level it shows now (or ran out of levels): a level
+    reached on time changes the cards even before the clock's tick records it."""
     ids = list(tournament_ids)
     if not ids:
         return {}
     started = {}
     for tournament in Tournament.objects.filter(pk__in=ids).prefetch_related("levels"):
-        reading = read_clock(tournament, list(tournament.levels.all()), now)
-        started[tournament.pk] = now - reading.elapsed
+        if tournament.level_started_at is None:
+            continue
+        durations = {level.number: level.duration for level in tournament.levels.all()}
+        at, number = tournament.level_started_at - tournament.level_elapsed, tournament.level_number
+        while number in durations and at + durations[number] <= now:
+            at, number = at + durations[number], number + 1
+        started[tournament.pk] = at
     return started
 
 

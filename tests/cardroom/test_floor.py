@@ -222,6 +222,14 @@ def test_a_level_reached_on_time_reaches_the_cards_without_any_write(director: A
     assert [card.version for card in again.changed] == [update.changed[0].version]
     quiet = poll({}, again.cursor, now=later + OVERLAP + timedelta(seconds=3))
     assert quiet.changed == []
+    # Past the last level the clock has finished: the card says so once, then stays quiet.
+    done = timezone.now() + timedelta(hours=2)
+    finished = poll({}, quiet.cursor, now=done)
+    assert [card.seating.level_label for card in finished.changed if card.seating] == [
+        "Clock finished"
+    ]
+    settled = poll({}, poll({}, finished.cursor, now=done + OVERLAP).cursor, now=done + OVERLAP)
+    assert settled.changed == []
 
 
 def test_a_filter_never_gets_a_card_it_does_not_show(floor_manager: Any) -> None:
