@@ -10,7 +10,8 @@ over plain http on loopback with ``DJANGO_SECURE_SSL_REDIRECT=false``; the cooki
 (default ``postgres://postgres@127.0.0.1:5432/cardroom_soak``) is dropped and made afresh and
 migrated; the broker is ``SOAK_BROKER_URL`` (default ``redis://127.0.0.1:6379/9``), purged.
 
-The five pages stay open the whole run (floor, two desks, a director, the clock). Each round:
+The six pages stay open the whole run (floor, two desks, a director, the clock, the room
+display). Each round:
 a full hand at each desk, a ruling, an elimination and whatever balancing it calls for, the
 clock's level. A change a page does not show in time is an error and the shift goes on; a
 round that breaks (a desk cannot act) is an error, its hands are voided, the desks reload.
@@ -38,6 +39,14 @@ from bench import stack
 from tests.browser.shift import CASH_TABLES, CHROMIUM_ARGS, Record, Shift, seed
 
 SAMPLE_EVERY = 300  # seconds between memory samples
+
+
+def processes(procs: list[Any]) -> dict[int, str]:
+    """gunicorn's workers (under its master) and the Celery worker with its pool process."""
+    found = {pid: f"gunicorn worker {i}" for i, pid in enumerate(stack.children(procs[0].pid), 1)}
+    found[procs[1].pid] = "celery worker"
+    found.update({pid: "celery pool process" for pid in stack.children(procs[1].pid)})
+    return found
 
 
 def rss(procs: dict[int, str]) -> dict[str, float | None]:
@@ -92,27 +101,29 @@ def main() -> int:
     record = Record()
     base = f"http://127.0.0.1:{args.port}"
     with stack.running(env, args.port) as procs:
-        workers = {pid: f"gunicorn worker {i}" for i, pid in enumerate(stack.children(procs[0].pid), 1)}  # fmt: skip
-        workers[procs[1].pid] = "celery worker"
-        rss_start = rss(workers)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             shift = Shift(browser, base, tournament, record, strict=False)
             shift.open()
+
+            def play_round() -> None:
+                try:
+                    shift.round(args.level_seconds)
+                except (AssertionError, PlaywrightError) as error:
+                    record.error("shift", f"round {record.counts['rounds'] + 1} broke: {error}")
+                    record.counts["rounds broken"] += 1
+                    void_live_hands()
+                    for name in ("desk 1", "desk 2", "director"):
+                        shift.pages[name].reload()
+
             try:
-                shift.round(args.level_seconds)  # warm: every page has done everything once
-                heap_start = shift.sample_memory()
+                play_round()  # warm: every page and process has done everything once
+                workers = processes(procs)
+                heap_start, rss_start = shift.sample_memory(), rss(workers)
                 begun = time.monotonic()
                 deadline, next_sample = begun + args.minutes * 60, begun + SAMPLE_EVERY
                 while time.monotonic() < deadline:
-                    try:
-                        shift.round(args.level_seconds)
-                    except (AssertionError, PlaywrightError) as error:
-                        record.error("shift", f"round {record.counts['rounds'] + 1} broke: {error}")
-                        record.counts["rounds broken"] += 1
-                        void_live_hands()
-                        for name in ("desk 1", "desk 2", "director"):
-                            shift.pages[name].reload()
+                    play_round()
                     if time.monotonic() >= next_sample:
                         next_sample += SAMPLE_EVERY
                         heap = shift.sample_memory()
@@ -146,7 +157,7 @@ def report(
     grew = {
         page: (lengths[0], max(lengths))
         for page, lengths in record.poll_urls.items()
-        if lengths and page in ("floor", "clock") and max(lengths) > lengths[0]
+        if lengths and page in ("floor", "clock", "room display") and max(lengths) > lengths[0]
     }
     lines = [
         f"# Soak {started_at}",
@@ -155,9 +166,9 @@ def report(
         f"levels of {args.level_seconds} s. Stack: gunicorn `cardroom.wsgi -w 2` with "
         "`DJANGO_DEBUG=false` (production settings, collectstatic + WhiteNoise), "
         "`DJANGO_SECURE_SSL_REDIRECT=false` on plain http over loopback (cookies still Secure), "
-        "a Celery worker over Redis, PostgreSQL (a fresh database). Headless Chromium, five "
+        "a Celery worker over Redis, PostgreSQL (a fresh database). Headless Chromium, six "
         "contexts: floor (staff), desk 1 (floor manager), desk 2 (director), director "
-        "(rulings, tournament), clock (staff).",
+        "(rulings, tournament), clock and room display (staff).",
         "",
         *record.report(),
         "",

@@ -2,7 +2,7 @@
 ``tests/browser/test_shift.py`` (a few minutes in CI) and ``bench/soak.py`` (``make soak``, an
 hour).
 
-Five browser contexts are open at once, each logged in through the real form:
+Six browser contexts are open at once, each logged in through the real form:
 
 - the floor (staff) stays on ``/floor/`` the whole time and is never reloaded;
 - desk 1 (a floor manager) and desk 2 (a director) deal and play full hands at two cash
@@ -10,11 +10,13 @@ Five browser contexts are open at once, each logged in through the real form:
 - a second director logs rulings through the ruling form and runs the tournament from its
   page: eliminations, the balancing moves the Celery worker's check proposes, table breaks
   with the double-blind draw;
-- the tournament clock (staff) stays on the clock page while levels run out (short levels).
+- the tournament clock (staff) stays on the clock page while levels run out (short levels),
+  and the room display (``/clock/display/``, a TV in the room) beside it: the level and the
+  players left.
 
 After every change the floor page must show it (pot, street, hand state, seats, the
 tournament at the table, the ruling in the feed) within one poll interval plus a margin, and
-the clock page the new level within its own poll. The time from the change (committed, seen
+the clock pages the new level within their own polls. The time from the change (committed, seen
 from the database) to its appearance is recorded as the poll latency. Every request, every
 4xx/5xx answer, console error, page error and failed request of every page is recorded too.
 
@@ -37,6 +39,8 @@ from typing import Any
 #: page every second; the margin covers one poll's request, render and swap on a busy machine.
 FLOOR_POLL_SECONDS = 3.0
 CLOCK_POLL_SECONDS = 1.0
+#: The room display (static/js/clock.js) re-syncs every 3 s and counts down in between.
+ROOM_POLL_SECONDS = 3.0
 MARGIN_SECONDS = 2.0
 PASSWORD = "shift-pw-4-the-floor"
 CASH_TABLES = (11, 12)
@@ -212,7 +216,7 @@ class Record:
         def on_request(request: Any) -> None:
             self.requests += 1
             polled = poll_path and poll_path in request.url and request.method == "GET"
-            if polled and request.headers.get("hx-request"):
+            if polled and request.resource_type in ("xhr", "fetch"):
                 self.poll_urls[name].append(len(request.url))
 
         def on_response(response: Any) -> None:
@@ -300,7 +304,7 @@ def percentiles(values: list[float]) -> tuple[float, float, float]:
 
 
 class Shift:
-    """The five pages of a shift, driven one change at a time."""
+    """The six pages of a shift, driven one change at a time."""
 
     def __init__(
         self, browser: Any, base_url: str, tournament_id: int, record: Record, strict: bool = True
@@ -328,6 +332,7 @@ class Shift:
             ("desk 2", "shift-director", f"/tables/{CASH_TABLES[1]}/desk/", "/desk/"),
             ("director", "shift-judge", f"/tournaments/{t}/", None),
             ("clock", "shift-clock", f"/tournaments/{t}/clock/", "/clock/"),
+            ("room display", "shift-clock", f"/tournaments/{t}/clock/display/", "/state/"),
         ):
             context = self.browser.new_context(base_url=self.base)
             context.set_default_timeout(15_000)
@@ -537,7 +542,7 @@ class Shift:
         False once the tournament is down to its final table (a new one starts)."""
         from playwright.sync_api import expect
 
-        from tournaments.models import BalanceCheck, SeatAssignment
+        from tournaments.models import BalanceCheck, SeatAssignment, Tournament
 
         page = self.pages["director"]
         if f"/tournaments/{self.tournament_id}/" not in page.url or "/balance" in page.url:
@@ -550,17 +555,20 @@ class Shift:
             by_table[seat.table.number].append(seat)
         fullest = max(by_table.values(), key=len)
         out = max(fullest, key=lambda s: s.entrant.number).entrant
-        checks = BalanceCheck.objects.filter(tournament_id=self.tournament_id)
-        last_check = checks.order_by("-pk").values_list("pk", flat=True).first() or 0
         page.get_by_role("button", name=f"Eliminate {out.name}", exact=True).click()
         expect(page.get_by_text(f"{out.name} eliminated.")).to_be_visible()
         self.record.counts["eliminations"] += 1
         self.room_tables_shown("elimination")
-        # The Celery worker runs the balancing check each change queues.
+        self.room_display_players()
+        # The Celery worker runs the balancing check each change queues: wait for the one of
+        # the seating as it is now (an older one, e.g. after a break, is stale).
+        version = Tournament.objects.get(pk=self.tournament_id).seating_version
+        checks = BalanceCheck.objects.filter(
+            tournament_id=self.tournament_id, seating_version=version
+        )
         self.wait_until(
-            page, lambda: (checks.filter(pk__gt=last_check).exists(), "no check yet"), 20,
-            "the worker's balancing check",
-        )  # fmt: skip
+            page, lambda: (checks.exists(), "no check yet"), 20, "the worker's balancing check"
+        )
         check = checks.order_by("-pk").first()
         assert check is not None
         if check.final_table:
@@ -596,21 +604,23 @@ class Shift:
         self.record.counts["tournaments"] += 1
         self.pages["director"].goto(f"/tournaments/{self.tournament_id}/")
         self.pages["clock"].goto(f"/tournaments/{self.tournament_id}/clock/")
+        self.pages["room display"].goto(f"/tournaments/{self.tournament_id}/clock/display/")
 
     # -- the clock -----------------------------------------------------------------------------
 
-    def clock_level(self) -> tuple[str, str]:
-        page = self.pages["clock"]
+    def level_shown(self, name: str) -> tuple[str, str]:
+        """The level a clock page shows ("Level 3", "Break"), and the page's opening text."""
+        page = self.pages[name]
         level = page.get_by_text(re.compile(r"^\s*(Level \d+|Break)\s*$")).first
         shown = squash(level.text_content(timeout=2_000)) if level.count() else ""
         return shown, squash(page.text_content("main") or "")[:160]
 
     def check_clock(self, wait_for_change: float) -> None:
-        """The clock page shows the level the clock is at; when the level runs out within
+        """Both clock pages show the level the clock is at; when the level runs out within
         ``wait_for_change`` seconds, wait for it and time the new level's appearance."""
         from django.utils import timezone
 
-        from tournaments.models import Tournament, read_clock
+        from tournaments.models import Tournament, level_names, read_clock
 
         tournament = Tournament.objects.get(pk=self.tournament_id)
         levels = list(tournament.levels.all())
@@ -618,25 +628,47 @@ class Shift:
         if reading.level is None or reading.state != "running":
             return
         remaining = reading.remaining.total_seconds()
-        page = self.pages["clock"]
         if remaining < wait_for_change:
-            page.wait_for_timeout(remaining * 1000)
+            self.pages["clock"].wait_for_timeout(remaining * 1000)
             reading = read_clock(tournament, levels, timezone.now())
         if reading.level is None:
             return
-        expected = "Break" if reading.level.is_break else f"Level {reading.level.number}"
-        shown_before = self.clock_level()[0]
+        expected = level_names(levels)[reading.level.number]
+        for name, poll in (("clock", CLOCK_POLL_SECONDS), ("room display", ROOM_POLL_SECONDS)):
+            shown_before = self.level_shown(name)[0]
+
+            def check(name: str = name) -> tuple[bool, str]:
+                shown, context = self.level_shown(name)
+                return shown == expected, context
+
+            seconds = self.wait_until(
+                self.pages[name], check, poll + MARGIN_SECONDS, f"{name}: {expected}", True
+            )
+            if seconds is not None and shown_before != expected:
+                if name == "clock":
+                    self.levels_seen += 1
+                self.record.latency(f"{name}: level", seconds)
+
+    def room_display_players(self) -> None:
+        """The room display's "Players left" follows the eliminations (its 3 s sync)."""
+        from tournaments.models import EntrantStatus, Tournament
+
+        tournament = Tournament.objects.get(pk=self.tournament_id)
+        entries = tournament.entrants.count()
+        left = tournament.entrants.exclude(status=EntrantStatus.ELIMINATED).count()
+        pattern = re.compile(rf"players left\W*{left}\s*/\s*{entries}\b", re.IGNORECASE)
+        page = self.pages["room display"]
 
         def check() -> tuple[bool, str]:
-            shown, context = self.clock_level()
-            return shown == expected, context
+            text = squash(page.text_content("main") or "")
+            return bool(pattern.search(text)), text[:200]
 
         seconds = self.wait_until(
-            page, check, CLOCK_POLL_SECONDS + MARGIN_SECONDS, f"clock page: {expected}", True
-        )
-        if seconds is not None and shown_before != expected:
-            self.levels_seen += 1
-            self.record.latency("clock level", seconds)
+            page, check, ROOM_POLL_SECONDS + MARGIN_SECONDS,
+            f"room display: {left} / {entries} players left", shown=True,
+        )  # fmt: skip
+        if seconds is not None:
+            self.record.latency("room display: players left", seconds)
 
     # -- one round and the measurements --------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """A shift in the browser on the production stack (gunicorn, PostgreSQL, a Celery worker over
-Redis): five pages open at once for two rounds (about three minutes), and every change reaches
+Redis): six pages open at once for two rounds (about three minutes), and every change reaches
 every page that shows it within one poll. The scenario is ``tests/browser/shift.py``;
 ``make soak`` runs the same one for an hour."""
 
@@ -72,7 +72,7 @@ def test_a_shift_shows_every_change_on_every_open_page(browser: Any, production_
     assert record.counts["tables broken"] + record.counts["balancing moves applied"] >= 1
     assert shift.levels_seen >= 1
     # Polling sends a fixed-size request: the hundredth poll's URL is as long as the first's.
-    for page in ("floor", "clock"):
+    for page in ("floor", "clock", "room display"):
         lengths = record.poll_urls[page]
         assert len(lengths) >= 5, f"{page}: only {len(lengths)} polls"
         assert max(lengths) == lengths[0], f"{page}: poll URL grew {lengths[0]} -> {max(lengths)}"
