@@ -1,5 +1,8 @@
 """Web-side figures: the evaluate endpoint against a trivial DRF endpoint on the same
-payload, and the floor dashboard's queries and render time at 10, 100 and 400 tables.
+payload, and the floor dashboard's queries and render time at 10, 100 and 400 tables: the
+page, and the polls a browser on it makes with the cursor the page (then each answer) gives:
+quiet (``dashboard_updates_<n>_ms``), after one change, and with an unreadable cursor (the grid).
+The room is cash tables, half with a hand in progress (no rulings, no tournament playing).
 
 Runs against the configured database (``DATABASE_URL``; a scratch SQLite file otherwise).
 """
@@ -7,9 +10,12 @@ Runs against the configured database (``DATABASE_URL``; a scratch SQLite file ot
 from __future__ import annotations
 
 import os
+import re
 import statistics
 import sys
 import time
+from datetime import timedelta
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +91,35 @@ def bench_evaluate(repeat: int = 2000) -> dict[str, float]:
     return {"evaluate_us_p50": e, "trivial_us_p50": t, "evaluate_over_trivial": e / t}
 
 
+def poller_url(html: str) -> str:
+    """The poll the page (or the last answer) tells the browser to make: ``#poller``'s hx-get."""
+    found = re.search(r'id="poller" hx-get="([^"]+)"', html)
+    if found is None:
+        raise AssertionError("the answer has no #poller to poll with")
+    return unescape(found.group(1))
+
+
+def age_everything(minutes: int = 5) -> None:
+    """Stamp every card's rows some minutes ago: the room as a dashboard sees it between two
+    changes (a card changed within ``floor.OVERLAP`` of the last poll is sent again)."""
+    from django.utils import timezone
+
+    from cardroom.models import Hand, Table
+    from tournaments.models import SeatAssignment, Tournament
+
+    past = timezone.now() - timedelta(minutes=minutes)
+    Table.objects.update(updated_at=past)
+    Hand.objects.update(updated_at=past)
+    SeatAssignment.objects.update(started_at=past)
+    SeatAssignment.objects.filter(ended_at__isnull=False).update(ended_at=past)
+    Tournament.objects.update(updated_at=past)
+
+
 def bench_dashboard(sizes: tuple[int, ...] = (10, 100, 400)) -> dict[str, float]:
+    """The page, then the polls a browser on it makes: each with the cursor the page (then the
+    answer before it) gave, as htmx does. Figures per size: the page's queries and time; the
+    quiet poll's (nothing changed since the last one: the usual poll); a poll after one table
+    changed (one card sent); a poll with a cursor the server cannot read (the whole grid)."""
     from django.contrib.auth.models import Group, User
     from django.db import connection, reset_queries
     from django.test import Client
@@ -93,12 +127,20 @@ def bench_dashboard(sizes: tuple[int, ...] = (10, 100, 400)) -> dict[str, float]
 
     from cardroom.models import Table
     from cardroom.roles import Role
-    from cardroom.services import create_table, record_action, start_hand
+    from cardroom.services import create_table, record_action, set_table_status, start_hand
 
     user, _ = User.objects.get_or_create(username="bench-manager")
     user.groups.add(Group.objects.get_or_create(name=Role.FLOOR_MANAGER.value)[0])
     client = Client()
     client.force_login(user)
+
+    def counted(url: str) -> tuple[int, str]:
+        reset_queries()  # the query log is capped; a full one would count nothing
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        return len(captured), response.content.decode()
+
     figures: dict[str, float] = {}
     for size in sizes:
         for number in range(Table.objects.count() + 1, size + 1):
@@ -108,17 +150,54 @@ def bench_dashboard(sizes: tuple[int, ...] = (10, 100, 400)) -> dict[str, float]
                 seats = [{"seat": s, "stack": 200} for s in range(1, 7)]
                 hand = start_hand(table=table, by=user, button=1, seats=seats)
                 record_action(hand=hand, by=user, expected_seq=0, seat=4, action="raise", to=6)
-        client.get("/floor/")
-        reset_queries()  # the query log is capped; a full one would count nothing
-        with CaptureQueriesContext(connection) as captured:
-            assert client.get("/floor/").status_code == 200
+        assert Table.objects.count() == size
+        age_everything()
+        client.get("/floor/")  # warm up
+        page_queries, html = counted("/floor/")
+        assert html.count('class="card table-card') == size
+        poll_url = poller_url(html)
+        quiet_queries, answer = counted(poll_url)
+        assert "table-card" not in answer, "the quiet poll sent cards: it measures something else"
+
+        def quiet() -> None:
+            nonlocal poll_url
+            answer = client.get(poll_url).content.decode()
+            assert "table-card" not in answer
+            poll_url = poller_url(answer)  # the answer's poller replaces the old one
+
+        # One change between two polls: the table that changes (no hand there, so it may
+        # close) is the same each time, so each poll sends that one card.
+        changing = Table.objects.get(number=2)
+        change_times: list[float] = []
+        for rep in range(21):
+            status = "closed" if changing.status == "open" else "open"
+            changing = set_table_status(table=changing, by=user, status=status)
+            if rep == 0:
+                change_queries, answer = counted(poll_url)
+            else:
+                start = time.perf_counter()
+                answer = client.get(poll_url).content.decode()
+                change_times.append((time.perf_counter() - start) * 1e6)
+            assert answer.count('class="card table-card') == 1 and 'id="card-2"' in answer
+            poll_url = poller_url(answer)
+        # The table's change is now within OVERLAP of the cursor: age it again for the quiet poll.
+        age_everything()
+        quiet_url = poll_url
+        quiet()
         times = _timed(lambda: client.get("/floor/"), 5)
-        updates = _timed(
-            lambda: client.get("/floor/updates/", {"since": "2100-01-01T00:00:00+00:00"}), 20
-        )
-        figures[f"dashboard_{size}_queries"] = len(captured)
+        quiet_times = _timed(quiet, 20)
+        stale = re.sub(r"v=[^&]*", "v=1.abcdefabcdef", quiet_url)
+        grid_queries, answer = counted(stale)
+        assert answer.count('class="card table-card') == size
+        grid_times = _timed(lambda url=stale: client.get(url), 5)
+        figures[f"dashboard_{size}_queries"] = page_queries
+        figures[f"dashboard_poll_quiet_{size}_queries"] = quiet_queries
+        figures[f"dashboard_poll_one_change_{size}_queries"] = change_queries
+        figures[f"dashboard_poll_grid_{size}_queries"] = grid_queries
         figures[f"dashboard_{size}_ms"] = statistics.median(times) / 1000
-        figures[f"dashboard_updates_{size}_ms"] = statistics.median(updates) / 1000
+        figures[f"dashboard_updates_{size}_ms"] = statistics.median(quiet_times) / 1000
+        figures[f"dashboard_updates_one_change_{size}_ms"] = statistics.median(change_times) / 1000
+        figures[f"dashboard_updates_grid_{size}_ms"] = statistics.median(grid_times) / 1000
     return figures
 
 

@@ -19,11 +19,13 @@ import argparse
 import json
 import os
 import random
+import re
 import statistics
 import sys
 import threading
 import time
 from collections import defaultdict
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +115,12 @@ def balance_checks_run(tournament_id: int) -> int:
     return BalanceCheck.objects.filter(tournament_id=tournament_id).count()
 
 
+def poller_url(html: bytes) -> str | None:
+    """The poll the page (then each answer) gives the browser: ``#poller``'s hx-get."""
+    found = re.search(rb'id="poller" hx-get="([^"]+)"', html)
+    return unescape(found.group(1).decode()) if found else None
+
+
 class Client(stack.Client):
     """A device talking to the load test's server."""
 
@@ -131,7 +139,9 @@ SEARCHES = ["multiple chips", "straddle", "TDA 45", "re-opening", "oversized chi
 
 #: The Saturday-night mix: kind -> (devices, seconds between requests of one device).
 MIX = {
-    "dashboard": (50, 3.0),  # 50 open dashboards polling their partial
+    # 50 open dashboards: each opens the floor page, then polls its partial with the cursor the
+    # page, then each answer, gives (as htmx swaps the #poller); page loads count as floor_page.
+    "dashboard": (50, 3.0),
     "hand_action": (40, 5.0),  # one desk per table entering actions
     "evaluate": (5, 1.0),
     "search": (2, 1.0),
@@ -149,12 +159,21 @@ def worker(kind: str, seeded: dict[str, Any], stop: float, record: Any, index: i
     browser = Client(session=seeded["session"])
     rng = random.Random(hash(kind) ^ threading.get_ident())
     interval = MIX[kind][1]
+    poll_url: str | None = None  # a dashboard's #poller hx-get: filter and cursor
     time.sleep(rng.uniform(0, interval))  # devices don't start in step
     while time.perf_counter() < stop:
         start = time.perf_counter()
         if kind == "dashboard":  # the partial every open dashboard polls
-            since = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() - 3))
-            status, _ = browser.request("GET", f"/floor/updates/?since={since.replace('+', '%2B')}")
+            if poll_url is None:  # the page first, as a browser opens it: it gives the poller
+                status, raw = browser.request("GET", "/floor/", headers={"HX-Request": "false"})
+                poll_url = poller_url(raw) if status == 200 else None
+                record("floor_page", status, (time.perf_counter() - start) * 1000)
+                time.sleep(max(0.0, interval * rng.uniform(0.8, 1.2)))
+                continue
+            status, raw = browser.request("GET", poll_url)
+            # The answer's poller replaces the one that asked (htmx swaps it); a failed poll
+            # keeps its cursor and is simply tried again.
+            poll_url = (poller_url(raw) if status == 200 else None) or poll_url
         elif kind == "evaluate":
             status, _ = staff.request("POST", "/api/v1/betting/evaluate", EVALUATE)
         elif kind == "search":
@@ -200,9 +219,12 @@ def worker(kind: str, seeded: dict[str, Any], stop: float, record: Any, index: i
 
 
 def main() -> int:
+    global PORT
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--port", type=int, default=PORT)
     args = parser.parse_args()
+    PORT = args.port
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         print("Set DATABASE_URL to a PostgreSQL database (the production stack).", file=sys.stderr)
         return 2
