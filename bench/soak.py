@@ -105,6 +105,7 @@ def main() -> int:
             browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             shift = Shift(browser, base, tournament, record, strict=False)
             shift.open()
+            print(f"soak: {base} up, six pages open; {args.minutes:g} minutes, a line every 5")
 
             def play_round() -> None:
                 try:
