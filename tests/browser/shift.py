@@ -219,6 +219,7 @@ class Record:
     errors: list[str] = field(default_factory=list)
     poll_urls: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    page_latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     heap_mb: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     counts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     closing: bool = False
@@ -257,8 +258,9 @@ class Record:
     def error(self, page: str, text: str) -> None:
         self.errors.append(f"{time.strftime('%H:%M:%S')} [{page}] {text}")
 
-    def latency(self, kind: str, seconds: float) -> None:
+    def latency(self, kind: str, seconds: float, page: str) -> None:
         self.latencies[kind].append(seconds)
+        self.page_latencies[page].append(seconds)
 
     def all_latencies(self) -> list[float]:
         return sorted(s for values in self.latencies.values() for s in values)
@@ -270,7 +272,11 @@ class Record:
         lines += [f"| errors | {len(self.errors)} |", "",
                   "| poll latency, change to appearance (s) | n | p50 | p95 | p99 | max |",
                   "|---|---|---|---|---|---|"]  # fmt: skip
-        kinds = [*sorted(self.latencies.items()), ("**all**", self.all_latencies())]
+        kinds = [
+            *sorted(self.latencies.items()),
+            *((f"**{page}, every kind**", v) for page, v in sorted(self.page_latencies.items())),
+            ("**every page**", self.all_latencies()),
+        ]
         for kind, values in kinds:
             p50, p95, p99 = percentiles(sorted(values))
             top = max(values, default=float("nan"))
@@ -438,7 +444,7 @@ class Shift:
                 if ok:
                     pending.remove(watch)
                     if not first:
-                        self.record.latency(watch.kind, elapsed)
+                        self.record.latency(watch.kind, elapsed, watch.page)
                 elif elapsed > watch.seconds:
                     pending.remove(watch)
                     failure = (
@@ -679,7 +685,7 @@ class Shift:
             if seconds is not None and shown_before != expected:
                 if name == "clock":
                     self.levels_seen += 1
-                self.record.latency(f"{name}: level", seconds)
+                self.record.latency(f"{name}: level", seconds, name)
 
     def room_display_players(self) -> Watch:
         """The room display's "Players left" follows the eliminations (its 3 s sync)."""
