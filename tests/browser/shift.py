@@ -334,8 +334,8 @@ class Shift:
         self.pages: dict[str, Any] = {}
         self.cdp: dict[str, Any] = {}
         self.hands_dealt = {number: 0 for number in CASH_TABLES}
-        # Dealers act when the table does, not in step with the floor's polls: a pause of up to
-        # one poll before each desk action, so the latencies sample every phase of the poll.
+        # People act when the table does, not in step with the floor's polls: a pause of up to
+        # one poll before each change, so the latencies sample every phase of the poll.
         self.think = random.Random(tournament_id)
         self.levels_seen = 0
 
@@ -490,7 +490,11 @@ class Shift:
 
         return table.hands.filter(state=HandStatus.IN_PROGRESS).first()
 
+    def pause(self, page: Any) -> None:
+        page.wait_for_timeout(self.think.uniform(0, FLOOR_POLL_SECONDS) * 1000)
+
     def deal(self, page: Any, table: Any, button: int) -> None:
+        self.pause(page)
         before = table.hands.count()
         for seat in SEATS:
             page.get_by_label(f"Seat {seat}", exact=True).fill("200")
@@ -502,7 +506,7 @@ class Shift:
         )  # fmt: skip
 
     def act(self, page: Any, table: Any, action: str) -> None:
-        page.wait_for_timeout(self.think.uniform(0, FLOOR_POLL_SECONDS) * 1000)
+        self.pause(page)
         hand = self.live_hand(table)
         if hand is None:
             raise ShiftFailure(f"{table}: no hand in progress for {action}")
@@ -551,6 +555,7 @@ class Shift:
         page.get_by_role("option", name=re.compile(r"RRoP-|TDA-")).first.click()
         expect(page.locator("#cited").get_by_role("link").first).to_be_visible()
         before = Ruling.objects.count()
+        self.pause(page)
         page.get_by_role("button", name=re.compile(r"^Log ruling")).click()
         self.expect_heading(page, re.compile(rf"Table {number} ruling \d+"))
         ruling = Ruling.objects.order_by("-pk").first()
@@ -594,6 +599,7 @@ class Shift:
             by_table[seat.table.number].append(seat)
         fullest = max(by_table.values(), key=len)
         out = max(fullest, key=lambda s: s.entrant.number).entrant
+        self.pause(page)
         page.get_by_role("button", name=f"Eliminate {out.name}", exact=True).click()
         expect(page.get_by_text(f"{out.name} eliminated.")).to_be_visible()
         self.record.counts["eliminations"] += 1
@@ -615,6 +621,7 @@ class Shift:
             self.break_table(check.tables_to_break[0])
         elif check.moves:
             page.goto(f"/tournaments/{self.tournament_id}/balance/")
+            self.pause(page)
             page.get_by_role("button", name=re.compile(r"^Apply \d+ moves?")).click()
             self.expect_heading(page, re.compile(r"Shift Freezeout"))
             self.record.counts["balancing moves applied"] += 1
@@ -627,6 +634,7 @@ class Shift:
         page.get_by_role("link", name=f"Break table {number}").first.click()
         page.get_by_role("button", name=re.compile(r"^Step 1")).click()
         self.expect_heading(page, re.compile(r"^Step 1"))
+        self.pause(page)
         page.get_by_role("button", name=re.compile(r"^Step 2")).click()
         self.expect_heading(page, re.compile(r"^Step 2"))
         self.record.counts["tables broken"] += 1
