@@ -310,7 +310,8 @@ class Record:
 def percentiles(values: list[float]) -> tuple[float, float, float]:
     """p50, p95, p99 of ``values`` (seconds)."""
     if not values:
-        return (float("nan"),) * 3  # type: ignore[return-value]
+        nan = float("nan")
+        return nan, nan, nan
     if len(values) == 1:
         return values[0], values[0], values[0]
     q = statistics.quantiles(values, n=100, method="inclusive")
@@ -390,23 +391,15 @@ class Shift:
         check: Callable[[], tuple[bool, str]],
         seconds: float,
         what: str,
-        shown: bool = False,
-    ) -> float | None:
-        """Seconds until ``check`` holds, looking every 50 ms; ShiftFailure after ``seconds``
-        (unless ``shown``, what a page shows, and the shift is not strict: then an error)."""
+    ) -> None:
+        """Wait until ``check`` holds, looking every 50 ms; ShiftFailure after ``seconds``."""
         start = time.monotonic()
         while True:
             ok, seen = check()
-            elapsed = time.monotonic() - start
             if ok:
-                return elapsed
-            if elapsed > seconds:
-                failure = f"{what}: not shown after {seconds:.1f} s; it shows: {seen}"
-                if self.strict or not shown:
-                    raise ShiftFailure(failure)
-                self.record.error("late", failure)
-                self.record.counts["changes not shown in time"] += 1
-                return None
+                return
+            if time.monotonic() - start > seconds:
+                raise ShiftFailure(f"{what}: not seen after {seconds:.1f} s; it shows: {seen}")
             page.wait_for_timeout(50)  # lets the page's events run meanwhile
 
     def card_text(self, number: int) -> str:
@@ -430,13 +423,14 @@ class Shift:
             FLOOR_POLL_SECONDS + MARGIN_SECONDS,
         )  # fmt: skip
 
-    def shown_everywhere(self, watches: list[Watch]) -> None:
+    def shown_everywhere(self, watches: list[Watch]) -> set[str]:
         """Each page must show its part of a change just made, within its poll + margin. The
         time from the change to each page showing it is a latency; a page already showing it
-        at the first look (that card did not change) is not counted."""
+        at the first look (that card did not change) is not counted. Returns the pages that
+        changed in time."""
         changed = time.monotonic()
         pending = list(watches)
-        first = True
+        first, pages = True, set()
         while pending:
             for watch in list(pending):
                 ok, seen = watch.check()
@@ -445,6 +439,7 @@ class Shift:
                     pending.remove(watch)
                     if not first:
                         self.record.latency(watch.kind, elapsed, watch.page)
+                        pages.add(watch.page)
                 elif elapsed > watch.seconds:
                     pending.remove(watch)
                     failure = (
@@ -457,6 +452,7 @@ class Shift:
             first = False
             if pending:
                 self.pages["floor"].wait_for_timeout(50)  # lets the pages' events run meanwhile
+        return pages
 
     def floor_shows_table(self, number: int, kind: str) -> None:
         self.shown_everywhere([self.card_watch(number, kind)])
@@ -680,20 +676,20 @@ class Shift:
         if reading.level is None:
             return
         expected = level_names(levels)[reading.level.number]
-        for name, poll in (("clock", CLOCK_POLL_SECONDS), ("room display", ROOM_POLL_SECONDS)):
-            shown_before = self.level_shown(name)[0]
 
-            def check(name: str = name) -> tuple[bool, str]:
+        def watch(name: str, poll: float) -> Watch:
+            def check() -> tuple[bool, str]:
                 shown, context = self.level_shown(name)
                 return shown == expected, context
 
-            seconds = self.wait_until(
-                self.pages[name], check, poll + MARGIN_SECONDS, f"{name}: {expected}", True
+            return Watch(
+                name, f"{name}: {expected}", f"{name}: level", check, poll + MARGIN_SECONDS
             )
-            if seconds is not None and shown_before != expected:
-                if name == "clock":
-                    self.levels_seen += 1
-                self.record.latency(f"{name}: level", seconds, name)
+
+        changed = self.shown_everywhere(
+            [watch("clock", CLOCK_POLL_SECONDS), watch("room display", ROOM_POLL_SECONDS)]
+        )
+        self.levels_seen += int("clock" in changed)
 
     def room_display_players(self) -> Watch:
         """The room display's "Players left" follows the eliminations (its 3 s sync)."""
