@@ -38,13 +38,13 @@ from cardroom.models import (
 from cardroom.roles import READERS, Role, role_permission
 from cardroom.services import (
     EDITABLE_FIELDS,
+    IdempotencyKeyReused,
     StaleHand,
     create_table,
     delete_table,
     engine_state,
-    log_ruling,
     record_action,
-    replayed_ruling,
+    record_ruling,
     start_hand,
     update_table,
     void_hand,
@@ -453,7 +453,8 @@ class RulingInSerializer(serializers.Serializer):  # type: ignore[type-arg]
         description=(
             "Send an `Idempotency-Key` header (e.g. a UUID) to make a retry safe: a post "
             "repeated with the same key answers 200 with the ruling the first one wrote "
-            "(header `Idempotent-Replayed: true`) instead of logging it twice."
+            "(header `Idempotent-Replayed: true`) instead of logging it twice. The same key "
+            "with another ruling in the body answers 422 `idempotency_key_reused`."
         ),
         parameters=[
             OpenApiParameter(
@@ -464,7 +465,12 @@ class RulingInSerializer(serializers.Serializer):  # type: ignore[type-arg]
             )
         ],
         request=RulingInSerializer,
-        responses={201: RulingSerializer, 200: RulingSerializer, 400: OpenApiTypes.OBJECT},
+        responses={
+            201: RulingSerializer,
+            200: RulingSerializer,
+            400: OpenApiTypes.OBJECT,
+            422: OpenApiTypes.OBJECT,
+        },
     ),
 )
 class RulingViewSet(
@@ -513,11 +519,17 @@ class RulingViewSet(
         if amends_id and amends is None:
             raise ValidationError({"amends": "There is no such ruling."})
         citations = [(c["rule"], c["note"]) for c in data.pop("citations")]
-        if key is not None and (done := replayed_ruling(key, table, request.user)):
-            body = RulingSerializer(self.get_queryset().get(pk=done.pk)).data
+        try:
+            ruling, replayed = record_ruling(
+                table=table, director=request.user, hand=hand, action=action, amends=amends,
+                citations=citations, request_key=key, **data,
+            )  # fmt: skip
+        except IdempotencyKeyReused as reused:
+            return Response(
+                error_body(reused.code, reused.messages[0], fields=reused.message_dict),
+                status=422,
+            )
+        body = RulingSerializer(self.get_queryset().get(pk=ruling.pk)).data
+        if replayed:
             return Response(body, status=200, headers={"Idempotent-Replayed": "true"})
-        ruling = log_ruling(
-            table=table, director=request.user, hand=hand, action=action, amends=amends,
-            citations=citations, request_key=key, **data,
-        )  # fmt: skip
-        return Response(RulingSerializer(self.get_queryset().get(pk=ruling.pk)).data, status=201)
+        return Response(body, status=201)

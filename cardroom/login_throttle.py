@@ -1,10 +1,21 @@
-"""Log-in throttling: after repeated failed log-ins for one username, or from one address,
-further attempts are refused for the rest of the window (HTTP 429) without checking the
-password, so a guessing script learns nothing. A success clears the username's count (not the
-address's: one good account must not buy a guesser more tries at the others).
+"""Log-in throttling: after repeated failed log-ins for one username from one address, or from
+one address whatever the username, further attempts are refused (HTTP 429) for the rest of the
+window without checking the password, so a guessing script learns nothing. A success clears its
+username's count (not the address's: one good account must not buy a guesser more tries at the
+others).
+
+The username is counted per address: a stranger guessing a director's password from elsewhere
+fills their own count, not the director's, so they cannot lock the director out.
+
+Every log-in path goes through ``ThrottledModelBackend`` (the only authentication backend): an
+attempt is counted *before* its password is checked, under a lock per address, so sixteen
+guesses sent at once check five passwords, not sixteen. The views (``/login/`` and the admin's
+``/admin/login/``) turn the backend's refusal into a 429 with ``Retry-After`` and a message on
+the form.
 
 Counts live in Django's cache (``CACHES``: the database cache, shared by every worker
-process), one counter per username and per address whose window starts at its first failure.
+process), one counter per username and address and one per address, whose window starts at its
+first failure.
 """
 
 import hashlib
@@ -15,10 +26,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.contrib import admin
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
 from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 
 logger = logging.getLogger(__name__)
 
@@ -46,8 +64,10 @@ def client_address(request: HttpRequest) -> str:
 class LoginThrottle:
     def __init__(self, *, username: str, address: str) -> None:
         self.window = settings.CARDROOM_LOGIN_FAILURE_WINDOW
+        self.address_value = address
+        # The username's count is kept per address (a stranger's failures are their own).
         self.user = Counter(
-            self._key("username", username.strip().casefold()),
+            self._key("username", f"{username.strip().casefold()}\n{address}"),
             settings.CARDROOM_LOGIN_FAILURES_PER_USERNAME,
         )
         self.address = Counter(
@@ -68,22 +88,75 @@ class LoginThrottle:
                 waits.append(math.ceil(since + self.window - time.time()))
         return max(1, *waits) if waits else None
 
-    def failed(self) -> None:
+    def take_attempt(self) -> int | None:
+        """Before a password is checked: count the attempt as a failure and return None, or
+        return the seconds to wait when no attempt is left (nothing counted). Atomic: the
+        address's lock is held from the read to the write, so attempts sent at once cannot all
+        read the same count."""
+        with transaction.atomic():
+            self._lock()
+            wait = self.retry_after()
+            if wait is None:
+                self._count(+1)
+        return wait
+
+    def succeeded(self) -> None:
+        """The password was right: the attempt was not a failure after all."""
+        with transaction.atomic():
+            self._lock()
+            cache.delete_many([self.user.key, self.user.since_key])
+            self._count(-1, counters=(self.address,))
+
+    def _lock(self) -> None:
+        # One lock per address covers both of its counters (the username's is per address
+        # too). On PostgreSQL a transaction-level advisory lock; SQLite writes one at a time.
+        if connection.vendor == "postgresql":
+            digest = hashlib.sha256(self.address.key.encode()).digest()
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], signed=True)]
+                )
+
+    def _count(self, step: int, counters: tuple[Counter, ...] | None = None) -> None:
         now = time.time()
-        for counter in (self.user, self.address):
+        for counter in counters or (self.user, self.address):
             # The window starts at the first failure; both keys expire together at its end.
-            # (Read then write, not an atomic increment: two guesses in the same instant may
-            # count once, which costs a guesser's script nothing it could use.)
             since = cache.get(counter.since_key)
             if since is None or since + self.window <= now:
                 since, count = now, 0
             else:
                 count = cache.get(counter.key) or 0
             remaining = max(1, math.ceil(since + self.window - now))
-            cache.set_many({counter.key: count + 1, counter.since_key: since}, remaining)
+            count = max(0, count + step)
+            cache.set_many({counter.key: count, counter.since_key: since}, remaining)
 
-    def succeeded(self) -> None:
-        cache.delete_many([self.user.key, self.user.since_key])
+
+class ThrottledModelBackend(ModelBackend):
+    """Django's backend, counting each attempt before it checks the password. A refused
+    attempt raises ``PermissionDenied`` (no other backend is tried) and leaves the seconds to
+    wait on the request (``login_refused``) for the view to answer 429."""
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> AbstractBaseUser | None:
+        if username is None or password is None:
+            return super().authenticate(request, username, password, **kwargs)
+        address = client_address(request) if request is not None else ""
+        throttle = LoginThrottle(username=username, address=address)
+        wait = throttle.take_attempt()
+        if wait is not None:
+            logger.warning("Log-in refused: too many failures (address %s).", address)
+            if request is not None:
+                request.login_refused = wait  # type: ignore[attr-defined]
+            raise PermissionDenied
+        user = super().authenticate(request, username, password, **kwargs)
+        if user is not None:
+            throttle.succeeded()
+        return user
 
 
 def refusal_message(seconds: int) -> str:
@@ -105,23 +178,42 @@ class ThrottledLoginView(LoginView):
         )
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # Refused at once when the count is full (the backend would refuse it too).
         wait = self.throttle().retry_after()
         if wait is None:
             return super().post(request, *args, **kwargs)
         logger.warning("Log-in refused: too many failures (address %s).", client_address(request))
+        return self.refused(wait)
+
+    def refused(self, wait: int) -> HttpResponse:
         # An unbound form: a bound one would check the password when it shows its errors.
-        form = self.get_form_class()(request, initial={"username": request.POST.get("username")})
+        username = self.request.POST.get("username")
+        form = self.get_form_class()(self.request, initial={"username": username})
         context = self.get_context_data(form=form, refusal=refusal_message(wait))
         response = self.render_to_response(context, status=429)
         response["Retry-After"] = str(wait)
         return response
 
-    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
-        self.throttle().succeeded()
-        return super().form_valid(form)
-
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
-        # Only a guess counts (both fields given), not a form sent half empty.
-        if form.data.get("username") and form.data.get("password"):
-            self.throttle().failed()
+        # Refused by the backend (attempts sent at once that the check above let through).
+        wait = getattr(self.request, "login_refused", None)
+        if wait is not None:
+            return self.refused(wait)
         return super().form_invalid(form)
+
+
+@login_not_required
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """The admin's log-in page, throttled like ``/login/`` (its attempts go through the same
+    backend): a refusal answers 429 with ``Retry-After`` and the message on the form."""
+    response = admin.site.login(request)
+    wait = getattr(request, "login_refused", None)
+    if wait is None or not isinstance(response, TemplateResponse):
+        return response
+    form = (response.context_data or {}).get("form")
+    if form is not None:
+        form.errors.clear()
+        form.add_error(None, refusal_message(wait))
+    response.status_code = 429
+    response["Retry-After"] = str(wait)
+    return response

@@ -130,6 +130,8 @@ LOGOUT_REDIRECT_URL = "login"
 CARDROOM_LOGIN_FAILURES_PER_USERNAME = 5
 CARDROOM_LOGIN_FAILURES_PER_ADDRESS = 20
 CARDROOM_LOGIN_FAILURE_WINDOW = 15 * 60
+# Every log-in (the app's page, the admin's) counts its attempt before checking the password.
+AUTHENTICATION_BACKENDS = ["cardroom.login_throttle.ThrottledModelBackend"]
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_time_zone("DJANGO_TIME_ZONE", "UTC")

@@ -7,3 +7,11 @@ from celery import shared_task
 def ping(token: str) -> str:
     """Round trip through the broker: the health check and the worker test use it."""
     return f"pong:{token}"
+
+
+@shared_task(name="cardroom.heartbeat", ignore_result=True)
+def heartbeat() -> None:
+    """Every few seconds (celery beat): say a worker is alive, for ``/healthz``."""
+    from cardroom.health import record_worker_heartbeat
+
+    record_worker_heartbeat()

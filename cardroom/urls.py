@@ -18,7 +18,7 @@ from cardroom.api import (
     TableHandsView,
     TableViewSet,
 )
-from cardroom.login_throttle import ThrottledLoginView
+from cardroom.login_throttle import ThrottledLoginView, admin_login
 from rules.api import RuleDetailView, RuleListView
 from rules.betting import EvaluateView, InterpretView
 from tournaments.api import TournamentViewSet
@@ -81,6 +81,7 @@ urlpatterns = [
     path("rulebook/", include("rules.urls")),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("admin/login/", admin_login, name="admin_login"),  # throttled like login/
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path(

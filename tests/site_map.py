@@ -51,6 +51,7 @@ def discover() -> dict[str, Pattern]:
 ROUTES: dict[str, dict[str, str]] = {
     "home": {},
     "login": {},
+    "admin_login": {},
     "logout": {},
     "healthz": {},
     "favicon": {},

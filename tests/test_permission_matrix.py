@@ -34,6 +34,7 @@ POST_API = (401, 403, 405, 405, 405)  # DRF checks permissions before the method
 READS: dict[str, tuple[int | str, ...]] = {
     "home": (LOGIN, "/floor/", "/floor/", "/floor/", "/floor/"),
     "login": PUBLIC,
+    "admin_login": PUBLIC,  # the admin's log-in page, throttled like login
     "logout": (LOGIN, 405, 405, 405, 405),  # Django's LogoutView takes POST only
     "healthz": PUBLIC,
     "favicon": ("/static/favicon.svg",) * 5,  # a redirect to the icon, for everyone
@@ -182,6 +183,7 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
 OPEN_POSTS: dict[str, tuple[int | str, ...]] = {
     "home": (LOGIN, "/floor/", "/floor/", "/floor/", "/floor/"),  # a redirect: writes nothing
     "login": (200, 200, 200, 200, 200),  # the form again, with its errors
+    "admin_login": (200, 200, 200, 200, 200),  # the admin's form again, with its errors
     "logout": (LOGIN, "/login/", "/login/", "/login/", "/login/"),
     # "What does this count as?" reads chips and writes nothing: every reader may ask.
     "cardroom:desk_interpret": (LOGIN, 403, 200, 200, 200),

@@ -1,7 +1,12 @@
 """Log-in throttling: too many failures for a username or from an address are refused (429)
 for the rest of the window, without checking the password; a success clears the username."""
 
+import re
+import threading
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -12,7 +17,7 @@ from django.core.cache.backends.db import DatabaseCache
 from django.test import Client
 
 from cardroom.login_throttle import LoginThrottle
-from tests.factories import TEST_PASSWORD
+from tests.factories import TEST_PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -174,6 +179,64 @@ def test_counts_are_shared_by_every_worker_process(staff: Any) -> None:
     fail(Client(), "staffer", 5)
     other_worker = caches.create_connection("default")
     assert isinstance(other_worker, DatabaseCache)
-    assert list(
-        other_worker.get_many([LoginThrottle(username="staffer", address="").user.key]).values()
-    ) == [5]
+    key = LoginThrottle(username="staffer", address="127.0.0.1").user.key
+    assert list(other_worker.get_many([key]).values()) == [5]
+
+
+def test_a_strangers_failures_from_elsewhere_do_not_lock_the_user_out(director: Any) -> None:
+    stranger = Client(REMOTE_ADDR="198.51.100.23")
+    fail(stranger, "td", 5)
+    assert log_in(stranger, "td", TEST_PASSWORD).status_code == 429  # the stranger is refused
+    assert log_in(Client(), "td", TEST_PASSWORD).status_code == 302  # the director is not
+
+
+def test_the_admin_log_in_is_throttled(db: None) -> None:
+    make_user(username="root", role=None, superuser=True)
+    client = Client()
+    for _ in range(5):
+        wrong = client.post("/admin/login/", {"username": "root", "password": "guess"})
+        assert wrong.status_code == 200
+        assert "correct username and password" in wrong.text
+    refused = client.post("/admin/login/", {"username": "root", "password": TEST_PASSWORD})
+    assert refused.status_code == 429
+    assert "Too many failed log-ins" in refused.text
+    assert 0 < int(refused["Retry-After"]) <= WINDOW
+    assert "_auth_user_id" not in client.session
+    # The two log-in pages share one count: the app's is refused too.
+    assert log_in(client, "root", TEST_PASSWORD).status_code == 429
+    # The admin's failures count against the address like the app's.
+    assert (
+        Client(REMOTE_ADDR="10.0.0.2")
+        .post("/admin/login/", {"username": "root", "password": TEST_PASSWORD})
+        .status_code
+        == 302
+    )
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_sixteen_guesses_at_once_check_five_passwords(live_server: Any, director: Any) -> None:
+    barrier, statuses = threading.Barrier(16), []
+
+    def guess() -> None:
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        page = opener.open(f"{live_server.url}/login/", timeout=20).read().decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        assert token
+        body = urllib.parse.urlencode(
+            {"username": "td", "password": "guess", "csrfmiddlewaretoken": token.group(1)}
+        ).encode()
+        barrier.wait()
+        try:
+            with opener.open(f"{live_server.url}/login/", body, timeout=20) as answer:
+                statuses.append(answer.status)
+        except urllib.error.HTTPError as error:
+            statuses.append(error.code)
+
+    threads = [threading.Thread(target=guess) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # Each 200 is a password checked and found wrong; the rest were refused unchecked.
+    assert sorted(statuses) == [200] * 5 + [429] * 11, statuses

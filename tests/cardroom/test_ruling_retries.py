@@ -4,6 +4,8 @@ of the API and the key every blank ruling form carries."""
 import json
 import re
 import threading
+import urllib.error
+import urllib.request
 from typing import Any
 
 import pytest
@@ -79,6 +81,37 @@ def test_api_retry_with_the_key_answers_200_with_the_first_ruling(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"decision": "A raise"},
+        {"situation": "Seat 3 pushed out two chips facing 400"},
+        {"citations": [{"rule": "TDA-45", "note": "Example 2"}]},
+        {"citations": [{"rule": "TDA-40", "note": ""}]},
+        {"seats": [2]},
+    ],
+)
+def test_api_refuses_a_key_sent_again_with_another_ruling(
+    api_client_for: Any, rulebook: None, change: dict[str, Any]
+) -> None:
+    make_table(number=4)
+    client = api_client_for("director")
+    first = client.post("/api/v1/rulings/", BODY, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert first.status_code == 201
+    other = client.post(
+        "/api/v1/rulings/", {**BODY, **change}, format="json", HTTP_IDEMPOTENCY_KEY=KEY
+    )
+    assert other.status_code == 422, other.content
+    assert other.json()["error"]["code"] == "idempotency_key_reused"
+    assert "Idempotent-Replayed" not in other
+    assert Ruling.objects.count() == 1
+    # The same body (blanks around the text are not part of the ruling) is still a replay.
+    same = {**BODY, "decision": f"  {BODY['decision']}  "}
+    again = client.post("/api/v1/rulings/", same, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert (again.status_code, again["Idempotent-Replayed"]) == (200, "true")
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("bad", ["x" * 65, "two words", "ключ"])
 def test_api_refuses_a_malformed_key(api_client_for: Any, rulebook: None, bad: str) -> None:
     make_table(number=4)
@@ -132,3 +165,48 @@ def test_two_real_requests_with_one_key_at_once_log_one_ruling(
     assert all(status in (200, 201) for status, _ in answers), answers
     assert len({ruling for _, ruling in answers}) == 1
     assert Ruling.objects.count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_ten_real_requests_with_one_key_at_once_answer_one_201_and_nine_replays(
+    live_server: Any, director: Any
+) -> None:
+    call_command("load_rulebook", verbosity=0)
+    make_table(number=4)
+    token = Token.objects.create(user=director).key
+    barrier, answers = threading.Barrier(10), []
+
+    def send() -> None:
+        barrier.wait()
+        answers.append(post_with_headers(f"{live_server.url}/api/v1/rulings/", token))
+
+    threads = [threading.Thread(target=send) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    statuses = sorted((status, replayed) for status, replayed, _ in answers)
+    assert statuses == [(200, "true")] * 9 + [(201, None)], answers
+    assert len({ruling for _, _, ruling in answers}) == 1
+    assert Ruling.objects.count() == 1
+
+
+def post_with_headers(url: str, token: str) -> tuple[int, str | None, int]:
+    """POST the ruling with the key: status, Idempotent-Replayed header, ruling id."""
+    request = urllib.request.Request(  # noqa: S310 - the test's own live server
+        url,
+        data=json.dumps(BODY).encode(),
+        headers={
+            "Content-Type": "application/json",
+            "Authorization": f"Token {token}",
+            "Idempotency-Key": KEY,
+        },
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:  # noqa: S310
+            body = json.loads(response.read())
+            return response.status, response.headers.get("Idempotent-Replayed"), body["id"]
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Idempotent-Replayed"), 0
