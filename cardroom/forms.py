@@ -198,6 +198,13 @@ class RulingForm(forms.Form):
     request_key = forms.RegexField(
         regex=r"^[0-9a-f]{32}$", required=False, widget=forms.HiddenInput
     )
+    #: An entry changing another ruling is an amendment or an appeal outcome, nothing else
+    #: (issue 16: a forged kind was once stored for ever). Ignored for a new ruling.
+    kind = forms.ChoiceField(
+        choices=[("amendment", "an amendment"), ("appeal", "an appeal outcome")],
+        required=False,
+        error_messages={"invalid_choice": "Choose an amendment or an appeal outcome."},
+    )
 
     def __init__(
         self, *args: Any, cited: list[tuple[str, str]] | None = None, **kwargs: Any

@@ -8,8 +8,10 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import models, router
+from django.utils import timezone
 
+from cardroom import audit
 from rules.engine import citations
 
 #: Chip denominations a cardroom stocks, smallest first.
@@ -87,6 +89,15 @@ def smallest_chip_in_play(*amounts: int) -> int:
     return best
 
 
+def choice_check(field: str, choices: type[models.Choices]) -> models.CheckConstraint:
+    """The database refuses a value outside the field's choices, whatever path writes it (a
+    form, the API, a raw ``.update()``): a forged value can never be stored (issue 16)."""
+    return models.CheckConstraint(
+        condition=models.Q(**{f"{field}__in": list(choices.values)}),
+        name=f"%(app_label)s_%(class)s_{field}_valid",
+    )
+
+
 def rule(citation: str) -> str:
     return f" ({citation})"
 
@@ -157,6 +168,11 @@ class Table(models.Model):
             models.CheckConstraint(
                 condition=models.Q(seats__gte=2, seats__lte=10), name="seats_2_to_10"
             ),
+            choice_check("status", TableStatus),
+            choice_check("kind", TableKind),
+            choice_check("variant", Variant),
+            choice_check("structure", Structure),
+            choice_check("ante_type", AnteType),
         ]
 
     def __str__(self) -> str:
@@ -371,7 +387,65 @@ class Table(models.Model):
             raise ValidationError(errors)
 
 
-class TableChange(models.Model):
+class AppendOnlyQuerySet(models.QuerySet):  # type: ignore[type-arg]
+    """Bulk ``update()``/``delete()`` are refused too: the log is never rewritten. Rows made by
+    ``bulk_create`` are chained like those made one by one."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise ValidationError(self.model.append_only_message)
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise ValidationError(self.model.append_only_message)
+
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        objs = list(objs)
+        audit.link_rows(self.model, objs, self.db)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
+class AppendOnly(models.Model):
+    """An audit log (``cardroom/audit.py``): rows are added, never changed or deleted (here,
+    and by triggers in the database), and each row is chained to the one before it in its
+    stream. A model with a once-only change (``audit.CHAINS[...].sealed``: a void, a reveal)
+    may save those fields once, with ``update_fields``; they are sealed in ``seal_hash``."""
+
+    prev_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
+    row_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
+
+    objects = AppendOnlyQuerySet.as_manager()
+    append_only_message = "This record is append-only: add a new one instead."
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        using = kwargs.get("using") or router.db_for_write(type(self), instance=self)
+        if self._state.adding:
+            audit.link_rows(type(self), [self], using)
+            super().save(*args, **kwargs)
+            return
+        chain = audit.CHAINS[self._meta.label]
+        sealed = {self._meta.get_field(name).name for name in chain.sealed}
+        update_fields = set(kwargs.get("update_fields") or ())
+        if not sealed or not update_fields or not update_fields <= sealed:
+            raise ValidationError(self.append_only_message)
+        values = {name: getattr(self, name) for name in chain.sealed}
+        self.seal_hash = audit.seal_hash(type(self), values, self.row_hash)
+        kwargs["update_fields"] = [*update_fields, "seal_hash"]
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise ValidationError(self.append_only_message)
+
+
+def chain_unique(stream: str) -> models.UniqueConstraint:
+    """One row per ``prev_hash`` in a stream: two writers can never fork a chain."""
+    return models.UniqueConstraint(
+        fields=[stream, "prev_hash"], name="%(app_label)s_%(class)s_one_chain"
+    )
+
+
+class TableChange(AppendOnly):
     """One configuration change of a table: who, when, and each field's old and new value.
 
     Append-only: a correction is a new change, never an edit of an old one.
@@ -381,25 +455,21 @@ class TableChange(models.Model):
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    changed_at = models.DateTimeField(auto_now_add=True)
+    changed_at = models.DateTimeField(default=timezone.now, editable=False)
     action = models.CharField(max_length=20)  # created, updated, opened, closed, …
     changes = models.JSONField(default=dict)  # {field: [old, new]}
 
+    append_only_message = "Configuration history is append-only."
+
     class Meta:
         ordering = ["-changed_at", "-id"]
+        constraints = [chain_unique("table")]
 
     def __str__(self) -> str:
         return (
             f"{self.table} {self.action} by {self.changed_by} at {self.changed_at:%Y-%m-%d %H:%M}"
         )
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None:
-            raise ValidationError("Configuration history is append-only.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> Any:
-        raise ValidationError("Configuration history is append-only.")
 
 
 # --- live hands -----------------------------------------------------------------------------
@@ -446,6 +516,7 @@ class Hand(models.Model):
                 condition=models.Q(state="in_progress"),
                 name="one_hand_in_progress_per_table",
             ),
+            choice_check("state", HandStatus),
         ]
         # The floor dashboard reads each table's latest change on every poll.
         indexes = [models.Index(fields=["table", "updated_at"], name="hand_table_updated")]
@@ -454,7 +525,7 @@ class Hand(models.Model):
         return f"{self.table} hand #{self.number}"
 
 
-class HandAction(models.Model):
+class HandAction(AppendOnly):
     """One action entered at the table. Never edited: a void marks it (who, when, why) and the
     hand replays without it."""
 
@@ -466,17 +537,22 @@ class HandAction(models.Model):
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    entered_at = models.DateTimeField(auto_now_add=True)
+    entered_at = models.DateTimeField(default=timezone.now, editable=False)
+    # The one change an action ever gets, once (audit.TRANSITIONS): sealed in ``seal_hash``.
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     voided_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.TextField(blank=True)
+    seal_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
+
+    append_only_message = "Hand actions are never edited: void the action instead."
 
     class Meta:
         ordering = ["hand", "seq"]
         constraints = [
-            models.UniqueConstraint(fields=["hand", "seq"], name="one_action_per_hand_seq")
+            models.UniqueConstraint(fields=["hand", "seq"], name="one_action_per_hand_seq"),
+            chain_unique("hand"),
         ]
 
     def __str__(self) -> str:
@@ -493,31 +569,6 @@ class HandAction(models.Model):
 # --- rulings --------------------------------------------------------------------------------
 
 
-class AppendOnlyQuerySet(models.QuerySet):  # type: ignore[type-arg]
-    """Bulk ``update()``/``delete()`` are refused too: the log is never rewritten."""
-
-    def update(self, **kwargs: Any) -> int:
-        raise ValidationError("The rulings log is append-only: record an amendment instead.")
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise ValidationError("The rulings log is append-only: record an amendment instead.")
-
-
-class AppendOnly(models.Model):
-    objects = AppendOnlyQuerySet.as_manager()
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None and not self._state.adding:
-            raise ValidationError("The rulings log is append-only: record an amendment instead.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> Any:
-        raise ValidationError("The rulings log is append-only: record an amendment instead.")
-
-
 class RulingKind(models.TextChoices):
     RULING = "ruling", "Ruling"
     AMENDMENT = "amendment", "Amendment"
@@ -525,8 +576,10 @@ class RulingKind(models.TextChoices):
 
 
 class Ruling(AppendOnly):
-    """A floor decision. Never edited or deleted (model, API and, on PostgreSQL, a trigger):
-    an amendment or an appeal outcome is a new ruling pointing at the one it changes."""
+    """A floor decision. Never edited or deleted (model, API and database triggers): an
+    amendment or an appeal outcome is a new ruling pointing at the one it changes."""
+
+    append_only_message = "The rulings log is append-only: record an amendment instead."
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rulings")
     tournament = models.ForeignKey(
@@ -550,7 +603,7 @@ class Ruling(AppendOnly):
     director = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rulings"
     )
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
     request_key = models.CharField(
         max_length=64, null=True, blank=True, unique=True,
         help_text="The client's idempotency key: a retried post finds this ruling again.",
@@ -559,7 +612,9 @@ class Ruling(AppendOnly):
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
-            models.UniqueConstraint(fields=["table", "number"], name="one_ruling_number_per_table")
+            models.UniqueConstraint(fields=["table", "number"], name="one_ruling_number_per_table"),
+            choice_check("kind", RulingKind),
+            chain_unique("table"),
         ]
         # The floor dashboard reads each table's last ruling on every poll.
         indexes = [models.Index(fields=["table", "created_at"], name="ruling_table_created")]
@@ -569,6 +624,8 @@ class Ruling(AppendOnly):
 
 
 class RulingCitation(AppendOnly):
+    append_only_message = "The rulings log is append-only: record an amendment instead."
+
     ruling = models.ForeignKey(Ruling, on_delete=models.PROTECT, related_name="citations")
     #: By citation id, the rule's stable name (so ``rule_id`` reads "TDA-45").
     rule = models.ForeignKey(
@@ -583,7 +640,8 @@ class RulingCitation(AppendOnly):
     class Meta:
         ordering = ["ruling", "order"]
         constraints = [
-            models.UniqueConstraint(fields=["ruling", "rule"], name="cite_a_rule_once_per_ruling")
+            models.UniqueConstraint(fields=["ruling", "rule"], name="cite_a_rule_once_per_ruling"),
+            chain_unique("ruling"),
         ]
 
     def __str__(self) -> str:

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from cardroom import audit
 from cardroom.models import (
     Hand,
     HandAction,
@@ -128,7 +129,10 @@ def delete_table(*, table: Table) -> None:
             raise ValidationError(
                 {"status": "This table has hands or rulings on record: close or break it instead."}
             )
-        locked.delete()
+        # The one deletion of audit rows: a table that never dealt a hand or had a ruling
+        # takes its own configuration history (a whole stream of its own) with it.
+        with audit.maintenance():
+            locked.delete()
 
 
 # --- live hands -----------------------------------------------------------------------------
@@ -363,7 +367,9 @@ def record_ruling(
         errors["hand"] = f"{hand} was not dealt at {table}."
     if action is not None and (hand is None or action.hand_id != hand.pk):
         errors["action"] = "The action must belong to the hand the ruling is about."
-    if (kind == RulingKind.RULING) != (amends is None):
+    if kind not in RulingKind.values:
+        errors["kind"] = "Choose a ruling, an amendment or an appeal outcome."
+    elif (kind == RulingKind.RULING) != (amends is None):
         errors["amends"] = (
             "Amendments and appeal outcomes name the ruling they change; rulings don't."
         )

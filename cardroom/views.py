@@ -449,7 +449,7 @@ def ruling_inputs(form: RulingForm, amends: Ruling | None, request: HttpRequest)
     )
     if data.get("action") and action is None:
         raise ValidationError({"action": "That hand has no action with this number."})
-    kind = request.POST.get("kind", "amendment") if amends else "ruling"
+    kind = (data.get("kind") or "amendment") if amends else "ruling"
     return {
         "table": table, "hand": hand, "action": action, "seats": data["seats"],
         "situation": data["situation"], "decision": data["decision"],

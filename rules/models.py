@@ -3,12 +3,12 @@ numbers, and house rules with their history."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
+
+from cardroom.models import AppendOnly, chain_unique
 
 
 class BookKind(models.TextChoices):
@@ -34,6 +34,12 @@ class Rulebook(models.Model):
 
     class Meta:
         ordering = ["order", "code"]
+        constraints = [
+            # Issue 16: the database refuses a kind outside the choices, whatever writes it.
+            models.CheckConstraint(
+                condition=models.Q(kind__in=list(BookKind.values)), name="rules_rulebook_kind_valid"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.title
@@ -144,7 +150,7 @@ class RuleAlias(models.Model):
         return f"{self.citation_id} ({self.edition}) → {self.rule.citation_id}"
 
 
-class RuleRevision(models.Model):
+class RuleRevision(AppendOnly):
     """House-rule history: every version as written, by whom. Append-only."""
 
     rule = models.ForeignKey(Rule, on_delete=models.CASCADE, related_name="revisions")
@@ -153,21 +159,16 @@ class RuleRevision(models.Model):
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    changed_at = models.DateTimeField(auto_now_add=True)
+    changed_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    append_only_message = "Rule history is append-only."
 
     class Meta:
         ordering = ["-changed_at", "-id"]
+        constraints = [chain_unique("rule")]
 
     def __str__(self) -> str:
         return f"{self.rule.citation_id} revision {self.changed_at:%Y-%m-%d %H:%M}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None:
-            raise ValidationError("Rule history is append-only.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise ValidationError("Rule history is append-only.")
 
 
 class VocabularyWord(models.Model):

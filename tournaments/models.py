@@ -19,7 +19,14 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 
-from cardroom.models import Structure, Variant
+from cardroom.models import (
+    AppendOnly,
+    AppendOnlyQuerySet,
+    Structure,
+    Variant,
+    chain_unique,
+    choice_check,
+)
 
 #: The rulebook edition every seating reference is written against.
 RULEBOOK_EDITION = "TDA 2024"
@@ -45,31 +52,6 @@ class ClockState(models.TextChoices):
     RUNNING = "running", "Running"
     PAUSED = "paused", "Paused"
     FINISHED = "finished", "Structure finished"
-
-
-class AppendOnlyQuerySet(models.QuerySet):  # type: ignore[type-arg]
-    """Bulk ``update()``/``delete()`` refused: the audit trail is never rewritten."""
-
-    def update(self, **kwargs: Any) -> int:
-        raise ValidationError("This record is append-only.")
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise ValidationError("This record is append-only.")
-
-
-class AppendOnly(models.Model):
-    objects = AppendOnlyQuerySet.as_manager()
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise ValidationError("This record is append-only: add a new one instead.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> Any:
-        raise ValidationError("This record is append-only.")
 
 
 class Tournament(models.Model):
@@ -133,7 +115,12 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=models.Q(seats_per_table__gte=2, seats_per_table__lte=10),
                 name="tournament_seats_2_to_10",
-            )
+            ),
+            choice_check("variant", Variant),
+            choice_check("structure", Structure),
+            choice_check("status", TournamentStatus),
+            choice_check("balancing_policy", BalancingPolicy),
+            choice_check("clock_state", ClockState),
         ]
 
     def __str__(self) -> str:
@@ -300,7 +287,8 @@ class Entrant(models.Model):
     class Meta:
         ordering = ["tournament", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "number"], name="one_entry_number")
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_entry_number"),
+            choice_check("status", EntrantStatus),
         ]
         indexes = [models.Index(fields=["tournament", "status"])]
 
@@ -353,6 +341,7 @@ class TournamentTable(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="one_table_number"),
             models.UniqueConstraint(fields=["tournament", "table"], name="room_table_once"),
+            choice_check("status", TournamentTableStatus),
         ]
 
     def __str__(self) -> str:
@@ -372,7 +361,7 @@ class DrawStatus(models.TextChoices):
     ABANDONED = "abandoned", "Abandoned (the field changed before the deal)"
 
 
-class Draw(models.Model):
+class Draw(AppendOnly):
     """One random draw. The commitment (SHA-256 of the sealed seed and the inputs) is stored and
     shown before the cards are revealed; the seed is revealed with the result so anyone can
     replay it. Append-only: once revealed or abandoned, the row never changes."""
@@ -391,15 +380,20 @@ class Draw(models.Model):
     committed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    committed_at = models.DateTimeField(auto_now_add=True)
+    committed_at = models.DateTimeField(default=timezone.now, editable=False)
     revealed_at = models.DateTimeField(null=True, blank=True)
+    #: The deal (or the abandonment) sets status, result and revealed_at once: sealed here.
+    seal_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
 
-    objects = AppendOnlyQuerySet.as_manager()
+    append_only_message = "Draws are append-only."
 
     class Meta:
         ordering = ["tournament", "-number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="one_draw_number"),
+            choice_check("kind", DrawKind),
+            choice_check("status", DrawStatus),
+            chain_unique("tournament"),
         ]
 
     def __str__(self) -> str:
@@ -411,9 +405,6 @@ class Draw(models.Model):
             if stored is None or stored["status"] != DrawStatus.COMMITTED:
                 raise ValidationError("A revealed or abandoned draw is never changed.")
         super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> Any:
-        raise ValidationError("Draws are append-only.")
 
     @property
     def is_revealed(self) -> bool:
@@ -468,6 +459,7 @@ class SeatAssignment(models.Model):
                 name="one_live_seat_per_player",
             ),
             models.CheckConstraint(condition=models.Q(seat__gte=1), name="seat_numbers_from_1"),
+            choice_check("reason", MoveReason),
         ]
         indexes = [models.Index(fields=["tournament", "ended_at"])]
 
@@ -495,6 +487,7 @@ class SeatMove(AppendOnly):
 
     class Meta:
         ordering = ["-at", "-id"]
+        constraints = [choice_check("reason", MoveReason), chain_unique("tournament")]
 
     def __str__(self) -> str:
         return f"{self.entrant}: {self.from_label} → {self.to_label}"
@@ -521,10 +514,11 @@ class SeatReservation(AppendOnly):
     seat = models.PositiveSmallIntegerField()
     reason = models.CharField(max_length=200)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    at = models.DateTimeField(auto_now_add=True)
+    at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["-at"]
+        constraints = [chain_unique("tournament")]
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.seat} reserved for {self.entrant}"
@@ -556,12 +550,13 @@ class Elimination(AppendOnly):
     table_number = models.PositiveIntegerField(null=True, blank=True)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    at = models.DateTimeField(auto_now_add=True)
+    at = models.DateTimeField(default=timezone.now, editable=False)
 
     objects = EliminationQuerySet.as_manager()
 
     class Meta:
         ordering = ["-at", "-id"]
+        constraints = [chain_unique("tournament")]
 
     def __str__(self) -> str:
         return f"{self.entrant} out" + (f" in place {self.place}" if self.place else "")
@@ -583,10 +578,11 @@ class Reinstatement(AppendOnly):
     seat = models.PositiveSmallIntegerField()
     reason = models.CharField(max_length=200)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    at = models.DateTimeField(auto_now_add=True)
+    at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["-at", "-id"]
+        constraints = [chain_unique("tournament")]
 
     def __str__(self) -> str:
         return f"{self.entrant} reinstated at table {self.table_number} seat {self.seat}"
@@ -606,10 +602,11 @@ class BalanceCheck(AppendOnly):
     citations = models.JSONField(default=list)
     counts = models.JSONField(default=dict, help_text="Players per table when checked.")
     seating_version = models.PositiveIntegerField(default=0)
-    at = models.DateTimeField(auto_now_add=True)
+    at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["-at", "-id"]
+        constraints = [chain_unique("tournament")]
         get_latest_by = ["at", "id"]
 
     def __str__(self) -> str:
@@ -631,10 +628,11 @@ class ClockEvent(AppendOnly):
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    at = models.DateTimeField(auto_now_add=True)
+    at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["-at", "-id"]
+        constraints = [chain_unique("tournament")]
 
     def __str__(self) -> str:
         return f"{self.action} (level {self.level_number})"

@@ -24,6 +24,7 @@ from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
+from cardroom import audit
 from cardroom.models import Structure, Table, TableKind, Variant
 from tournaments import draws, fairness
 from tournaments.draws import DrawError, SeatRef
@@ -877,6 +878,8 @@ def _insert(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
     are not plain numbers or text are prepared by their field, as the ORM would."""
     if not rows:
         return
+    if model._meta.label in audit.CHAINS:  # an audit log: each row chained (cardroom/audit.py)
+        audit.link_rows(model, rows)
     meta = model._meta
     fields = [meta.get_field(name) for name in rows[0]]
     prepared: dict[tuple[str, int], Any] = {}

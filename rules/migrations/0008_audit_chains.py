@@ -1,0 +1,13 @@
+"""Issue 16: the rows written before the chains existed are linked, stream by stream."""
+
+from django.db import migrations
+
+from cardroom.audit import chain_existing
+
+
+class Migration(migrations.Migration):
+    dependencies = [("rules", "0007_audit_fields_and_choice_checks")]
+
+    operations = [
+        chain_existing("rules", ["RuleRevision"]),
+    ]

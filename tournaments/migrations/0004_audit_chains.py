@@ -1,0 +1,24 @@
+"""Issue 16: the rows written before the chains existed are linked, stream by stream."""
+
+from django.db import migrations
+
+from cardroom.audit import chain_existing
+
+
+class Migration(migrations.Migration):
+    dependencies = [("tournaments", "0003_audit_fields_and_choice_checks")]
+
+    operations = [
+        chain_existing(
+            "tournaments",
+            [
+                "Draw",
+                "SeatMove",
+                "SeatReservation",
+                "Elimination",
+                "Reinstatement",
+                "BalanceCheck",
+                "ClockEvent",
+            ],
+        ),
+    ]
