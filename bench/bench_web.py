@@ -9,6 +9,7 @@ Runs against the configured database (``DATABASE_URL``; a scratch SQLite file ot
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import statistics
@@ -83,12 +84,67 @@ def bench_evaluate(repeat: int = 2000) -> dict[str, float]:
     client = APIClient()
     for url in ("/api/v1/betting/evaluate", "/bench/echo"):  # warm up
         assert client.post(url, PAYLOAD, format="json").status_code == 200
+    # Every request from a client address of its own: the rate limit's cache read and write
+    # are paid (as by every client) and no answer is a 429.
+    addresses = (f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}" for n in range(1, 10**6))
     evaluate = _timed(
-        lambda: client.post("/api/v1/betting/evaluate", PAYLOAD, format="json"), repeat
+        lambda: client.post(
+            "/api/v1/betting/evaluate", PAYLOAD, format="json", REMOTE_ADDR=next(addresses)
+        ),
+        repeat,
     )
     echo = _timed(lambda: client.post("/bench/echo", PAYLOAD, format="json"), repeat)
     e, t = statistics.median(evaluate), statistics.median(echo)
     return {"evaluate_us_p50": e, "trivial_us_p50": t, "evaluate_over_trivial": e / t}
+
+
+def worst_bodies() -> dict[str, dict[str, Any]]:
+    """The worst requests the betting contract's limits allow (12 seats, 1,000 actions, every
+    number up to 10^15, a body of at most 256 KB): a 1,000-raise war among twelve players, the
+    same hand read by the chip reader with as many chips as 256 KB holds, and twelve all-ins
+    for different amounts (twelve pots)."""
+    seats = [{"seat": n, "stack": 10**15 - n} for n in range(1, 13)]
+    order = [*range(4, 13), 1, 2, 3]
+    raises = [{"seat": order[i % 12], "action": "raise", "to": 400 + 200 * i} for i in range(1000)]
+    game = {"structure": "no_limit", "small_blind": 100, "big_blind": 200}
+    war = {"game": game, "button": 1, "seats": seats, "actions": raises}
+    chips = [1] * ((262_144 - len(json.dumps(war)) - 64) // 3)
+    reader = {**war, "physical": {"chips": chips}}
+    all_in = {
+        "game": game,
+        "button": 1,
+        "seats": seats,
+        "actions": [{"seat": seat, "action": "all_in"} for seat in order],
+    }
+    return {"raise_war": war, "chip_reader": reader, "all_ins": all_in}
+
+
+def bench_worst_request(repeat: int = 20) -> dict[str, float]:
+    """Time the worst requests the limits allow through the whole stack (parse, throttle,
+    engine, render): the work per request is bounded, and this says by how much."""
+    from django.conf import settings
+    from rest_framework.test import APIClient
+
+    rates = settings.CARDROOM_THROTTLE_RATES
+    settings.CARDROOM_THROTTLE_RATES = {"betting": None, "rulebook": None}  # the engine's work
+    client = APIClient()
+    figures: dict[str, float] = {}
+    for name, body in worst_bodies().items():
+        raw = json.dumps(body).encode()
+        assert len(raw) <= 262_144, (name, len(raw))
+        path = "interpret" if "physical" in body else "evaluate"
+        url = f"/api/v1/betting/{path}"
+        response = client.post(url, raw, content_type="application/json")
+        assert response.status_code in (200, 422), (name, response.content[:300])
+        times = _timed(
+            lambda url=url, raw=raw: client.post(url, raw, content_type="application/json"),
+            repeat,
+        )
+        figures[f"worst_{name}_ms_p50"] = statistics.median(times) / 1000
+        figures[f"worst_{name}_ms_max"] = max(times) / 1000
+        figures[f"worst_{name}_answer_bytes"] = len(response.content)
+    settings.CARDROOM_THROTTLE_RATES = rates
+    return figures
 
 
 def poller_url(html: str) -> str:
@@ -205,7 +261,7 @@ def run() -> dict[str, float]:
     _setup()
     import resource
 
-    figures = {**bench_evaluate(), **bench_dashboard()}
+    figures = {**bench_evaluate(), **bench_worst_request(), **bench_dashboard()}
     figures["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return figures
 

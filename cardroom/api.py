@@ -54,6 +54,8 @@ from rules.betting import (
     ERROR_400,
     ERROR_422,
     EVALUATION,
+    MAX_ACTIONS,
+    MAX_SEAT,
     ActionSerializer,
     BettingView,
     SeatSerializer,
@@ -141,9 +143,9 @@ class TableViewSet(viewsets.ModelViewSet):  # type: ignore[type-arg]
 class TableHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
     """The contract's hand without its ``game``: the table's configuration supplies it."""
 
-    button = StrictInteger(min_value=1)
-    seats = SeatSerializer(many=True, allow_empty=False)
-    actions = ActionSerializer(many=True, default=list)
+    button = StrictInteger(min_value=1, max_value=MAX_SEAT)
+    seats = SeatSerializer(many=True, allow_empty=False, max_length=MAX_SEAT)
+    actions = ActionSerializer(many=True, default=list, max_length=MAX_ACTIONS)
 
 
 class TableEvaluateView(BettingView):

@@ -1,5 +1,6 @@
 """One JSON error shape for every API failure: ``{"error": {"code", "message", ...}}``."""
 
+import math
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -18,6 +19,7 @@ _CODES = {
     status.HTTP_405_METHOD_NOT_ALLOWED: "method_not_allowed",
     status.HTTP_406_NOT_ACCEPTABLE: "not_acceptable",
     status.HTTP_409_CONFLICT: "conflict",
+    status.HTTP_413_REQUEST_ENTITY_TOO_LARGE: "payload_too_large",
     status.HTTP_415_UNSUPPORTED_MEDIA_TYPE: "unsupported_media_type",
     status.HTTP_422_UNPROCESSABLE_ENTITY: "unprocessable",
     status.HTTP_429_TOO_MANY_REQUESTS: "throttled",
@@ -72,6 +74,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         response.data = error_body(code, _first_message(fields), fields=fields)
     elif isinstance(exc, exceptions.ParseError):
         response.data = error_body("bad_request", f"Malformed request body: {exc.detail}")
+    elif isinstance(exc, exceptions.Throttled):
+        # DRF has set Retry-After; the body says it too, for clients that read only bodies.
+        wait = max(1, math.ceil(exc.wait or 1))
+        response["Retry-After"] = str(wait)
+        response.data = error_body(
+            code, f"Too many requests: try again in {wait} s.", retry_after=wait
+        )
     else:
         detail = getattr(exc, "detail", str(exc))
         response.data = error_body(code, str(detail))

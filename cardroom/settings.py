@@ -4,6 +4,7 @@ Defaults give a local run on SQLite with DEBUG on. ``DJANGO_DEBUG=false`` turns 
 production-grade settings (``manage.py check --deploy`` passes; a test runs it).
 """
 
+import re
 from pathlib import Path
 
 from django.utils.csp import CSP
@@ -60,6 +61,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: an API body over its limit is refused (413, JSON) before anything reads it.
+    "cardroom.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -181,19 +184,25 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # The API speaks JSON only: one body format to validate, document and fuzz.
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # ... refusing integers beyond 2^53 - 1, which JSON clients cannot hold exactly (400).
+    "DEFAULT_PARSER_CLASSES": ["cardroom.parsers.SafeJSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "cardroom.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # A client's address for the rate limits: REMOTE_ADDR, or the one this many trusted
+    # proxies in front put in X-Forwarded-For (never a header the client could forge).
+    "NUM_PROXIES": env_int("CARDROOM_TRUSTED_PROXIES", 0, minimum=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Cardroom API",
     "DESCRIPTION": "Tables, betting rules, rulebook, rulings and tournaments of a poker cardroom.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Public only while CARDROOM_PUBLIC_API_DOCS is on; otherwise the floor's roles.
+    "SERVE_PERMISSIONS": ["cardroom.public_api.ApiDocsPermission"],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # Deep links put a link inside each operation's toggle button: a control inside a
@@ -214,6 +223,32 @@ SPECTACULAR_SETTINGS = {
 # The public betting API (contract: no log-in while this is on) and the public rulebook.
 CARDROOM_PUBLIC_BETTING_API = env_bool("CARDROOM_PUBLIC_BETTING_API", True)
 CARDROOM_PUBLIC_RULEBOOK = env_bool("CARDROOM_PUBLIC_RULEBOOK", True)
+# The API's schema and Swagger UI: off, they need a log-in with a role like every other page.
+CARDROOM_PUBLIC_API_DOCS = env_bool("CARDROOM_PUBLIC_API_DOCS", False)
+
+# Bounds on every API request. Bodies: 256 KB for the betting endpoints (the contract), 1 MB
+# for the rest of the API; larger ones are a 413 before they are read.
+CARDROOM_BETTING_MAX_BODY = 262_144
+CARDROOM_API_MAX_BODY = env_int(
+    "CARDROOM_API_MAX_BODY", 1_048_576, minimum=CARDROOM_BETTING_MAX_BODY
+)
+
+
+# Requests per client (its user, else its address) to the public endpoints, counted in the
+# shared cache; over the rate is a 429 with Retry-After (cardroom/public_api.py).
+def _env_rate(name: str, default: str) -> str:
+    """A DRF rate, ``<requests>/<sec|min|hour|day>``, or a message naming the variable."""
+    value = env_str(name, default) or default
+    if not re.fullmatch(r"[1-9][0-9]{0,8}/(s|sec|second|m|min|minute|h|hour|d|day)", value):
+        raise ImproperlyConfiguredEnv(f"{name}={value!r} is not a rate such as 600/min.")
+    return value
+
+
+CARDROOM_THROTTLE_RATES = {
+    "betting": _env_rate("CARDROOM_THROTTLE_BETTING", "600/min"),
+    "rulebook": _env_rate("CARDROOM_THROTTLE_RULEBOOK", "600/min"),
+}
+
 
 # The room's name, as printed at the head of a ruling record.
 CARDROOM_NAME = env_str("CARDROOM_NAME", "Cardroom") or "Cardroom"

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from django.views.generic import RedirectView
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import SimpleRouter
 
 from cardroom import (
@@ -18,6 +18,7 @@ from cardroom.api import (
     TableHandsView,
     TableViewSet,
 )
+from cardroom.api_docs import ApiDocsView
 from cardroom.login_throttle import ThrottledLoginView, admin_login
 from rules.api import RuleDetailView, RuleListView
 from rules.betting import EvaluateView, InterpretView
@@ -86,9 +87,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path(
         "api/docs/",
-        SpectacularSwaggerSplitView.as_view(
-            url_name="schema", template_name="cardroom/api_docs.html"
-        ),
+        ApiDocsView.as_view(url_name="schema", template_name="cardroom/api_docs.html"),
         name="api-docs",
     ),
 ]

@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.roles import Role, can_read, has_role
+from cardroom.public_api import PublicRateThrottle
 from rules.models import Rule
 from rules.search import MAX_QUERY, Hit, resolve_citation, search_rules
 from rules.services import create_house_rule, update_house_rule
@@ -145,6 +146,8 @@ SEARCH_PARAMETERS = [
 
 class RuleListView(GenericAPIView):  # type: ignore[type-arg]
     permission_classes = [RulebookPermission]
+    throttle_classes = [PublicRateThrottle]
+    throttle_scope = "rulebook"
     serializer_class = RuleSerializer
     pagination_class = LimitOffsetPagination
 
@@ -197,6 +200,8 @@ class RuleListView(GenericAPIView):  # type: ignore[type-arg]
 
 class RuleDetailView(APIView):
     permission_classes = [RulebookPermission]
+    throttle_classes = [PublicRateThrottle]
+    throttle_scope = "rulebook"
 
     def _rule(self, citation_id: str) -> Rule:
         rule = resolve_citation(citation_id)

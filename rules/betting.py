@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.api_errors import error_body
+from cardroom.public_api import PublicRateThrottle
 from rules.engine.chips import Facing, Physical, interpret
 from rules.engine.config import GameConfig
 from rules.engine.errors import BadInput, IllegalAction
@@ -31,8 +32,20 @@ ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
 VERBALS = ("check", "call", "bet", "raise", "all_in")
 
 
+#: The contract's limits, for the serializers that document the body (``parse_hand`` applies
+#: them): seat numbers 1 to 12, at most 1,000 actions, every number from 0 to 10^15.
+MAX_SEAT = 12
+MAX_ACTIONS = 1000
+MAX_CHIPS = 10**15
+
+
 class StrictInteger(serializers.IntegerField):
-    """A JSON integer: ``"5"``, ``5.5`` and ``true`` are type errors, not numbers."""
+    """A JSON integer: ``"5"``, ``5.5`` and ``true`` are type errors, not numbers. At most
+    10^15 unless told otherwise (the contract: exact in every JSON client)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_value", MAX_CHIPS)
+        super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
@@ -60,12 +73,12 @@ class GameSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class SeatSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    seat = StrictInteger(min_value=1)
-    stack = StrictInteger(min_value=0)
+    seat = StrictInteger(min_value=1, max_value=MAX_SEAT)
+    stack = StrictInteger(min_value=1, help_text="A player with no chips is not dealt in.")
 
 
 class ActionSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    seat = StrictInteger(min_value=1)
+    seat = StrictInteger(min_value=1, max_value=MAX_SEAT)
     action = serializers.ChoiceField(choices=ACTIONS)
     to = StrictInteger(min_value=0, required=False, allow_null=True)
 
@@ -77,9 +90,9 @@ class ActionSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 class HandSerializer(serializers.Serializer):  # type: ignore[type-arg]
     game = GameSerializer()
-    button = StrictInteger(min_value=1)
-    seats = SeatSerializer(many=True, allow_empty=False)
-    actions = ActionSerializer(many=True, default=list)
+    button = StrictInteger(min_value=1, max_value=MAX_SEAT)
+    seats = SeatSerializer(many=True, allow_empty=False, max_length=MAX_SEAT)
+    actions = ActionSerializer(many=True, default=list, max_length=MAX_ACTIONS)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         numbers = [seat["seat"] for seat in data["seats"]]
@@ -106,7 +119,7 @@ class HandSerializer(serializers.Serializer):  # type: ignore[type-arg]
                 "type": "object",
                 "properties": {
                     "action": {"type": "string", "enum": ["bet", "raise"]},
-                    "to": {"type": "integer", "minimum": 1},
+                    "to": {"type": "integer", "minimum": 1, "maximum": MAX_CHIPS},
                 },
                 "required": ["action", "to"],
             },
@@ -154,36 +167,98 @@ class InterpretSerializer(HandSerializer):
     physical = PhysicalSerializer()
 
 
-def _whole(value: Any, where: str, field: str, minimum: int) -> int:
+#: The game's numbers, each a whole number from 0 to 10^15 (a body over the contract's 256 KB
+#: is refused before it is read: ``cardroom.middleware.BodySizeLimitMiddleware``). With the
+#: limits above they bound the work of one request: ``bench/bench_engine.py`` times the worst.
+_GAME_NUMBERS = (
+    "small_blind", "big_blind", "ante", "straddle", "small_bet", "big_bet", "raise_cap",
+    "min_chip", "big_blind_ante", "pot_round_unit",
+)  # fmt: skip
+
+
+def _whole(value: Any, field: str, minimum: int = 0, maximum: int = MAX_CHIPS) -> int:
+    """A whole number from ``minimum`` to ``maximum``, or a ``BadInput`` naming ``field`` (its
+    dotted path, as the contract's ``fields`` keys it: ``seats.2.stack``)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(f"{where} must be a whole number.", field)
-    if value < minimum:
-        raise BadInput(f"{where} must be at least {minimum}.", field)
+        raise BadInput(f"`{field}` must be a whole number.", field)
+    if not minimum <= value <= maximum:
+        raise BadInput(f"`{field}` must be from {minimum:,} to {maximum:,}.", field)
     return value
+
+
+def _game(raw: Any) -> GameConfig:
+    if not isinstance(raw, dict):
+        raise BadInput("`game` must be an object.", "game")
+    for name in _GAME_NUMBERS:
+        value = raw.get(name)
+        if value is not None:
+            _whole(value, f"game.{name}")
+    try:
+        return GameConfig.from_dict(raw)
+    except BadInput as exc:  # the engine names the game's own field: give its dotted path
+        field = exc.field if exc.field and exc.field.startswith("game") else f"game.{exc.field}"
+        raise BadInput(exc.message, field) from None
 
 
 def parse_hand(data: Any) -> tuple[GameConfig, int, list[Seat], list[Action]]:
     """Read a request body into engine objects. Hand-written rather than a DRF serializer: this
-    is the hot path of the public API (the serializers above document it in the schema)."""
+    is the hot path of the public API (the serializers above document it in the schema).
+
+    Every list is measured before it is walked, so the work is bounded by the contract's
+    limits whatever the body holds."""
     if not isinstance(data, dict):
         raise BadInput("The body must be a JSON object.", "body")
     if "game" not in data:
         raise BadInput("`game` is required.", "game")
-    config = GameConfig.from_dict(data["game"])
-    button = _whole(data.get("button"), "`button`", "button", 1)
+    config = _game(data["game"])
+    button = _whole(data.get("button"), "button", 1, MAX_SEAT)
     raw_seats = data.get("seats")
     if not isinstance(raw_seats, list) or not raw_seats:
         raise BadInput("`seats` must be a non-empty list of {seat, stack}.", "seats")
+    if len(raw_seats) > MAX_SEAT:
+        raise BadInput(f"At most {MAX_SEAT} players: seats run from 1 to {MAX_SEAT}.", "seats")
     seats = []
-    for entry in raw_seats:
+    for index, entry in enumerate(raw_seats):
         if not isinstance(entry, dict):
-            raise BadInput("Each seat is an object {seat, stack}.", "seats")
-        seat = _whole(entry.get("seat"), "seats[].seat", "seats", 1)
-        seats.append(Seat(seat=seat, stack=_whole(entry.get("stack"), "seats[].stack", "seats", 0)))
+            raise BadInput("Each seat is an object {seat, stack}.", f"seats.{index}")
+        seat = _whole(entry.get("seat"), f"seats.{index}.seat", 1, MAX_SEAT)
+        # Contract v2: players with no chips are not dealt in, so a stack is at least 1.
+        stack = _whole(entry.get("stack"), f"seats.{index}.stack", 1)
+        seats.append(Seat(seat=seat, stack=stack))
     raw_actions = data.get("actions", [])
     if not isinstance(raw_actions, list):
         raise BadInput("`actions` must be a list.", "actions")
-    return config, button, seats, [Action.from_dict(a) for a in raw_actions]
+    if len(raw_actions) > MAX_ACTIONS:
+        raise BadInput(f"At most {MAX_ACTIONS:,} actions.", "actions")
+    actions = []
+    for index, entry in enumerate(raw_actions):
+        if not isinstance(entry, dict):
+            raise BadInput("Each action is an object {seat, action, to}.", f"actions.{index}")
+        _whole(entry.get("seat"), f"actions.{index}.seat", 1, MAX_SEAT)
+        to = entry.get("to")
+        # A `to` sent with a call or all-in is ignored (v1), unless it is a number out of range.
+        if isinstance(to, int) or (to is not None and entry.get("action") in ("bet", "raise")):
+            _whole(to, f"actions.{index}.to")
+        try:
+            actions.append(Action.from_dict(entry))
+        except BadInput as exc:
+            raise BadInput(exc.message, f"actions.{index}") from None
+    return config, button, seats, actions
+
+
+def parse_physical(data: Any) -> Physical:
+    """The ``physical`` object, every number within the contract's limits."""
+    if not isinstance(data, dict):
+        raise BadInput("physical must be an object.", "physical")
+    for name in ("chips", "prior_chips"):
+        chips = data.get(name)
+        if isinstance(chips, list):
+            for index, chip in enumerate(chips):
+                _whole(chip, f"physical.{name}.{index}", 1)
+    verbal = data.get("verbal")
+    if isinstance(verbal, dict) and verbal.get("to") is not None:
+        _whole(verbal["to"], "physical.verbal.to", 1)
+    return Physical.from_dict(data)
 
 
 def build_hand(data: Any) -> tuple[HandState, tuple[int, IllegalAction] | None]:
@@ -217,6 +292,8 @@ class PublicBettingAPI(BasePermission):
 
 class BettingView(APIView):
     permission_classes = [PublicBettingAPI]
+    throttle_classes = [PublicRateThrottle]
+    throttle_scope = "betting"
 
     def get_authenticators(self) -> list[Any]:
         # A public, stateless endpoint has nothing to protect with CSRF: don't authenticate.
@@ -360,12 +437,14 @@ class InterpretView(BettingView):
     def post(self, request: Request) -> Response:
         data = request.data
         try:
-            state, error = build_hand(data)
-            if error is not None:
-                return illegal(*error)
+            # The contract: the body's form first (400), then the first illegal action (422).
+            hand = parse_hand(data)
             if "physical" not in data:
                 raise BadInput("`physical` is required.", "physical")
-            physical = Physical.from_dict(data["physical"])
+            physical = parse_physical(data["physical"])
+            state, error = replay(*hand)
+            if error is not None:
+                return illegal(*error)
             result = interpret(facing_of(state), physical)
         except BadInput as exc:
             return bad_input(exc)

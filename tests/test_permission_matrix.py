@@ -38,8 +38,8 @@ READS: dict[str, tuple[int | str, ...]] = {
     "logout": (LOGIN, 405, 405, 405, 405),  # Django's LogoutView takes POST only
     "healthz": PUBLIC,
     "favicon": ("/static/favicon.svg",) * 5,  # a redirect to the icon, for everyone
-    "schema": PUBLIC,  # drf-spectacular's default AllowAny: the API contract is public
-    "api-docs": PUBLIC,
+    "schema": READ_API,  # CARDROOM_PUBLIC_API_DOCS is off by default
+    "api-docs": READ_PAGE,  # a page: anonymous visitors are sent to log in
     "cardroom:table_list": READ_PAGE,
     "cardroom:table_create": MANAGER_PAGE,
     "cardroom:table_validate": POST_PAGE,

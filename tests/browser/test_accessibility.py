@@ -181,7 +181,7 @@ VISITS: tuple[Visit, ...] = (
         status=404,
         expected_errors=frozenset({404}),
     ),
-    Visit("API docs", "api-docs", EVERYONE, then=open_an_operation, ours=False),
+    Visit("API docs", "api-docs", READERS, then=open_an_operation, ours=False),
 )
 
 #: URL patterns that are not pages a person looks at, and why.

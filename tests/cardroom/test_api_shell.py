@@ -3,7 +3,6 @@
 import pytest
 from django.core.management import call_command
 from django.test import Client
-from rest_framework.test import APIClient
 
 
 @pytest.mark.django_db
@@ -29,8 +28,10 @@ def test_unknown_page_for_a_signed_in_user_is_the_404_page(persona_client) -> No
 
 
 @pytest.mark.django_db
-def test_schema_is_served_and_valid(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    response = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+def test_schema_is_served_and_valid(tmp_path, api_client_for) -> None:  # type: ignore[no-untyped-def]
+    response = api_client_for("staff").get(
+        "/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json"
+    )
     assert response.status_code == 200
     assert response.json()["openapi"].startswith("3.")
     call_command(
@@ -39,8 +40,8 @@ def test_schema_is_served_and_valid(tmp_path) -> None:  # type: ignore[no-untype
 
 
 @pytest.mark.django_db
-def test_api_docs_work_offline(client: Client) -> None:
-    response = client.get("/api/docs/")
+def test_api_docs_work_offline(persona_client) -> None:  # type: ignore[no-untyped-def]
+    response = persona_client("staff").get("/api/docs/")
     assert response.status_code == 200
     html = response.content.decode()
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in html

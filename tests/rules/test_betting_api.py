@@ -215,4 +215,4 @@ def test_a_null_blind_is_400_not_500() -> None:
     # Found by the Schemathesis run: {"big_blind": null} once reached the engine half-read.
     response = evaluate(hand([], game={**GAME, "big_blind": None}))
     assert response.status_code == 400
-    assert response.json()["error"]["fields"] == {"big_blind": ["game.big_blind is required."]}
+    assert response.json()["error"]["fields"] == {"game.big_blind": ["game.big_blind is required."]}

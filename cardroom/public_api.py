@@ -1,0 +1,52 @@
+"""What of the API the public reaches, and how often.
+
+The API's own description (``/api/schema/``, ``/api/docs/``) is public only while
+``CARDROOM_PUBLIC_API_DOCS`` is on; otherwise it is for the floor's roles, like every page that
+is not the rulebook, ``/healthz`` or the betting API (README, Roles).
+
+Per-client rate limits on the public endpoints (the betting API and the rulebook API):
+
+DRF's scoped throttle over the default cache: the database cache table every web process
+shares, so two gunicorn workers (or two machines) count one client's requests together. A
+client is its user when signed in, else its address (``REMOTE_ADDR``, or the address the
+trusted proxies give: ``REST_FRAMEWORK["NUM_PROXIES"]``). Over the rate the answer is 429
+``throttled`` in the API's error shape, with ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError
+from rest_framework.permissions import BasePermission
+from rest_framework.throttling import ScopedRateThrottle
+
+from cardroom.roles import can_read
+
+logger = logging.getLogger(__name__)
+
+
+class PublicRateThrottle(ScopedRateThrottle):
+    """``throttle_scope`` on the view names the rate in ``CARDROOM_THROTTLE_RATES``, read at
+    each request (so a deployment's or a test's setting takes effect at once)."""
+
+    def get_rate(self) -> str | None:
+        rates: dict[str, str] = settings.CARDROOM_THROTTLE_RATES
+        return rates.get(self.scope)
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        try:
+            return bool(super().allow_request(request, view))
+        except DatabaseError:
+            # The betting API needs no database: a cache outage must not take it down with it.
+            logger.warning("Rate limit not checked (the cache is unavailable): %s", request.path)
+            return True
+
+
+class ApiDocsPermission(BasePermission):
+    message = "The API's documentation needs a role on the floor."
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        return bool(settings.CARDROOM_PUBLIC_API_DOCS) or can_read(request.user)
