@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -309,10 +310,41 @@ def log_ruling(
     ``request_key`` (the client's idempotency key) makes a retry safe: a post repeated because
     its answer was lost returns the ruling the first one wrote instead of writing it twice.
     """
+    ruling, _ = record_ruling(
+        table=table, director=director, situation=situation, decision=decision,
+        citations=citations, hand=hand, action=action, seats=seats, amends=amends, kind=kind,
+        request_key=request_key,
+    )  # fmt: skip
+    return ruling
+
+
+def record_ruling(
+    *,
+    table: Table,
+    director: AbstractBaseUser,
+    situation: str,
+    decision: str,
+    citations: list[tuple[str, str]],
+    hand: Hand | None = None,
+    action: HandAction | None = None,
+    seats: list[int] | None = None,
+    amends: Ruling | None = None,
+    kind: str = RulingKind.RULING,
+    request_key: str | None = None,
+) -> tuple[Ruling, bool]:
+    """``log_ruling``, also saying whether the ruling is a replay: written earlier by a post
+    with the same ``request_key`` (and the same ruling in it), not by this call."""
     from rules.models import Rule
 
-    if request_key is not None and (done := replayed_ruling(request_key, table, director)):
-        return done
+    asked = RulingRequest(
+        table_id=table.pk, director_id=director.pk, situation=situation.strip(),
+        decision=decision.strip(), kind=kind, amends_id=amends.pk if amends else None,
+        hand_id=hand.pk if hand else None, action_id=action.pk if action else None,
+        seats=sorted(set(seats or [])),
+        citations=[(citation, note.strip()) for citation, note in citations],
+    )  # fmt: skip
+    if request_key is not None and (done := replayed_ruling(request_key, asked)):
+        return done, True
 
     errors: dict[str, str] = {}
     if not situation.strip():
@@ -356,6 +388,10 @@ def log_ruling(
         with transaction.atomic():
             # Lock the table so two directors never get the same ruling number.
             locked = Table.objects.select_for_update().get(pk=table.pk)
+            # The same key sent twice at once: the other post, which held the lock first, has
+            # committed its ruling by now (read again after the wait).
+            if request_key is not None and (done := replayed_ruling(request_key, asked)):
+                return done, True
             number = (locked.rulings.aggregate(n=Max("number"))["n"] or 0) + 1
             ruling = Ruling.objects.create(
                 table=locked, tournament=tournament_at(locked), number=number, kind=kind,
@@ -369,10 +405,10 @@ def log_ruling(
             )
     except IntegrityError:
         # The same key sent twice at once: the other request wrote it first.
-        if request_key is None or not (done := replayed_ruling(request_key, table, director)):
+        if request_key is None or not (done := replayed_ruling(request_key, asked)):
             raise
-        return done
-    return ruling
+        return done, True
+    return ruling, False
 
 
 def tournament_at(table: Table) -> Any:
@@ -385,12 +421,49 @@ def tournament_at(table: Table) -> Any:
     return seat.tournament if seat is not None else None
 
 
-def replayed_ruling(request_key: str, table: Table, director: AbstractBaseUser) -> Ruling | None:
-    """The ruling an earlier post with this idempotency key wrote, if any. A key is one
-    ruling's: sent again for another table or by another director, it is refused."""
-    done = Ruling.objects.filter(request_key=request_key).first()
-    if done is not None and (done.table_id != table.pk or done.director_id != director.pk):
-        raise ValidationError(
+@dataclass(frozen=True)
+class RulingRequest:
+    """What a ruling post asks for, normalized as the ruling is stored: a post sent again with
+    the same idempotency key must ask for the same ruling."""
+
+    table_id: int
+    director_id: Any
+    situation: str
+    decision: str
+    kind: str
+    amends_id: int | None
+    hand_id: int | None
+    action_id: int | None
+    seats: list[int]
+    citations: list[tuple[str, str]]
+
+    @classmethod
+    def of(cls, ruling: Ruling) -> RulingRequest:
+        cited = ruling.citations.order_by("order").values_list("rule_id", "note")
+        return cls(
+            table_id=ruling.table_id, director_id=ruling.director_id,
+            situation=ruling.situation, decision=ruling.decision, kind=ruling.kind,
+            amends_id=ruling.amends_id, hand_id=ruling.hand_id, action_id=ruling.action_id,
+            seats=list(ruling.seats), citations=[tuple(row) for row in cited],
+        )  # fmt: skip
+
+
+class IdempotencyKeyReused(ValidationError):
+    """An idempotency key sent again with another ruling in the post."""
+
+    code = "idempotency_key_reused"
+
+    def __init__(self) -> None:
+        super().__init__(
             {"request_key": "This idempotency key belongs to another ruling; send a new one."}
         )
+
+
+def replayed_ruling(request_key: str, asked: RulingRequest) -> Ruling | None:
+    """The ruling an earlier post with this idempotency key wrote, if any. A key is one
+    ruling's: sent again with anything else in the post (another table, director, text,
+    citation...), it is refused rather than answered with a ruling that was not asked for."""
+    done = Ruling.objects.filter(request_key=request_key).first()
+    if done is not None and RulingRequest.of(done) != asked:
+        raise IdempotencyKeyReused
     return done

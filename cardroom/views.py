@@ -32,7 +32,7 @@ from cardroom.forms import (
     TableForm,
     VoidForm,
 )
-from cardroom.health import broker_status, database_status
+from cardroom.health import broker_status, database_status, worker_status
 from cardroom.models import Hand, HandStatus, Ruling, Table
 from cardroom.roles import READERS, Role, has_role, refusal_context, role_required
 from cardroom.rulings import (
@@ -65,12 +65,13 @@ from rules.search import search_rules
 @never_cache
 @login_not_required
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Database and broker reachability. 503 only when the database is down: without Redis
-    the pages and the betting API keep working, so the app is degraded, not down."""
-    database, broker = database_status(), broker_status()
-    status = "ok" if database["ok"] and broker["ok"] else ("degraded" if database["ok"] else "down")
+    """Database, broker and worker. 503 only when the database is down: without Redis or a
+    worker the pages and the betting API keep working, so the app is degraded, not down."""
+    database, broker, worker = database_status(), broker_status(), worker_status()
+    healthy = database["ok"] and broker["ok"] and worker["ok"]
+    status = "ok" if healthy else ("degraded" if database["ok"] else "down")
     return JsonResponse(
-        {"status": status, "database": database, "broker": broker},
+        {"status": status, "database": database, "broker": broker, "worker": worker},
         status=200 if database["ok"] else 503,
     )
 

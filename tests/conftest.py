@@ -27,6 +27,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if settings.configured:
         # Test users log in thousands of times; the production hasher costs ~0.3 s each.
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+        # The suite posts to the public endpoints far faster than any client may: the rate
+        # limits themselves are tested with low rates (tests/test_public_bounds.py).
+        settings.CARDROOM_THROTTLE_RATES = {"betting": None, "rulebook": None}
         # Transactional tests empty every table between tests: the append-only audit logs
         # let that flush through (their one deliberate exception, cardroom/audit.py).
         from cardroom.audit import allow_flush
