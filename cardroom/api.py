@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.api_errors import error_body
+from cardroom.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
 from cardroom.forms import RulingFilterForm
 from cardroom.models import (
     Hand,
@@ -184,7 +185,10 @@ HandPermission = role_permission(read=READERS, write=HAND_WRITERS)
 
 class SeatInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     seat = serializers.IntegerField(min_value=1)
-    stack = serializers.IntegerField(min_value=0)
+    # Bounded by the column a raise is stored in (cardroom.desk.MAX_STACK).
+    stack = serializers.IntegerField(
+        min_value=0, max_value=MAX_STACK, error_messages={"max_value": STACK_ERROR}
+    )
 
 
 class DealSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -243,7 +247,13 @@ class ActionInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
     seat = serializers.IntegerField(min_value=1)
     action = serializers.ChoiceField(choices=["fold", "check", "call", "bet", "raise", "all_in"])
-    to = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    to = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_STACK,
+        required=False,
+        allow_null=True,
+        error_messages={"max_value": AMOUNT_ERROR},
+    )
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if data["action"] in ("bet", "raise") and data.get("to") is None:

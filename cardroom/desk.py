@@ -20,6 +20,16 @@ from rules.engine.state import (
     start_hand,
 )
 
+#: The largest stack the desk takes: a bet or raise is stored as its total ("to") in
+#: ``HandAction.to``, a PositiveIntegerField, whose column holds at most 2^31 - 1 on
+#: PostgreSQL. A stack of 10^12 was accepted and the first large raise then overflowed that
+#: column (a 500). A stack bounded by the column bounds every amount of the hand: no player
+#: can raise to more than they hold. (The betting contract's own limit, 10^15 chips, is for
+#: the stateless API; a live table's stacks must also fit the database.)
+MAX_STACK = 2_147_483_647
+STACK_ERROR = f"A stack is at most {MAX_STACK:,} chips."
+AMOUNT_ERROR = f"An amount is at most {MAX_STACK:,} chips."
+
 
 def desk_view(hand: Hand) -> dict[str, Any]:
     actions = list(hand.actions.select_related("entered_by", "voided_by"))

@@ -8,8 +8,18 @@ from typing import Any
 from django import forms
 from django.db import models
 
+from cardroom.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
 from cardroom.models import AnteType, Structure, Table, TableKind, TableStatus, Variant
 from cardroom.services import EDITABLE_FIELDS
+
+
+def whole_number(text: str, digits: int = 9) -> int | None:
+    """``text`` as a number of at most ``digits`` ASCII digits, else None. ``str.isdigit`` says
+    yes to "²" (which ``int`` refuses) and to 5,000 digits (past Python's own 4,300-digit
+    limit): either was a ``ValueError``, a 500, in a form's cleaning."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= digits else None
+
 
 #: Common games, one tap to fill the form (the floor manager can still change anything).
 PRESETS: dict[str, dict[str, Any]] = {
@@ -78,10 +88,10 @@ class TableFilterForm(forms.Form):
         raw = self.cleaned_data["stakes"].strip()
         if not raw:
             return None
-        parts = raw.replace("-", "/").split("/")
-        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        parts = [whole_number(part) for part in raw.replace("-", "/").split("/")]
+        if len(parts) != 2 or parts[0] is None or parts[1] is None:
             raise forms.ValidationError("Write stakes as small/big blind, e.g. 2/5.")
-        return int(parts[0]), int(parts[1])
+        return parts[0], parts[1]
 
     def filter(self, tables: Any) -> Any:
         data = self.cleaned_data
@@ -109,7 +119,12 @@ class DealForm(forms.Form):
             if last is not None:
                 initial = next((s["stack"] for s in last.seats if s["seat"] == n), None)
             self.fields[f"stack_{n}"] = forms.IntegerField(
-                label=f"Seat {n}", required=False, min_value=0, initial=initial
+                label=f"Seat {n}",
+                required=False,
+                min_value=0,
+                max_value=MAX_STACK,
+                initial=initial,
+                error_messages={"max_value": STACK_ERROR},
             )
             self.fields[f"stack_{n}"].widget.attrs.update({"inputmode": "numeric"})
         if last is not None:  # the button moves one seat clockwise among the seats dealt in
@@ -129,6 +144,8 @@ class DealForm(forms.Form):
             for name, value in data.items()
             if name.startswith("stack_") and value is not None
         ]
+        if any(name.startswith("stack_") for name in self.errors):
+            return data  # each stack refused says why on its own field
         if len(seats) < 2:
             raise forms.ValidationError("Give the stacks of at least two players.")
         if data.get("button") not in {s["seat"] for s in seats}:
@@ -146,7 +163,9 @@ class ActionForm(forms.Form):
     action = forms.ChoiceField(
         choices=[(a, a) for a in ("fold", "check", "call", "bet", "raise", "all_in")]
     )
-    to = forms.IntegerField(min_value=0, required=False)
+    to = forms.IntegerField(
+        min_value=0, max_value=MAX_STACK, required=False, error_messages={"max_value": AMOUNT_ERROR}
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -221,10 +240,11 @@ class RulingForm(forms.Form):
             self.cited = [(c, notes[i] if i < len(notes) else "") for i, c in enumerate(ids)]
 
     def clean_seats(self) -> list[int]:
-        raw = self.cleaned_data["seats"].replace(",", " ").split()
-        if not all(part.isdigit() for part in raw):
+        parts = self.cleaned_data["seats"].replace(",", " ").split()
+        seats = [whole_number(part, 2) for part in parts]
+        if None in seats:
             raise forms.ValidationError("List seat numbers, e.g. 3, 7.")
-        return [int(part) for part in raw]
+        return [seat for seat in seats if seat is not None]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -292,9 +312,12 @@ class CountForm(forms.Form):
         values = self.data.getlist(name) if self.is_bound else []
         chips = []
         for value in values:
-            if not value.isdigit() or int(value) not in self.chip_set:
-                raise forms.ValidationError(f"{value!r} is not a chip used at this table.")
-            chips.append(int(value))
+            # The chip reader taps chips of the table's set: no chip has ten digits.
+            chip = whole_number(value)
+            if chip is None or chip not in self.chip_set:
+                shown = value if len(value) <= 12 else f"{value[:12]}…"
+                raise forms.ValidationError(f"{shown!r} is not a chip used at this table.")
+            chips.append(chip)
         return chips
 
     def clean(self) -> dict[str, Any]:
@@ -302,9 +325,9 @@ class CountForm(forms.Form):
         chips, prior = self._chips("chips"), self._chips("prior")
         adding = self.data.get("add") or self.data.get("add_prior")
         if self.data.get("add"):
-            chips.append(int(self.data["add"]) if self.data["add"].isdigit() else 0)
+            chips.append(whole_number(self.data["add"]) or 0)
         if self.data.get("add_prior"):
-            prior.append(int(self.data["add_prior"]) if self.data["add_prior"].isdigit() else 0)
+            prior.append(whole_number(self.data["add_prior"]) or 0)
         if self.data.get("clear"):
             chips, prior, adding = [], [], True
         if any(chip not in self.chip_set for chip in chips + prior):

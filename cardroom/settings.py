@@ -64,6 +64,8 @@ MIDDLEWARE = [
     # First: an API body over its limit is refused (413, JSON) before anything reads it.
     "cardroom.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # A NUL byte in an address, a parameter or a form field: 400 before any view (and query).
+    "cardroom.nul_bytes.NulByteMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -168,7 +168,7 @@ def table_validate(request: HttpRequest) -> HttpResponse:
     saved."""
     instance = None
     if number := request.POST.get("editing"):
-        instance = Table.objects.filter(number=number).first()
+        instance = Table.objects.filter(number=typed_id(number)).first()  # junk finds none
     form = TableForm(request.POST, instance=instance)
     valid = form.is_valid()
     return render(

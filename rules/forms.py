@@ -51,3 +51,18 @@ class NewHouseRuleForm(HouseRuleForm):
         required=False, max_length=10, help_text="Leave blank for the next free number."
     )
     field_order = ("number", "title", "text")
+
+    #: A house rule's number is also its place in the book (``Rule.order``, a
+    #: PositiveIntegerField: at most 2^31 - 1 on PostgreSQL). ``number=9999999999`` passed
+    #: the length check and overflowed that column (a 500); nine digits always fit.
+    MAX_NUMBER = 999_999_999
+
+    def clean_number(self) -> str:
+        number = self.cleaned_data["number"].strip()
+        if number and not (
+            number.isascii() and number.isdigit() and 1 <= int(number) <= self.MAX_NUMBER
+        ):
+            raise forms.ValidationError(
+                f"A house rule number is a whole number from 1 to {self.MAX_NUMBER:,}."
+            )
+        return number

@@ -22,8 +22,15 @@ DEFAULT_LEVELS = "\n".join(
      "500/1000/1000 20", "700/1400/1400 20", "1000/2000/2000 20")
 )  # fmt: skip
 
-LEVEL_LINE = re.compile(r"^(?P<sb>\d+)/(?P<bb>\d+)(?:/(?P<ante>\d+))?\s+(?P<minutes>\d+)$")
-BREAK_LINE = re.compile(r"^break\s+(?P<minutes>\d+)$", re.IGNORECASE)
+#: Blinds and antes of at most nine digits (their columns, PositiveIntegerField, hold 2^31 - 1
+#: on PostgreSQL) and levels of at most four digits of minutes: a longer number was a
+#: ``ValueError`` (5,000 digits) or a database overflow, a 500 either way.
+LEVEL_LINE = re.compile(
+    r"^(?P<sb>[0-9]{1,9})/(?P<bb>[0-9]{1,9})(?:/(?P<ante>[0-9]{1,9}))?\s+(?P<minutes>[0-9]{1,4})$"
+)
+BREAK_LINE = re.compile(r"^break\s+(?P<minutes>[0-9]{1,4})$", re.IGNORECASE)
+#: The most chips a stack may start with: ``Tournament.starting_stack``'s column.
+MAX_STARTING_STACK = 2_147_483_647
 
 
 def parse_levels(text: str) -> list[dict[str, Any]]:
@@ -56,7 +63,9 @@ def parse_levels(text: str) -> list[dict[str, Any]]:
 
 
 def parse_order(text: str) -> list[int] | None:
-    numbers = re.findall(r"\d+", text or "")
+    numbers = re.findall(r"[0-9]+", text or "")
+    if any(len(n) > 6 for n in numbers):
+        raise forms.ValidationError("Table numbers have at most six digits.")
     return [int(n) for n in numbers] or None
 
 
@@ -66,7 +75,7 @@ class TournamentForm(forms.Form):
     structure = forms.ChoiceField(choices=Structure.choices, initial=Structure.NO_LIMIT)
     mixed_game = forms.BooleanField(required=False, label="Mixed games (button freezes, 11-B)")
     seats_per_table = forms.IntegerField(min_value=2, max_value=10, initial=9)
-    starting_stack = forms.IntegerField(min_value=1, initial=20_000)
+    starting_stack = forms.IntegerField(min_value=1, max_value=MAX_STARTING_STACK, initial=20_000)
     balancing_policy = forms.ChoiceField(choices=BalancingPolicy.choices)
     final_table_size = forms.IntegerField(
         min_value=2, max_value=10, required=False, help_text="Blank: a full table (TDA RP-9)."

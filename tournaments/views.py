@@ -20,9 +20,11 @@ from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from cardroom.forms import whole_number
 from cardroom.roles import READERS, Role, role_required
 from tournaments import services
 from tournaments.clock_display import room_labels, room_state
@@ -372,14 +374,18 @@ def draw_commit(request: HttpRequest, pk: int) -> HttpResponse:
     """Seal a seed and publish its commitment (for a break: show the seat cards)."""
     tournament = _tournament(pk)
     kind = request.POST.get("kind", "")
-    table = request.POST.get("table")
-    back = request.POST.get("back") or reverse("tournaments:detail", args=[pk])
+    table = request.POST.get("table", "")
+    back = request.POST.get("back", "")
+    if not (back.startswith("/") and url_has_allowed_host_and_scheme(back, None)):
+        # Only a page of this site (anything else was a 500 in ``redirect``, or an open
+        # redirect): the tournament's page otherwise.
+        back = reverse("tournaments:detail", args=[pk])
     if kind not in DrawKind.values:
         return _refused(request, ValidationError("Choose a kind of draw."), back)
     try:
         draw = services.commit_draw(
             tournament=tournament, kind=kind, by=request.user,
-            table=int(table) if table and table.isdigit() else None,
+            table=whole_number(table, 6),
         )  # fmt: skip
     except DrawError as exc:
         return _refused(request, exc, back)
@@ -472,6 +478,7 @@ def balance(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @role_required(Role.DIRECTOR)
 def balance_check(request: HttpRequest, pk: int) -> HttpResponse:
+    _tournament(pk)  # a 404 for a tournament that does not exist, not a 500 in the service
     url = reverse("tournaments:balance", args=[pk])
     return _act(request, url, lambda: services.check_balance(tournament_id=pk))
 

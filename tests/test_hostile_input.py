@@ -1,0 +1,555 @@
+"""Hostile input, for every URL pattern, every form field and every serializer field: wrong
+types, huge and negative numbers, NUL bytes, impossible dates, deep nesting, bodies that are
+not JSON objects, as nobody and as every role. Nothing may answer 5xx, and a refused request
+(4xx) may write nothing: the rows of every table are counted before and after each request.
+
+The URL patterns come from the resolver walk the permission matrix uses (``tests/site_map``);
+the page forms' fields are read from the pages themselves, the API's from its OpenAPI schema,
+so a new form field or serializer field is swept without being listed here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.db import connection
+from django.test import Client
+from django.urls import resolve
+
+from tests.site_map import ROUTES, build_world, discover, url_of
+from tests.test_permission_matrix import OPEN_POSTS, WRITES
+
+pytestmark = pytest.mark.django_db
+
+PERSONAS = ("anonymous", "staff", "floor_manager", "director", "superuser")
+
+#: Typed into a form field or a query parameter.
+TEXT = (
+    "\x00",
+    "TDA-45\x00",
+    "9" * 5000,
+    "9999999999",
+    str(10**12),
+    str(2**63),
+    "-1",
+    "-99999999999999999999",
+    "2026-02-30",
+    "0001-01-01T00:00:00",
+    "9999-12-31T23:59:59",
+    "1e400",
+    "NaN",
+    "²",
+    "3²/5",
+    "x" * 5000,
+)
+#: The core of ``TEXT``, for the sweeps that send one request per field or per page.
+CORE = ("\x00", "9" * 5000, "9999999999", str(2**63), "-1", "2026-02-30",
+        "0001-01-01T00:00:00", "²", "x" * 5000)  # fmt: skip
+#: Put in a JSON body in place of a field's value.
+JSON_VALUES: tuple[Any, ...] = (
+    None,
+    True,
+    "\x00",
+    "a\x00b",
+    -1,
+    10**12,
+    10**16,
+    2**63,
+    -(2**63) - 1,
+    10**30,
+    1.5,
+    "9" * 5000,
+    "2026-02-30",
+    "0001-01-01T00:00:00",
+    [],
+    {},
+    [[[[[[1]]]]]],
+)
+#: Whole bodies that are not a usable JSON object.
+DEEP = "[" * 1500 + "]" * 1500
+BODIES = (
+    DEEP,
+    '{"a":' * 1500 + "1" + "}" * 1500,
+    "[" * 65 + "]" * 65,
+    "[1]",
+    '"text"',
+    "42",
+    "null",
+    "true",
+    "{",
+    '{"a": NaN}',
+    '{"a": ' + "9" * 5000 + "}",
+    "\x00",
+    '{"\\u0000": "\\u0000"}',
+)
+#: Query parameters the views read, plus the filters' own fields (found in the pages).
+PARAMS = (
+    "since", "v", "id", "cite", "q", "amends", "table", "hand", "seq", "preset", "print",
+    "date_from", "date_to", "limit", "offset", "status", "structure", "stakes", "director",
+    "rule", "book", "section", "next", "action", "format",
+)  # fmt: skip
+#: Stand-ins for a path parameter.
+PATH_VALUES = ("%00", "TDA-45%00", "999999999999999999", "0", "9" * 40, "-1", "x" * 300)
+
+
+def counts() -> tuple[int, ...]:
+    """The number of rows of every table of the site's apps, in one query."""
+    tables = [
+        model._meta.db_table
+        for model in apps.get_models()
+        if model._meta.app_label in {"cardroom", "rules", "tournaments", "auth", "authtoken"}
+        and model._meta.managed
+        and not model._meta.proxy
+    ]
+    quote = connection.ops.quote_name
+    # Table names from the models themselves, quoted: no input reaches this query.
+    sql = "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {quote(t)})" for t in tables)  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return tuple(cursor.fetchone())
+
+
+class Sweep:
+    """Sends requests, records every 5xx, every refused request that wrote a row, and every
+    answer slower than ``SLOW`` seconds."""
+
+    SLOW = 5.0
+
+    def __init__(self) -> None:
+        self.wrong: list[str] = []
+        self.sent = 0
+        self.before = counts()
+
+    def __call__(self, label: str, send: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        started = time.monotonic()
+        response = send(*args, **kwargs)
+        took = time.monotonic() - started
+        self.sent += 1
+        status = response.status_code
+        if status >= 500:
+            self.wrong.append(f"{label}: {status} {bytes(response.content[:160])!r}")
+        after = counts()
+        if status >= 400 and after != self.before:
+            self.wrong.append(f"{label}: refused with {status} but wrote rows")
+        if took > self.SLOW:
+            self.wrong.append(f"{label}: took {took:.1f} s")
+        self.before = after
+        return response
+
+    def check(self) -> None:
+        assert self.sent, "nothing was sent"
+        assert not self.wrong, f"{len(self.wrong)} of {self.sent}:\n" + "\n".join(self.wrong)
+
+
+@pytest.fixture
+def world(db: None) -> dict[str, Any]:
+    return build_world()
+
+
+@pytest.fixture
+def clients(request: pytest.FixtureRequest) -> Callable[[str], Client]:
+    made: dict[str, Client] = {}
+
+    def get(persona: str) -> Client:
+        if persona not in made:
+            client = Client(raise_request_exception=False)
+            if persona != "anonymous":
+                client.force_login(request.getfixturevalue(persona))
+            made[persona] = client
+        return made[persona]
+
+    return get
+
+
+def trim(text: str) -> str:
+    return text if len(text) < 40 else f"{text[:20]}…({len(text)})"
+
+
+# --- page forms, read from the pages --------------------------------------------------------
+
+
+class FormReader(HTMLParser):
+    """Every form of a page: where it posts (``action`` or ``hx-post``) and its named fields
+    with their current values."""
+
+    def __init__(self, page_url: str) -> None:
+        super().__init__()
+        self.page_url = page_url
+        self.forms: list[dict[str, Any]] = []
+        self.current: dict[str, Any] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            method = "post" if "hx-post" in a else a.get("method", "get").lower()
+            target = a.get("hx-post") or a.get("hx-get") or a.get("action") or self.page_url
+            self.current = {"method": method, "url": target.split("#")[0], "fields": {}}
+            self.forms.append(self.current)
+        elif tag in {"input", "select", "textarea"} and self.current is not None:
+            name = a.get("name")
+            if name and name != "csrfmiddlewaretoken":
+                self.current["fields"].setdefault(name, a.get("value", ""))
+        elif tag in {"button", "input"} and self.current is not None and a.get("name"):
+            self.current["fields"].setdefault(a["name"], a.get("value", ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.current = None
+
+
+def page_forms(client: Client, world: dict[str, Any]) -> dict[tuple[str, str], dict[str, str]]:
+    """(method, url) -> fields, for every form on every page a superuser can open."""
+    found: dict[tuple[str, str], dict[str, str]] = {}
+    for name in discover():
+        url = url_of(name, world)
+        if url.startswith(("/api/", "/logout")):
+            continue
+        response = client.get(url)
+        if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
+            continue
+        reader = FormReader(url)
+        reader.feed(response.content.decode())
+        for form in reader.forms:
+            key = (form["method"], form["url"])
+            found.setdefault(key, {}).update(form["fields"])
+    return found
+
+
+def test_every_page_form_field_refuses_hostile_values_without_a_5xx_or_a_write(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    """A superuser holds every role, so each form gets past its role check: every field of
+    every form, one at a time, gets each hostile value, the others keeping the page's own."""
+    client = clients("superuser")
+    forms = page_forms(client, world)
+    assert len(forms) >= 15, sorted(forms)
+    sweep = Sweep()
+    for (method, url), fields in sorted(forms.items()):
+        for field in fields:
+            for value in CORE:
+                data = {**fields, field: value}
+                label = f"{method.upper()} {url} {field}={trim(value)!r}"
+                if method == "get":
+                    sweep(label, client.get, url, data)
+                else:
+                    sweep(label, client.post, url, data, headers={"HX-Request": "true"})
+    sweep.check()
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_every_page_write_with_every_field_hostile_as_every_role(
+    persona: str, world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    """Each page write, with every field the site's forms use set to one hostile value."""
+    names = sorted({field for fields in page_forms(clients("superuser"), world).values()
+                    for field in fields})  # fmt: skip
+    client = clients(persona)
+    sweep = Sweep()
+    for name in [*WRITES, *OPEN_POSTS]:
+        url = url_of(name, world)
+        if url.startswith(("/api/", "/logout")):
+            continue
+        for value in CORE:
+            data = dict.fromkeys(names, value)
+            sweep(f"POST {url} all={trim(value)!r}", client.post, url, data)
+    sweep.check()
+
+
+# --- URLs and query strings -----------------------------------------------------------------
+
+
+def hostile_paths(world: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """Each pattern with each path parameter in turn replaced by each hostile stand-in."""
+    marker = "7777777"
+    for name, params in ROUTES.items():
+        for param in params:
+            kwargs = {p: world[key] for p, key in params.items()}
+            kwargs[param] = marker
+            from django.urls import NoReverseMatch, reverse
+
+            try:
+                url = reverse(name, kwargs=kwargs)
+            except NoReverseMatch:  # a converter that takes no digits (none today)
+                continue
+            for value in PATH_VALUES:
+                yield name, url.replace(marker, value)
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_hostile_path_parameters_and_query_strings_as_every_role(
+    persona: str, world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    client = clients(persona)
+    sweep = Sweep()
+    for name, url in hostile_paths(world):
+        sweep(f"GET {url}", client.get, url)
+        if name in WRITES or name in OPEN_POSTS:
+            body = {"content_type": "application/json", "data": "{}"} if "/api/" in url else {}
+            sweep(f"POST {url}", client.post, url, **body)
+    for name in discover():
+        if name == "logout":
+            continue
+        url = url_of(name, world)
+        for value in CORE:
+            query = dict.fromkeys(PARAMS, value)
+            sweep(f"GET {url}?…={trim(value)!r}", client.get, url, query)
+    sweep.check()
+
+
+# --- the API, field by field from its schema ------------------------------------------------
+
+
+def api_schema() -> dict[str, Any]:
+    from drf_spectacular.generators import SchemaGenerator
+
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+def deref(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        node = schema["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
+    for combined in ("allOf", "oneOf", "anyOf"):
+        if node.get(combined):
+            return deref(schema, node[combined][0])
+    return node
+
+
+def sample(schema: dict[str, Any], node: dict[str, Any], depth: int = 0) -> Any:
+    """A plausible value for a schema node, to carry the one hostile field."""
+    node = deref(schema, node)
+    if node.get("enum"):
+        return node["enum"][0]
+    kind = node.get("type")
+    if kind == "object" or "properties" in node:
+        props = node.get("properties", {})
+        return {k: sample(schema, v, depth + 1) for k, v in props.items() if depth < 3}
+    if kind == "array":
+        return [sample(schema, node.get("items", {}), depth + 1)] if depth < 3 else []
+    if kind == "integer":
+        return node.get("minimum", 1) or 1
+    if kind == "number":
+        return 1
+    if kind == "boolean":
+        return True
+    return "x"
+
+
+def leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    if isinstance(value, dict) and value:
+        for key, inner in value.items():
+            yield (*path, key)
+            yield from leaves(inner, (*path, key))
+    elif isinstance(value, list) and value:
+        yield from leaves(value[0], (*path, 0))
+
+
+def replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    if not path:
+        return new
+    copy = dict(value) if isinstance(value, dict) else list(value)
+    copy[path[0]] = replaced(value[path[0]], path[1:], new)
+    return copy
+
+
+def api_bodies(schema: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(route template, method, a sample body) for every operation with a JSON body."""
+    for route, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            content = operation.get("requestBody", {}).get("content", {})
+            if "application/json" in content:
+                body = sample(schema, content["application/json"]["schema"])
+                yield route, method, body if isinstance(body, dict) else {}
+
+
+def api_url(route: str, world: dict[str, Any]) -> str:
+    """The schema's route with the world's objects in it: the pattern it resolves to, filled
+    as the permission matrix fills it."""
+    match = resolve(re.sub(r"\{\w+\}", "1", route))
+    return url_of(":".join([*match.namespaces, match.url_name]), world)
+
+
+def test_every_serializer_field_refuses_hostile_values_without_a_5xx_or_a_write(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    """Every field of every request body in the API's schema, at any depth, one at a time."""
+    schema = api_schema()
+    client = clients("superuser")
+    sweep = Sweep()
+    operations = 0
+    for route, method, body in api_bodies(schema):
+        url = api_url(route, world)
+        operations += 1
+        for path in [(), *leaves(body)]:
+            for value in JSON_VALUES:
+                data = json.dumps(replaced(body, path, value) if path else value)
+                label = f"{method.upper()} {url} {'.'.join(map(str, path))}={trim(repr(value))}"
+                sweep(label, client.generic, method.upper(), url, data, "application/json")
+    assert operations >= 20
+    sweep.check()
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_malformed_and_deeply_nested_bodies_on_every_api_write_as_every_role(
+    persona: str, world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    client = clients(persona)
+    sweep = Sweep()
+    for name in discover():
+        url = url_of(name, world)
+        if not url.startswith("/api/"):
+            continue
+        methods = [*WRITES.get(name, {})] or (["POST"] if name in OPEN_POSTS else [])
+        for method in methods:
+            for body in BODIES:
+                label = f"{method} {url} {trim(body)!r}"
+                response = sweep(label, client.generic, method, url, body, "application/json")
+                if response.status_code == 400:  # the API's one error shape
+                    assert response.json()["error"]["code"], response.content
+    sweep.check()
+
+
+# --- each finding of the review, by name ----------------------------------------------------
+
+
+def test_json_nested_1500_deep_is_a_400_in_the_error_shape(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    for url in ("/api/v1/betting/evaluate/", f"/api/v1/tournaments/{world['tournament']}/clock/"):
+        response = clients("director").post(url, DEEP, content_type="application/json")
+        assert response.status_code == 400, response.content
+        error = response.json()["error"]
+        assert error["code"] == "bad_request"
+        assert "nested" in error["message"]
+
+
+def test_tournament_writes_refuse_a_body_that_is_not_an_object(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    for tail in ("clock/", "hand-for-hand/", "tables/1/button/"):
+        for body in ("[1]", '"on"', "7", "null"):
+            url = f"/api/v1/tournaments/{world['tournament']}/{tail}"
+            response = clients("director").post(url, body, content_type="application/json")
+            assert response.status_code == 400, (url, body, response.content)
+            assert "must be a JSON object" in response.json()["error"]["message"]
+
+
+NUL_URLS = (
+    "/rulebook/%00/",
+    "/rulebook/TDA-45%00/",
+    "/rulebook/TDA-45%00/edit/",
+    "/api/v1/rules/TDA-45%00/",
+    "/rulings/cite/add/?id=%00",
+    "/rulings/cite/add/?id=TDA-45&cite=%00",
+    "/rulings/new/?amends=%00",
+)
+
+
+def test_a_nul_byte_anywhere_in_the_address_is_a_400(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    for url in NUL_URLS:
+        response = clients("director").get(url)
+        assert response.status_code == 400, (url, response.content[:300])
+        assert b"NUL byte" in response.content
+
+
+def test_a_nul_byte_in_the_ruling_forms_citation_is_refused(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    director = clients("director")
+    before = counts()
+    data = {"table": world["table_number"], "situation": "s", "decision": "d",
+            "cite": "TDA-45\x00", "note": "x"}  # fmt: skip
+    response = director.post("/rulings/new/", data)
+    assert response.status_code == 400, response.content[:300]
+    assert counts() == before
+
+
+def test_the_floor_poll_takes_any_cursor(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    """A cursor it cannot read sends the whole grid again (the page's first poll)."""
+    for query in ("since=2026-02-30T10:00:00", "since=0001-01-01T00:00:00",
+                  "v=0001-01-01T00:00:00", "v=99999999999999.abcdefabcdef",
+                  "v=-1.abcdefabcdef", "v=" + "9" * 5000):  # fmt: skip
+        response = clients("floor_manager").get(f"/floor/updates/?{query}")
+        assert response.status_code == 200, query
+
+
+def test_the_ruling_filters_take_an_impossible_date(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    for query in ("date_from=2026-02-30", "date_to=0000-01-01", "date_from=99999-01-01",
+                  "date_to=0001-01-01", "date_from=9999-12-31"):  # fmt: skip
+        for url in ("/rulings/", "/rulings/export.csv", "/api/v1/rulings/"):
+            response = clients("floor_manager").get(f"{url}?{query}")
+            assert response.status_code in (200, 400), (url, query, response.status_code)
+
+
+def test_desk_stacks_are_bounded_by_the_action_column(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    from cardroom.desk import MAX_STACK
+
+    manager = clients("floor_manager")
+    before = counts()
+    data = {"button": "1", "stack_1": str(10**12), "stack_2": str(10**12)}
+    response = manager.post(f"/tables/{world['table_number']}/desk/deal/", data)
+    assert response.status_code == 422
+    assert f"{MAX_STACK:,}".encode() in response.content
+    api = f"/api/v1/tables/{world['table_pk']}/hands/"
+    body = {"button": 1, "seats": [{"seat": 1, "stack": 10**12}, {"seat": 2, "stack": 5}]}
+    response = manager.post(api, body, content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert counts() == before
+
+
+def test_a_raise_as_large_as_the_largest_stack_is_stored(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    """The bound is the column's: a hand with two stacks at the bound plays to an all-in."""
+    from cardroom.desk import MAX_STACK
+    from cardroom.models import Hand
+    from tests.factories import make_table
+
+    client = clients("floor_manager")
+    table = make_table(number=8, by=world["manager"])
+    api = f"/api/v1/tables/{table.pk}/hands/"
+    seats = [{"seat": 1, "stack": MAX_STACK}, {"seat": 2, "stack": MAX_STACK}]
+    response = client.post(api, {"button": 1, "seats": seats}, content_type="application/json")
+    assert response.status_code == 201, response.content
+    hand = Hand.objects.get(pk=response.json()["id"])
+    url = f"/api/v1/hands/{hand.pk}/actions/"
+    body = {"expected_seq": hand.seq, "seat": 1, "action": "raise", "to": MAX_STACK}
+    response = client.post(url, body, content_type="application/json")
+    assert response.status_code == 201, response.content
+
+
+def test_a_house_rule_number_is_bounded_by_its_column(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    manager = clients("floor_manager")
+    before = counts()
+    data = {"number": "9999999999", "title": "Phones", "text": "No phones at the table."}
+    response = manager.post("/rulebook/house/new/", data)
+    assert response.status_code == 422
+    assert b"number" in response.content.lower()
+    assert counts() == before
+
+
+def test_the_chip_reader_refuses_a_5000_digit_chip(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    for field in ("chips", "prior", "add", "add_prior", "verbal_to"):
+        for value in ("9" * 5000, "²", "9999999999"):
+            response = clients("floor_manager").post(
+                f"/hands/{world['hand']}/count/", {field: value, "verbal": "raise"}
+            )
+            assert response.status_code in (200, 422), (field, value, response.content[:300])
