@@ -20,8 +20,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.roles import Role, can_read, has_role
 from cardroom.public_api import PublicRateThrottle
+from cardroom.roles import Role, can_read, has_role
 from rules.models import Rule
 from rules.search import MAX_QUERY, Hit, resolve_citation, search_rules
 from rules.services import create_house_rule, update_house_rule
