@@ -143,6 +143,32 @@ def new_tournament(*, level_seconds: int) -> int:
     return tournament.pk
 
 
+def clock_to_show(
+    tournament: Any, levels: list[Any], wait_for_change: float, wait: Callable[[float], None]
+) -> Any:
+    """The clock reading both clock pages must come to show: the level running now, or, when it
+    runs out within ``wait_for_change`` seconds, the next one, after ``wait(seconds)`` has waited
+    for it. None when the clock is not running."""
+    from django.utils import timezone
+
+    from tournaments.models import read_clock
+
+    now = timezone.now()
+    reading = read_clock(tournament, levels, now)
+    if reading.level is None or reading.state != "running":
+        return None
+    remaining = reading.remaining.total_seconds()
+    if remaining < wait_for_change:
+        ends = now + reading.remaining
+        wait(remaining)
+        # Read at the level's end at the earliest: Playwright's timer can wake a fraction of a
+        # millisecond early (Node counts whole milliseconds), and the clock read just before the
+        # end is the level ending, which the room display (counting down on the server's time,
+        # 200 ms a tick) has already left: the soak's two "Level N not shown" errors.
+        reading = read_clock(tournament, levels, max(timezone.now(), ends))
+    return reading
+
+
 def finish_tournament(tournament_id: int) -> None:
     """The last players bust away from the cameras: the tournament completes, its tables free."""
     from django.contrib.auth.models import User
@@ -660,20 +686,15 @@ class Shift:
     def check_clock(self, wait_for_change: float) -> None:
         """Both clock pages show the level the clock is at; when the level runs out within
         ``wait_for_change`` seconds, wait for it and time the new level's appearance."""
-        from django.utils import timezone
-
-        from tournaments.models import Tournament, level_names, read_clock
+        from tournaments.models import Tournament, level_names
 
         tournament = Tournament.objects.get(pk=self.tournament_id)
         levels = list(tournament.levels.all())
-        reading = read_clock(tournament, levels)
-        if reading.level is None or reading.state != "running":
-            return
-        remaining = reading.remaining.total_seconds()
-        if remaining < wait_for_change:
-            self.pages["clock"].wait_for_timeout(remaining * 1000)
-            reading = read_clock(tournament, levels, timezone.now())
-        if reading.level is None:
+        reading = clock_to_show(
+            tournament, levels, wait_for_change,
+            lambda seconds: self.pages["clock"].wait_for_timeout(seconds * 1000),
+        )  # fmt: skip
+        if reading is None or reading.level is None:
             return
         expected = level_names(levels)[reading.level.number]
 
