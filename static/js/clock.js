@@ -39,7 +39,7 @@
   };
 
   var state = null; // the last state, as the server sent it (levels rolled on locally)
-  var offset = 0; // server's clock minus ours, in ms
+  var offset = null; // server's clock minus ours, in ms (none before the first answer)
   var failures = 0;
   var timer = null;
   var shownStep = null; // the structure step on screen: a change plays the chime
@@ -47,7 +47,7 @@
 
   // --- time ------------------------------------------------------------------------------------
 
-  function serverNow() { return Date.now() + offset; }
+  function serverNow() { return Date.now() + (offset || 0); }
 
   function clockLabel(ms) {
     var seconds = Math.max(0, Math.ceil(ms / 1000));
@@ -99,17 +99,22 @@
     return state.next_break_ms;
   }
 
-  // The level ran out between two polls: show the next one at once (with the chime), as the
-  // server will, then ask the server to confirm.
-  function rollOn() {
+  // The level of ``state`` has ended by the server's time: move the state on to the next one.
+  function passEndedLevel() {
     var next = state.next_level;
-    if (!next) { return false; }
-    var rolledIntoBreak = next.is_break;
+    if (state.state !== "running" || remaining() > 0 || !next) { return false; }
     state.level = next;
     state.next_level = null;
     state.ends_at += next.seconds * 1000;
-    if (rolledIntoBreak) { state.next_break_at = null; state.next_break_ms = null; }
-    levelShown(next.number);
+    if (next.is_break) { state.next_break_at = null; state.next_break_ms = null; }
+    return true;
+  }
+
+  // The level ran out between two polls: show the next one at once (with the chime), as the
+  // server will, then ask the server to confirm.
+  function rollOn() {
+    if (!passEndedLevel()) { return false; }
+    levelShown(state.level.number);
     drawFacts();
     return true;
   }
@@ -117,7 +122,7 @@
   function tick() {
     if (state) {
       var left = remaining();
-      if (state.state === "running" && left <= 0 && rollOn()) {
+      if (rollOn()) {
         left = remaining();
         sync(1000); // a moment after the change, so the server has surely passed it too
       }
@@ -214,15 +219,24 @@
       return response.json();
     }).then(function (data) {
       var received = Date.now();
-      // The server read its clock about halfway through the round trip.
-      offset = data.server_now - (sent + received) / 2;
+      // The server read its clock between our sending and our receiving, so its clock minus
+      // ours lies between these two. A slow answer (held up on its way back, say) bounds it
+      // loosely: the estimate already held stays while it fits, else moves to the nearer end;
+      // the first answer gives the middle. Taking the middle of every answer instead put the
+      // display up to half a slow round trip behind, showing a level the server had left.
+      var low = data.server_now - received, high = data.server_now - sent;
+      offset = offset === null ? (low + high) / 2 : Math.min(high, Math.max(low, offset));
       state = data;
-      if (data.level) { levelShown(data.level.number); }
+      // An answer the server read before the level ended may arrive after it (a slow poll
+      // across the end): the display has moved on already, so pass the ended level before
+      // showing the answer rather than show the old level again and chime the change twice.
+      var passed = passEndedLevel();
+      if (state.level) { levelShown(state.level.number); }
       drawFacts();
       tick();
       failures = 0;
       setReconnecting(false);
-      sync(SYNC_MS);
+      sync(passed ? 1000 : SYNC_MS); // a passed level: the server confirms it a moment later
     }).catch(function (error) {
       failures += 1;
       setReconnecting(true, error && error.signedOut ? "Signed out: log in again" : "Reconnecting…");

@@ -202,3 +202,41 @@ def test_the_display_reconnects_by_itself_after_the_network_drops(
     expect(page.locator("#room-reconnecting")).to_be_hidden(timeout=10000)
     expect(page.locator("#room-level")).to_have_text("Level 2")
     expect(page.locator("#room-time")).to_have_text(re.compile(r"^(20:00|19:\d\d)$"))
+
+
+def test_an_answer_read_before_the_level_ended_but_arriving_after_it_changes_nothing(
+    login_page: Any, director: Any, staff: Any, live_server: Any
+) -> None:
+    """A slow poll across the level's end: the server read its clock while Level 1 ran, the
+    answer arrives after the display has moved to Level 2 on its own. The room sees Level 2 and
+    hears one chime, not the old level's answer chiming back and the change chiming again."""
+    page = login_page("staffer")
+    tournament = running_at(director, seconds_in=1200 - 5)  # 5 seconds left in Level 1
+    page.add_init_script(AUDIO_SPY)
+    held: list[tuple[Any, Any]] = []
+
+    def hold_one(route: Any) -> None:
+        if held or not holding:
+            route.continue_()
+        else:  # asked now, answered later
+            held.append((route, route.fetch()))
+
+    holding = False
+    page.route("**/clock/display/state/", hold_one)
+    open_display(page, live_server, tournament)
+    expect(page.locator("#room-level")).to_have_text("Level 1")
+    page.locator("#room-time").click()  # sound on
+    holding = True
+    deadline = datetime.now(UTC) + timedelta(seconds=4)
+    while not held and datetime.now(UTC) < deadline:
+        page.wait_for_timeout(100)
+    assert held, "the display polled again within its 3 s"
+    expect(page.locator("#room-level")).to_have_text("Level 2", timeout=5000)
+    expect(page.locator("body")).to_have_attribute("data-chimes", "1")
+    route, answer = held[0]
+    assert answer.json()["level"]["number"] == 1  # read while Level 1 ran
+    route.fulfill(response=answer)  # Level 1, its end already passed
+    page.wait_for_timeout(500)
+    expect(page.locator("#room-level")).to_have_text("Level 2")
+    expect(page.locator("body")).to_have_attribute("data-chimes", "1")
+    assert page.evaluate("window.__notes") == 3
