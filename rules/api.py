@@ -14,12 +14,12 @@ from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardroom.pagination import BoundedLimitOffsetPagination
 from cardroom.public_api import PublicRateThrottle
 from cardroom.roles import Role, can_read, has_role
 from rules.models import Rule
@@ -149,7 +149,7 @@ class RuleListView(GenericAPIView):  # type: ignore[type-arg]
     throttle_classes = [PublicRateThrottle]
     throttle_scope = "rulebook"
     serializer_class = RuleSerializer
-    pagination_class = LimitOffsetPagination
+    pagination_class = BoundedLimitOffsetPagination
 
     def get_queryset(self) -> QuerySet[Rule]:
         # Also what the browsable API asks for when it renders this view as HTML.
@@ -179,7 +179,7 @@ class RuleListView(GenericAPIView):  # type: ignore[type-arg]
                 rules = rules.filter(rulebook__code__iexact=book)
             if section:
                 rules = rules.filter(section__code__iexact=section)
-        paginator = LimitOffsetPagination()
+        paginator = BoundedLimitOffsetPagination()
         page = paginator.paginate_queryset(rules, request, view=self) or []
         context = {"request": request, "hits": hits}
         return paginator.get_paginated_response(

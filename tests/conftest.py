@@ -35,9 +35,36 @@ def pytest_configure(config: pytest.Config) -> None:
         from cardroom.audit import allow_flush
 
         allow_flush()
-        # The suite posts to the public endpoints far faster than any client may: the rate
-        # limits themselves are tested with low rates (tests/test_public_bounds.py).
-        settings.CARDROOM_THROTTLE_RATES = {"betting": None, "rulebook": None}
+        if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+            serialize_the_live_server()
+
+
+def serialize_the_live_server() -> None:
+    """On SQLite the live server's request threads all share the test thread's in-memory
+    connection (Django passes it over: an in-memory database exists only in that connection),
+    and two requests at once on one connection corrupt each other's cursors (an IndexError deep
+    in the ORM, a 500 the page never deserved). Browser pages poll, so two requests at once are
+    normal: the live server still takes every connection in its own thread, but runs the
+    application for one request at a time. PostgreSQL gives each thread its own connection, so
+    there (where the race tests run) requests stay truly concurrent."""
+    import threading
+
+    from django.core.servers.basehttp import ThreadedWSGIServer
+    from django.test.testcases import LiveServerThread
+
+    class OneRequestAtATime(ThreadedWSGIServer):
+        application_lock = threading.Lock()
+
+        def set_app(self, application: Any) -> None:
+            lock = self.application_lock
+
+            def serialized(environ: Any, start_response: Any) -> Any:
+                with lock:
+                    return application(environ, start_response)
+
+            super().set_app(serialized)
+
+    LiveServerThread.server_class = OneRequestAtATime
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

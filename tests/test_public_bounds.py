@@ -216,3 +216,13 @@ def test_the_worst_request_the_limits_allow_answers_within_a_second() -> None:
     assert response.status_code == 200, response.json()
     assert response.json()["current_bet"] == 400 + 200 * 999
     assert elapsed < 1.0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "query", ["limit=83512876360003724625350319883308629699", "offset=99999999999999999999999"]
+)
+def test_a_huge_page_number_is_clamped_not_a_server_error(query: str) -> None:
+    # Found by the Schemathesis run: the number went straight into the SQL and overflowed.
+    answer = Client().get(f"/api/v1/rules/?{query}")
+    assert answer.status_code == 200, answer.content

@@ -190,6 +190,7 @@ NOT_PAGES = {
     "logout": "POST only",
     "healthz": "JSON for load balancers",
     "favicon": "a redirect to the icon",
+    "admin_login": "the Django admin's own log-in page (throttled like /login/), styled like every /admin/ page",
     "schema": "the OpenAPI document (YAML)",
     "cardroom:table_validate": "a form fragment, checked inside the table form",
     "cardroom:table_status": "POST only",
