@@ -40,6 +40,14 @@ def shown(name: str, value: Any) -> str:
 
 
 def field_changes(change: TableChange) -> list[FieldChange]:
+    """Each field's before and after. A table's creation has no before: it lists the settings
+    it was created with (``old`` empty), leaving out the ones it was created without."""
+    if change.action == "created":
+        return [
+            FieldChange(label=label_of(name), old="", new=shown(name, new))
+            for name, (_, new) in change.changes.items()
+            if shown(name, new) != "—"
+        ]
     return [
         FieldChange(label=label_of(name), old=shown(name, old), new=shown(name, new))
         for name, (old, new) in change.changes.items()

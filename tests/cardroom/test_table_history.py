@@ -29,3 +29,16 @@ def test_the_history_shows_labels_and_readable_values(
     assert "<strong>Status</strong>: Open → Closed" in history
     for field_name in ("pot_limit_small_blind_as_big", "min_chip", "max_buy_in", "no_limit"):
         assert field_name not in history
+
+
+def test_a_new_table_lists_the_settings_it_was_created_with(
+    floor_manager: Any, persona_client: Any
+) -> None:
+    make_table(number=6, by=floor_manager)
+
+    html = persona_client("staff").get("/tables/6/").content.decode()
+    created = html[html.index("Configuration history") :]
+
+    # Seen at 1366 px: a creation read "Number: — → 1; Name: — → —; …" across four lines.
+    assert "<strong>Structure</strong>: No-limit" in created
+    assert "→" not in created and "—" not in created
