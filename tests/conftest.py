@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser.shift import CHROMIUM_ARGS
+
 # Django-dependent imports live inside the fixtures: the pure engine and draw tests also run
 # with ``-p no:django`` (no settings at all).
 
@@ -187,15 +189,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {
         **browser_type_launch_args,
         "executable_path": CHROMIUM,
-        "args": [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-        ],
+        "args": CHROMIUM_ARGS,
     }
 
 
