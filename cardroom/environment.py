@@ -9,7 +9,9 @@ import zoneinfo
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import urlsplit
+
+import dj_database_url
 
 
 class ImproperlyConfiguredEnv(Exception):
@@ -105,48 +107,50 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return items
 
 
+_SQLITE_SCHEMES = {"sqlite"}
+_POSTGRES_SCHEMES = {"postgres", "postgresql", "pgsql"}
+
+
 def database_from_url(name: str, url: str, *, base_dir: Path) -> dict[str, Any]:
-    """Turn ``sqlite:///path`` or ``postgres://user:pass@host:port/db`` into DATABASES['default']."""
-    parts = urlsplit(url)
-    if parts.scheme == "sqlite":
-        path = unquote(parts.path)
-        # sqlite:///var/db.sqlite3 is relative to the project; sqlite:////abs/path is absolute.
-        if path.startswith("//"):
-            location = Path(path[1:])
-        elif path.startswith("/") and len(path) > 1:
-            location = base_dir / path[1:]
-        else:
+    """Turn ``sqlite:///path`` or ``postgres://user:pass@host:port/db`` into DATABASES['default'].
+
+    dj-database-url parses the URL; this adds what Cardroom needs on top: only SQLite and
+    PostgreSQL, a relative SQLite path taken from the project folder (``sqlite:////abs`` is
+    absolute), SQLite's lock timeout and IMMEDIATE transactions, and PostgreSQL connections
+    kept 60 s (``?conn_max_age=`` overrides) with health checks and a 5 s connect timeout.
+    """
+    scheme = urlsplit(url).scheme
+    if scheme not in _SQLITE_SCHEMES | _POSTGRES_SCHEMES:
+        raise ImproperlyConfiguredEnv(
+            f"{name}={url!r}: unsupported scheme {scheme!r}; use sqlite:/// or postgres://"
+        )
+    try:
+        config: dict[str, Any] = dict(dj_database_url.parse(url))
+    except ValueError:
+        raise ImproperlyConfiguredEnv(
+            f"{name}={url!r} is not a valid URL (a bad port, or a part not %-quoted)."
+        ) from None
+    options: dict[str, Any] = config.pop("OPTIONS", {})
+    if scheme in _SQLITE_SCHEMES:
+        if config["NAME"] in {"", ":memory:"}:
             raise ImproperlyConfiguredEnv(
                 f"{name}={url!r}: give a file, e.g. sqlite:///var/db.sqlite3"
             )
         return {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": location,
+            "ENGINE": config["ENGINE"],
+            "NAME": base_dir / config["NAME"],
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
-    if parts.scheme in {"postgres", "postgresql", "pgsql"}:
-        database = unquote(parts.path.lstrip("/"))
-        if not database:
-            raise ImproperlyConfiguredEnv(f"{name}={url!r} names no database (…/dbname).")
-        try:
-            port = parts.port
-        except ValueError:
-            raise ImproperlyConfiguredEnv(f"{name}={url!r} has a bad port.") from None
-        options: dict[str, Any] = {k: v[-1] for k, v in parse_qs(parts.query).items()}
-        conn_max_age = int(options.pop("conn_max_age", "60"))
-        options.setdefault("connect_timeout", "5")
-        return {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": database,
-            "USER": unquote(parts.username or ""),
-            "PASSWORD": unquote(parts.password or ""),
-            "HOST": parts.hostname or "",
-            "PORT": str(port or ""),
-            "CONN_MAX_AGE": conn_max_age,
-            "CONN_HEALTH_CHECKS": True,
-            "OPTIONS": options,
-            "TEST": {"NAME": f"test_{database}"},
-        }
-    raise ImproperlyConfiguredEnv(
-        f"{name}={url!r}: unsupported scheme {parts.scheme!r}; use sqlite:/// or postgres://"
-    )
+    if not config["NAME"]:
+        raise ImproperlyConfiguredEnv(f"{name}={url!r} names no database (…/dbname).")
+    options.setdefault("connect_timeout", 5)
+    conn_max_age = options.pop("conn_max_age", 60)
+    if not isinstance(conn_max_age, int) or isinstance(conn_max_age, bool):
+        raise ImproperlyConfiguredEnv(f"{name}={url!r}: conn_max_age must be whole seconds.")
+    return {
+        **config,
+        "PORT": str(config["PORT"]),
+        "CONN_MAX_AGE": conn_max_age,
+        "CONN_HEALTH_CHECKS": True,
+        "OPTIONS": options,
+    }

@@ -79,7 +79,24 @@ def test_database_urls(tmp_path: Path) -> None:
         "127.0.0.1",
         "5432",
     )
-    for bad in ["mysql://x/y", "postgres://127.0.0.1:5432/", "postgres://h:notaport/db"]:
+    assert (pg["CONN_MAX_AGE"], pg["CONN_HEALTH_CHECKS"], pg["OPTIONS"]) == (
+        60,
+        True,
+        {"connect_timeout": 5},
+    )
+    tuned = database_from_url(
+        "DATABASE_URL", "postgres://h/db?conn_max_age=0&sslmode=require", base_dir=tmp_path
+    )
+    assert tuned["CONN_MAX_AGE"] == 0
+    assert tuned["OPTIONS"] == {"sslmode": "require", "connect_timeout": 5}
+    assert sqlite["OPTIONS"] == {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    for bad in [
+        "mysql://x/y",
+        "sqlite:///",
+        "postgres://127.0.0.1:5432/",
+        "postgres://h:notaport/db",
+        "postgres://h/db?conn_max_age=soon",
+    ]:
         with pytest.raises(ImproperlyConfiguredEnv, match="DATABASE_URL"):
             database_from_url("DATABASE_URL", bad, base_dir=tmp_path)
 
