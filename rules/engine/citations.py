@@ -46,6 +46,10 @@ PL_SMALL_BLIND_AS_BIG = "RRoP-PL.5"
 PL_SINGLE_CHIP_OVER_POT = "RRoP-PL.6"  # a chip larger than the pot is a pot-size bet
 PL_MAX_BET = "RRoP-14.0"  # section preamble: pot after the call (pot 100, bet 50 -> 250)
 
+# Robert's Rules: Ties (Version 5, quoted in Poker Betting Help).
+ODD_CHIP = "RRoP-TI.5"  # (a) the odd chip to the first tied hand clockwise from the button
+SEPARATE_POTS = "RRoP-TI.5"  # (d) side pots and the main pot split as separate pots
+
 # TDA rules (2024 numbering).
 TDA_RAISE_AMOUNTS = "TDA-43"  # largest prior full bet or raise; the 50% standard
 TDA_MULTIPLE_CHIPS = "TDA-45"
@@ -53,6 +57,8 @@ TDA_PRIOR_CHIPS = "TDA-46"  # chips already in front (not pulled in)
 TDA_REOPENING = "TDA-47"
 TDA_VERBAL_AND_CHIPS = "TDA-40"  # methods of betting: verbal and chips
 TDA_ACTING_IN_TURN = "TDA-53"  # action out of turn
+SPLIT_EVENLY = "TDA-20"  # awarding odd chips: a tie split as evenly as possible
+HIGH_LOW = "TDA-20"  # its high-low examples: 66 chips, both halves tied, 33 and 33
 
 ALL = frozenset(
     value for name, value in dict(globals()).items() if name.isupper() and isinstance(value, str)
