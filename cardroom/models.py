@@ -8,10 +8,10 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models, router
+from django.db import models
 from django.utils import timezone
 
-from cardroom import audit
+from cardroom.append_only import AppendOnly, chain_unique
 from rules.engine import citations
 
 #: Chip denominations a cardroom stocks, smallest first.
@@ -387,64 +387,6 @@ class Table(models.Model):
             raise ValidationError(errors)
 
 
-class AppendOnlyQuerySet(models.QuerySet):  # type: ignore[type-arg]
-    """Bulk ``update()``/``delete()`` are refused too: the log is never rewritten. Rows made by
-    ``bulk_create`` are chained like those made one by one."""
-
-    def update(self, **kwargs: Any) -> int:
-        raise ValidationError(self.model.append_only_message)
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise ValidationError(self.model.append_only_message)
-
-    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Any]:
-        objs = list(objs)
-        audit.link_rows(self.model, objs, self.db)
-        return super().bulk_create(objs, *args, **kwargs)
-
-
-class AppendOnly(models.Model):
-    """An audit log (``cardroom/audit.py``): rows are added, never changed or deleted (here,
-    and by triggers in the database), and each row is chained to the one before it in its
-    stream. A model with a once-only change (``audit.CHAINS[...].sealed``: a void, a reveal)
-    may save those fields once, with ``update_fields``; they are sealed in ``seal_hash``."""
-
-    prev_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
-    row_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
-
-    objects = AppendOnlyQuerySet.as_manager()
-    append_only_message = "This record is append-only: add a new one instead."
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        using = kwargs.get("using") or router.db_for_write(type(self), instance=self)
-        if self._state.adding:
-            audit.link_rows(type(self), [self], using)
-            super().save(*args, **kwargs)
-            return
-        chain = audit.CHAINS[self._meta.label]
-        sealed = {self._meta.get_field(name).name for name in chain.sealed}
-        update_fields = set(kwargs.get("update_fields") or ())
-        if not sealed or not update_fields or not update_fields <= sealed:
-            raise ValidationError(self.append_only_message)
-        values = {name: getattr(self, name) for name in chain.sealed}
-        self.seal_hash = audit.seal_hash(type(self), values, self.row_hash)
-        kwargs["update_fields"] = [*update_fields, "seal_hash"]
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> Any:
-        raise ValidationError(self.append_only_message)
-
-
-def chain_unique(stream: str) -> models.UniqueConstraint:
-    """One row per ``prev_hash`` in a stream: two writers can never fork a chain."""
-    return models.UniqueConstraint(
-        fields=[stream, "prev_hash"], name="%(app_label)s_%(class)s_one_chain"
-    )
-
-
 class TableChange(AppendOnly):
     """One configuration change of a table: who, when, and each field's old and new value.
 
@@ -469,7 +411,6 @@ class TableChange(AppendOnly):
         return (
             f"{self.table} {self.action} by {self.changed_by} at {self.changed_at:%Y-%m-%d %H:%M}"
         )
-
 
 
 # --- live hands -----------------------------------------------------------------------------

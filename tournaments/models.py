@@ -19,14 +19,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 
-from cardroom.models import (
-    AppendOnly,
-    AppendOnlyQuerySet,
-    Structure,
-    Variant,
-    chain_unique,
-    choice_check,
-)
+from cardroom.append_only import AppendOnly, AppendOnlyQuerySet, chain_unique
+from cardroom.models import Structure, Variant, choice_check
 
 #: The rulebook edition every seating reference is written against.
 RULEBOOK_EDITION = "TDA 2024"
