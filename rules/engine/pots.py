@@ -21,8 +21,12 @@ def build_pots(
     contributed: Mapping[int, int],
     folded: Collection[int],
     all_in: Collection[int] | None = None,
+    dead: int = 0,
 ) -> list[Pot]:
     """Main pot first, then side pots, from each seat's total contribution to the hand.
+
+    ``dead`` is dead money (a big-blind ante, the dead part of a posted missed blind): it lies
+    in the main pot and counts toward nobody's pot level, so ``contributed`` excludes it.
 
     Each pot is capped at what an all-in player put in; a player still in the hand is eligible
     for a pot they contributed to fully. Folded players' chips stay in the pots they reached.
@@ -59,6 +63,14 @@ def build_pots(
             pots.append(Pot(last.amount + rest, last.eligible))
         elif live:
             pots.append(Pot(rest, tuple(sorted(live))))
+    if dead:
+        # Contract v2, "Dead money": in the main pot, won by whoever is eligible for it.
+        if pots:
+            main = pots[0]
+            pots[0] = Pot(main.amount + dead, main.eligible)
+        else:
+            everyone = live if live else list(contributed)
+            pots.append(Pot(dead, tuple(sorted(everyone))))
     return pots
 
 

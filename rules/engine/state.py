@@ -19,7 +19,8 @@ bet or raise of the street; the bring-in, or the fixed-limit bet, at its start),
 (the minimum bet on every street: the big blind, or the straddle when one was posted),
 ``pot`` (every chip committed, current street included), ``stacks`` (chips behind),
 ``street_wager`` (this street's wager per seat), ``total_contributed`` (per seat, antes
-included), ``folded``, ``acted_level`` (the current bet when each seat last acted by choice
+and dead money included), ``dead`` (the dead money in it per seat: a big-blind ante; it lies in
+the main pot and raises nobody's pot level), ``folded``, ``acted_level`` (the current bet when each seat last acted by choice
 this street, -1 when it has not), ``full_level`` (the bet level of the last full bet or raise:
 short all-ins do not move it), ``raises`` and ``capped`` (fixed limit), ``sb_seat`` and ``bb_seat``.
 """
@@ -174,6 +175,7 @@ class HandState:
         "capped",
         "config",
         "current_bet",
+        "dead",
         "folded",
         "full_level",
         "limit",
@@ -200,6 +202,7 @@ class HandState:
     stacks: dict[int, int]
     street_wager: dict[int, int]
     total_contributed: dict[int, int]
+    dead: dict[int, int]
     folded: set[int]
     acted_level: dict[int, int]
     street: str
@@ -226,6 +229,7 @@ class HandState:
         other.stacks = self.stacks.copy()
         other.street_wager = self.street_wager.copy()
         other.total_contributed = self.total_contributed.copy()
+        other.dead = self.dead.copy()
         other.folded = self.folded.copy()
         other.acted_level = self.acted_level.copy()
         return other
@@ -258,6 +262,7 @@ def start_hand(config: GameConfig, button: int, seats: Sequence[Seat]) -> HandSt
     state.stacks = {s.seat: s.stack for s in seats}
     state.street_wager = dict.fromkeys(order, 0)
     state.total_contributed = dict.fromkeys(order, 0)
+    state.dead = dict.fromkeys(order, 0)
     state.folded = set()
     state.acted_level = dict.fromkeys(order, -1)
     state.street, state.street_index = STREETS[0], 0
@@ -285,10 +290,12 @@ def start_hand(config: GameConfig, button: int, seats: Sequence[Seat]) -> HandSt
     _post(state, bb_seat, config.big_blind)
     if config.big_blind_ante:
         # Dead money from the big blind for the table, after the blind: a big blind who
-        # cannot cover both posts the blind first.
+        # cannot cover both posts the blind first. Contract v2 "Dead money": it counts toward
+        # nobody's wager or pot level and is never returned as uncalled.
         paid = min(config.big_blind_ante, stacks[bb_seat])
         stacks[bb_seat] -= paid
         contributed[bb_seat] += paid
+        state.dead[bb_seat] += paid
         state.pot += paid
     # RRoP-4.2: a short big blind still makes the full big blind the bet to call.
     state.current_bet = state.bring_in = config.big_blind
@@ -371,9 +378,10 @@ def _finish(state: HandState, street: str) -> None:
     """The betting is over: return an uncalled excess to its owner and sweep the wagers in."""
     state.to_act = None
     state.street = street
-    totals = state.total_contributed
+    totals, dead = state.total_contributed, state.dead
     top_seat, top, second = -1, -1, 0
     for seat, chips in totals.items():
+        chips -= dead[seat]  # dead money is never returned as uncalled
         if chips > top:
             top_seat, second, top = seat, max(top, 0), chips
         elif chips > second:
@@ -711,7 +719,9 @@ def pots(state: HandState) -> list[Pot]:
     """Main pot first, then side pots (eligible: players still in who can match the pot)."""
     stacks = state.stacks
     all_in = [seat for seat in state.seat_order if stacks[seat] == 0]
-    return build_pots(state.total_contributed, state.folded, all_in)
+    dead = state.dead
+    live = {seat: chips - dead[seat] for seat, chips in state.total_contributed.items()}
+    return build_pots(live, state.folded, all_in, sum(dead.values()))
 
 
 def snapshot(state: HandState) -> dict[str, Any]:

@@ -84,8 +84,9 @@ def check_invariants(state: HandState, chips: int) -> None:
         assert state.street in ("showdown", "complete") and body["options"] is None
         if state.street == "complete":
             assert len(set(state.seat_order) - state.folded) == 1
-        # Uncalled excess returned: nobody has more in than the second-highest contributor.
-        totals = sorted(state.total_contributed.values())
+        # Uncalled excess returned: nobody has more in than the second-highest contributor
+        # (dead money, a big-blind ante, is never returned: contract v2 "Dead money").
+        totals = sorted(chips - state.dead[s] for s, chips in state.total_contributed.items())
         assert totals[-1] == totals[-2]
     else:
         assert state.street in ("preflop", "flop", "turn", "river")

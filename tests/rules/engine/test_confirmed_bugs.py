@@ -1,0 +1,27 @@
+"""Issue 18's four confirmed bugs, each reproduced as it was reported against main."""
+
+from __future__ import annotations
+
+from rules.engine.state import pots
+from tests.rules.engine.hands import game, played
+
+
+def test_a_big_blind_ante_is_dead_money_never_returned_as_uncalled() -> None:
+    # Blinds 50-100, big-blind ante 100; the big blind (seat 2) has 200: all-in for blind
+    # and ante. Seat 3 calls, seat 1 completes, checked down: the pot is 400, not 300.
+    config = game("no_limit", 50, 100, big_blind_ante=100)
+    checks = ["1 check", "3 check"] * 3
+    state = played(config, 3, {1: 5000, 2: 200, 3: 5000}, ["3 call", "1 call", *checks])
+    assert state.street == "showdown"
+    assert state.pot == 400 and state.stacks[2] == 0
+    assert [(p.amount, p.eligible) for p in pots(state)] == [(400, (1, 2, 3))]
+
+
+def test_a_big_blind_ante_lies_in_the_main_pot_and_raises_nobody_s_pot_level() -> None:
+    # The contract's reading: with a flop bet of 500 called, main pot 400, side pot 1000.
+    config = game("no_limit", 50, 100, big_blind_ante=100)
+    state = played(
+        config, 3, {1: 5000, 2: 200, 3: 5000}, ["3 call", "1 call", "1 bet 500", "3 call"]
+    )
+    assert [(p.amount, p.eligible) for p in pots(state)] == [(400, (1, 2, 3)), (1000, (1, 3))]
+    assert state.pot == 1400
