@@ -11,6 +11,7 @@ from django.db import models
 from cardroom.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
 from cardroom.models import AnteType, Structure, Table, TableKind, TableStatus, Variant
 from cardroom.services import EDITABLE_FIELDS
+from rules.engine.chips import Physical
 
 
 def whole_number(text: str, digits: int = 9) -> int | None:
@@ -335,9 +336,7 @@ class CountForm(forms.Form):
         data.update(chips=chips, prior=prior, adding=bool(adding))
         return data
 
-    def physical(self) -> Any:
-        from rules.engine.chips import Physical
-
+    def physical(self) -> Physical:
         data = self.cleaned_data
         verbal: Any = data.get("verbal") or None
         if verbal in ("bet", "raise") and data.get("verbal_to"):

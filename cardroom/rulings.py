@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Count
 
 from cardroom.models import Ruling
+from rules.models import Rule
 
 CSV_COLUMNS = (
     "id", "table", "tournament", "number", "kind", "amends", "hand", "action", "seats", "situation",
@@ -16,10 +17,8 @@ CSV_COLUMNS = (
 )  # fmt: skip
 
 
-def cited_rules(ids: Iterable[str]) -> list[Any]:
+def cited_rules(ids: Iterable[str]) -> list[Rule]:
     """The rules behind citation ids, in the order given, unknown ids dropped."""
-    from rules.models import Rule
-
     wanted = [i for i in dict.fromkeys(ids) if i]
     found = {rule.citation_id: rule for rule in Rule.objects.filter(citation_id__in=wanted)}
     return [found[i] for i in wanted if i in found]

@@ -2,6 +2,8 @@
 
 from celery import shared_task
 
+from cardroom.health import record_worker_heartbeat
+
 
 @shared_task(name="cardroom.ping")
 def ping(token: str) -> str:
@@ -12,6 +14,4 @@ def ping(token: str) -> str:
 @shared_task(name="cardroom.heartbeat", ignore_result=True)
 def heartbeat() -> None:
     """Every few seconds (celery beat): say a worker is alive, for ``/healthz``."""
-    from cardroom.health import record_worker_heartbeat
-
     record_worker_heartbeat()
