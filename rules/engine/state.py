@@ -300,9 +300,12 @@ def start_hand(config: GameConfig, button: int, seats: Sequence[Seat]) -> HandSt
     # RRoP-4.2: a short big blind still makes the full big blind the bet to call.
     state.current_bet = state.bring_in = config.big_blind
     last_forced = bb_seat
-    if config.straddle and not heads_up:
-        # RRoP-14.14: the seat left of the big blind; RRoP-14.2: a straddle sets a new
-        # bring-in and is not treated as a raise. It acts last preflop.
+    if config.straddle and not heads_up and stacks[nxt[bb_seat]] >= config.straddle:
+        # RRoP-14.14: the seat left of the big blind "must post an amount twice the size of
+        # the big blind": one who cannot post the whole straddle (after the ante) posts none,
+        # and the big blind stays the bet (contract v2, "Straddle not posted").
+        # RRoP-14.2: a straddle sets a new bring-in and is not treated as a raise. It acts
+        # last preflop.
         last_forced = nxt[bb_seat]
         _post(state, last_forced, config.straddle)
         state.current_bet = state.bring_in = config.straddle

@@ -25,3 +25,19 @@ def test_a_big_blind_ante_lies_in_the_main_pot_and_raises_nobody_s_pot_level() -
     )
     assert [(p.amount, p.eligible) for p in pots(state)] == [(400, (1, 2, 3)), (1000, (1, 3))]
     assert state.pot == 1400
+
+
+def test_a_straddle_nobody_could_post_is_no_straddle() -> None:
+    # Ante 100: seat 4 (the straddle seat) has 100, all of it the ante. The big blind is
+    # the bet and seat 4 itself, the first left of the big blind, is not to act (all-in).
+    config = game("no_limit", 50, 100, ante=100, straddle=200)
+    state = played(config, 1, {1: 5000, 2: 5000, 3: 5000, 4: 100, 5: 5000})
+    assert state.current_bet == 100 and state.bring_in == 100
+    assert state.street_wager[4] == 0 and state.to_act == 5
+
+
+def test_a_straddle_short_of_the_whole_amount_is_not_posted() -> None:
+    config = game("no_limit", 50, 100, straddle=200)
+    state = played(config, 1, {1: 5000, 2: 5000, 3: 5000, 4: 150, 5: 5000})
+    assert state.current_bet == 100 and state.min_raise_increment == 100
+    assert state.street_wager[4] == 0 and state.to_act == 4

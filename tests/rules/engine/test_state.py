@@ -169,10 +169,12 @@ def test_a_straddle_is_posted_left_of_the_big_blind_and_acts_last() -> None:
     assert state.to_act == 3 and options(state).check
 
 
-def test_a_short_straddle_still_sets_the_bring_in() -> None:
+def test_a_straddle_seat_short_of_the_whole_straddle_posts_none() -> None:
+    # Contract v2 "Straddle not posted" (RRoP-14.14: "must post an amount twice the size of
+    # the big blind"): seat 3 has 150 for a 200 straddle, so the big blind is the bet.
     state = played(game("no_limit", 50, 100, straddle=200), 5, table(5, s3=150))
-    assert state.current_bet == 200 and state.bring_in == 200
-    assert options(state).call == 200 and raise_range(state).min_to == 400
+    assert state.current_bet == 100 and state.bring_in == 100 and state.to_act == 3
+    assert options(state).call == 100 and raise_range(state).min_to == 150
 
 
 def test_pot_limit_straddle_counts_in_the_pot() -> None:
