@@ -24,10 +24,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django import forms
 from django.db.models import F, OuterRef, Prefetch, QuerySet, Subquery
 from django.utils import timezone
 
-from cardroom.models import Hand, HandStatus, Ruling, Table
+from cardroom.forms import TableFilterForm
+from cardroom.models import Hand, HandStatus, Ruling, Table, Variant
 from cardroom.services import engine_state
 from rules.engine.state import snapshot
 from tournaments.models import (
@@ -48,6 +50,29 @@ OVERLAP = timedelta(seconds=10)
 
 def live_tournaments() -> QuerySet[Tournament]:
     return Tournament.objects.exclude(status=TournamentStatus.COMPLETE).order_by("name")
+
+
+class FloorFilterForm(TableFilterForm):
+    """The dashboard's filter: the tables' filter, plus cash or tournament tables (or one
+    tournament still in play) and the game."""
+
+    tournament = forms.ChoiceField(
+        choices=[("", "Cash and tournament"), ("yes", "Tournament tables"), ("no", "Cash tables")],
+        required=False,
+    )
+    variant = forms.ChoiceField(choices=[("", "Any game"), *Variant.choices], required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["tournament"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [
+            *field.choices,
+            *((str(t.pk), t.name) for t in live_tournaments().only("pk", "name")),
+        ]
+
+    def values(self) -> dict[str, Any]:
+        return {k: v for k, v in self.cleaned_data.items() if v} if self.is_valid() else {}
 
 
 @dataclass(frozen=True)

@@ -182,28 +182,6 @@ class VoidForm(forms.Form):
     reason = forms.CharField(max_length=500)
 
 
-class FloorFilterForm(TableFilterForm):
-    tournament = forms.ChoiceField(
-        choices=[("", "Cash and tournament"), ("yes", "Tournament tables"), ("no", "Cash tables")],
-        required=False,
-    )
-    variant = forms.ChoiceField(choices=[("", "Any game"), *Variant.choices], required=False)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        from cardroom.floor import live_tournaments
-
-        super().__init__(*args, **kwargs)
-        field = self.fields["tournament"]
-        assert isinstance(field, forms.ChoiceField)
-        field.choices = [
-            *field.choices,
-            *((str(t.pk), t.name) for t in live_tournaments().only("pk", "name")),
-        ]
-
-    def values(self) -> dict[str, Any]:
-        return {k: v for k, v in self.cleaned_data.items() if v} if self.is_valid() else {}
-
-
 class RulingForm(forms.Form):
     """A ruling: table (and hand) it concerns, seats, situation, decision, cited rules."""
 

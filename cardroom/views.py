@@ -19,13 +19,20 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from cardroom.converters import IdConverter
 from cardroom.desk import desk_view
-from cardroom.floor import cards, filter_query, page_cursor, poll, recent_rulings, tables_for_floor
+from cardroom.floor import (
+    FloorFilterForm,
+    cards,
+    filter_query,
+    page_cursor,
+    poll,
+    recent_rulings,
+    tables_for_floor,
+)
 from cardroom.forms import (
     PRESETS,
     ActionForm,
     CountForm,
     DealForm,
-    FloorFilterForm,
     RulingFilterForm,
     RulingForm,
     TableFilterForm,
