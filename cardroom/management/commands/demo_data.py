@@ -13,6 +13,13 @@ from cardroom.forms import PRESETS
 from cardroom.models import Table
 from cardroom.roles import Role
 from cardroom.services import create_table
+from tournaments.models import Tournament
+from tournaments.services import (
+    create_tournament,
+    draw_initial_seating,
+    eliminate_player,
+    register_entrants,
+)
 
 DEMO_USERS: tuple[tuple[str, str, Role | None], ...] = (
     ("manager", "manager-demo", Role.FLOOR_MANAGER),
@@ -77,14 +84,6 @@ DEMO_TOURNAMENT = "Saturday Deepstack"
 
 def make_demo_tournament(manager: User, director: User) -> None:
     """Three tournament tables (21-23), 22 players drawn to their seats, one already out."""
-    from tournaments.models import Tournament
-    from tournaments.services import (
-        create_tournament,
-        draw_initial_seating,
-        eliminate_player,
-        register_entrants,
-    )
-
     if Tournament.objects.filter(name=DEMO_TOURNAMENT).exists():
         return
     settings = {k: v for k, v in PRESETS["1-2-nl"].items() if k != "label"}

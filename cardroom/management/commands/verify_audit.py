@@ -7,6 +7,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from cardroom import audit
+from tournaments.models import Draw, DrawStatus
+from tournaments.services import verify_draw
 
 
 class Command(BaseCommand):
@@ -20,9 +22,6 @@ class Command(BaseCommand):
         parser.add_argument("--database", default="default", help="The database to check.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from tournaments.models import Draw, DrawStatus
-        from tournaments.services import verify_draw
-
         using = options["database"]
         breaks = audit.verify(using=using)
         for draw in Draw.objects.using(using).filter(status=DrawStatus.REVEALED).order_by("pk"):
