@@ -18,17 +18,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tournaments.draws import (  # noqa: E402
-    BalancePolicy,
-    Game,
-    SeatedPlayer,
-    SeededRandom,
-    balance,
-    break_table,
-    initial_seating,
-    seat_cards_for_break,
-    verify,
-)
+from tournaments.draws.balancing import BalancePolicy, Game, SeatedPlayer, balance  # noqa: E402
+from tournaments.draws.breaks import seat_cards_for_break  # noqa: E402
+from tournaments.draws.replay import verify  # noqa: E402
+from tournaments.draws.seat_draws import break_table, initial_seating  # noqa: E402
+from tournaments.draws.seeds import SeededRandom  # noqa: E402
 
 ENTRANTS = 10_000
 

@@ -25,7 +25,7 @@ from cardroom.api_errors import error_body
 from cardroom.models import Structure, Table, Variant
 from cardroom.roles import READERS, Role, role_permission
 from tournaments import services
-from tournaments.draws import DrawError
+from tournaments.draws.errors import DrawError
 from tournaments.models import (
     BalanceCheck,
     BalancingPolicy,

@@ -26,8 +26,31 @@ from django.utils import timezone
 
 from cardroom import audit
 from cardroom.models import Structure, Table, TableKind, Variant
-from tournaments import draws, fairness
-from tournaments.draws import DrawError, SeatRef
+from tournaments.draws.balancing import BalancePolicy, Game, SeatedPlayer, balance, tables_to_halt
+from tournaments.draws.breaks import (
+    default_break_order,
+    seat_cards_for_break,
+    tables_needed,
+    tables_to_break,
+)
+from tournaments.draws.errors import (
+    ALGORITHM,
+    ALTERNATES_AND_LATE_ENTRIES,
+    BALANCING,
+    BALANCING_HALT,
+    BALANCING_PROCEDURE,
+    BREAKING_TABLES,
+    DOUBLE_BLIND,
+    FINAL_TABLE_SIZE,
+    MOVED_PLAYER_SEAT,
+    RANDOM_SEATING,
+    SPECIAL_NEEDS,
+    DrawError,
+)
+from tournaments.draws.positions import seats_between_button_and_small_blind
+from tournaments.draws.replay import Verification, replay, verify_revealed
+from tournaments.draws.seats import SeatRef
+from tournaments.draws.seeds import commitment_for, new_seed
 from tournaments.models import (
     RULEBOOK_EDITION,
     BalanceCheck,
@@ -60,15 +83,14 @@ RECENT_MOVE = timedelta(minutes=30)
 
 #: Rule references stored with the records they justify (TDA 2024 numbering).
 WRONG_SEAT = "TDA-7"
-SPECIAL_NEEDS = draws.SPECIAL_NEEDS
 HAND_FOR_HAND = "TDA-RP-8"
 #: TDA 1: fairness first; a director corrects a mistaken record (an "Out" clicked by mistake).
 CORRECTION = "TDA-1"
 #: TDA 8: late registration and re-entry; finishing places wait for registration to close.
-LATE_REGISTRATION = draws.ALTERNATES_AND_LATE_ENTRIES
-FINAL_TABLE = draws.FINAL_TABLE_SIZE
+LATE_REGISTRATION = ALTERNATES_AND_LATE_ENTRIES
+FINAL_TABLE = FINAL_TABLE_SIZE
 
-#: The pure draw each kind of tournament draw runs (``draws.replay`` knows them by these names).
+#: The pure draw each kind of tournament draw runs (``replay`` knows them by these names).
 PURE_KIND: dict[str, str] = {
     DrawKind.INITIAL: "initial_seating",
     DrawKind.LATE_ENTRY: "open_seats",
@@ -84,10 +106,10 @@ MOVE_REASON: dict[str, str] = {
 }
 
 DRAW_CITATIONS: dict[str, tuple[str, ...]] = {
-    DrawKind.INITIAL: (draws.RANDOM_SEATING, draws.SPECIAL_NEEDS),
-    DrawKind.LATE_ENTRY: (draws.ALTERNATES_AND_LATE_ENTRIES, draws.SPECIAL_NEEDS),
-    DrawKind.BREAK_TABLE: (draws.BREAKING_TABLES, draws.MOVED_PLAYER_SEAT, draws.DOUBLE_BLIND),
-    DrawKind.FINAL_TABLE: (draws.RANDOM_SEATING, draws.FINAL_TABLE_SIZE),
+    DrawKind.INITIAL: (RANDOM_SEATING, SPECIAL_NEEDS),
+    DrawKind.LATE_ENTRY: (ALTERNATES_AND_LATE_ENTRIES, SPECIAL_NEEDS),
+    DrawKind.BREAK_TABLE: (BREAKING_TABLES, MOVED_PLAYER_SEAT, DOUBLE_BLIND),
+    DrawKind.FINAL_TABLE: (RANDOM_SEATING, FINAL_TABLE_SIZE),
 }
 
 
@@ -145,7 +167,7 @@ class Seating:
         button = self.tables[table].button
         if button is None or not self.by_table.get(table):
             return frozenset()
-        return draws.seats_between_button_and_small_blind(
+        return seats_between_button_and_small_blind(
             table, self.seat_numbers(table), self.by_table[table], button
         )
 
@@ -156,14 +178,12 @@ class Seating:
             seats |= self.between_button_and_small_blind(table)
         return frozenset(seats)
 
-    def seated_players(
-        self, recently_moved: Collection[int] = ()
-    ) -> dict[int, list[draws.SeatedPlayer]]:
+    def seated_players(self, recently_moved: Collection[int] = ()) -> dict[int, list[SeatedPlayer]]:
         """The tables loaded, as the pure draws take them."""
         recent = set(recently_moved)
         return {
             table: [
-                draws.SeatedPlayer(live.player, live.seat, live.player in recent)
+                SeatedPlayer(live.player, live.seat, live.player in recent)
                 for live in seats.values()
             ]
             for table, seats in self.by_table.items()
@@ -291,8 +311,8 @@ def create_tournament(
     numbers = list(range(1, len(room_tables) + 1))
     orders: dict[str, list[int]] = {}
     for field, given, default in (
-        ("break_order", break_order, draws.default_break_order(numbers)),
-        ("balancing_order", balancing_order, break_order or draws.default_break_order(numbers)),
+        ("break_order", break_order, default_break_order(numbers)),
+        ("balancing_order", balancing_order, break_order or default_break_order(numbers)),
     ):
         order = list(default if given is None else given)
         if sorted(order) != numbers:
@@ -514,9 +534,7 @@ def _draw_inputs(
     }
     if kind == DrawKind.INITIAL:
         if tournament.status != TournamentStatus.REGISTERING or any(seating.counts.values()):
-            raise DrawError(
-                "already_drawn", "The initial draw has been made.", draws.RANDOM_SEATING
-            )
+            raise DrawError("already_drawn", "The initial draw has been made.", RANDOM_SEATING)
         held = set(seating.reserved.values())
         players = sorted(
             number
@@ -526,9 +544,7 @@ def _draw_inputs(
             if number not in held
         )
         if not players and not held:
-            raise DrawError(
-                "no_entrants", "Register players before the draw.", draws.RANDOM_SEATING
-            )
+            raise DrawError("no_entrants", "Register players before the draw.", RANDOM_SEATING)
         pure: dict[str, Any] = {
             "entrants": players,
             "tables": [
@@ -545,11 +561,11 @@ def _draw_inputs(
         }
     elif kind == DrawKind.LATE_ENTRY:
         if tournament.status == TournamentStatus.REGISTERING:
-            raise DrawError("not_started", "Make the initial draw first.", draws.RANDOM_SEATING)
+            raise DrawError("not_started", "Make the initial draw first.", RANDOM_SEATING)
         players = sorted(entrants)
         if not players:
             raise DrawError(
-                "no_entrants", "No late entries are waiting.", draws.ALTERNATES_AND_LATE_ENTRIES
+                "no_entrants", "No late entries are waiting.", ALTERNATES_AND_LATE_ENTRIES
             )
         open_seats = [
             SeatRef(number, seat) for number in sorted(seating.tables)
@@ -573,14 +589,12 @@ def _draw_inputs(
         }
     elif kind == DrawKind.BREAK_TABLE:
         if table not in seating.tables:
-            raise DrawError(
-                "unknown_table", f"Table {table} is not in play.", draws.BREAKING_TABLES
-            )
+            raise DrawError("unknown_table", f"Table {table} is not in play.", BREAKING_TABLES)
         if len(seating.tables) < 2:
-            raise DrawError("last_table", "The last table cannot break.", draws.BREAKING_TABLES)
+            raise DrawError("last_table", "The last table cannot break.", BREAKING_TABLES)
         players = _dealing_order(seating, table)
         if not players:
-            raise DrawError("empty_table", f"Table {table} has no players.", draws.BREAKING_TABLES)
+            raise DrawError("empty_table", f"Table {table} has no players.", BREAKING_TABLES)
         # Only tables with an open seat can receive; full ones change nothing in the choice.
         layout = seating.seated_players()
         seat_map = {number: seating.seat_numbers(number) for number in layout}
@@ -592,7 +606,7 @@ def _draw_inputs(
         if len([seat for seat in room if seat not in forbidden]) < len(players):
             # Too few seats where movers are dealt in at once: use those too (TDA 10-A).
             forbidden = reserved
-        receiving = draws.seat_cards_for_break(
+        receiving = seat_cards_for_break(
             layout, seats=seat_map, breaking_table=table, forbidden=forbidden,
             balancing_order=tournament.balancing_order,
         )  # fmt: skip
@@ -608,7 +622,7 @@ def _draw_inputs(
         size = tournament.final_table_size or tournament.seats_per_table
         if len(seating.tables) < 2:
             raise DrawError("one_table", "Play is already on one table.", FINAL_TABLE)
-        if draws.tables_needed(len(players), tournament.seats_per_table, size) != 1:
+        if tables_needed(len(players), tournament.seats_per_table, size) != 1:
             raise DrawError(
                 "too_many_players",
                 f"{len(players)} players left: the final table seats {size} (TDA RP-9).",
@@ -623,7 +637,7 @@ def _draw_inputs(
         raise DrawError("unknown_kind", f"No draw of kind {kind!r}.")
     return {
         "kind": PURE_KIND[kind],
-        "algorithm": draws.ALGORITHM,
+        "algorithm": ALGORITHM,
         "input": pure,
         "context": context,
     }
@@ -654,15 +668,15 @@ def commit_draw(
                 if waiting.count() != len(entrants):
                     raise DrawError(
                         "not_waiting", "Only registered players not yet seated can be drawn.",
-                        draws.ALTERNATES_AND_LATE_ENTRIES,
+                        ALTERNATES_AND_LATE_ENTRIES,
                     )  # fmt: skip
             numbers = list(waiting.values_list("number", flat=True))
         inputs = _draw_inputs(seating, kind, table=table, entrants=numbers)
-        seed = fairness.new_seed()
+        seed = new_seed()
         number = (locked.draws.aggregate(n=Max("number"))["n"] or 0) + 1
         return Draw.objects.create(
             tournament=locked, number=number, kind=kind,
-            commitment=fairness.commitment_for(seed, inputs), seed=seed, inputs=inputs,
+            commitment=commitment_for(seed, inputs), seed=seed, inputs=inputs,
             citations=cite(*_rules_applied(kind, inputs)), committed_by=by,
         )  # fmt: skip
 
@@ -670,8 +684,8 @@ def commit_draw(
 def _rules_applied(kind: str, inputs: Mapping[str, Any]) -> list[str]:
     """The draw's rules; TDA 9 only when a reserved seat was kept out of it."""
     rules = list(DRAW_CITATIONS[kind])
-    if not inputs["context"]["reserved"] and draws.SPECIAL_NEEDS in rules:
-        rules.remove(draws.SPECIAL_NEEDS)
+    if not inputs["context"]["reserved"] and SPECIAL_NEEDS in rules:
+        rules.remove(SPECIAL_NEEDS)
     return rules
 
 
@@ -759,7 +773,7 @@ def redraw_final_table(*, tournament: Tournament, by: User) -> Draw:
 
 def _run(draw: Draw) -> dict[str, Any]:
     """The pure draw from the sealed seed and the committed inputs; its audit record."""
-    return draws.replay({**draw.inputs, "seed": draw.seed}).to_dict()
+    return replay({**draw.inputs, "seed": draw.seed}).to_dict()
 
 
 def _apply_draw(tournament: Tournament, draw: Draw, record: Mapping[str, Any], by: User) -> None:
@@ -914,9 +928,9 @@ def _seating_changed(tournament: Tournament) -> None:
 # --- verification -----------------------------------------------------------------------------
 
 
-def verify_draw(draw: Draw) -> fairness.Verification:
+def verify_draw(draw: Draw) -> Verification:
     """Replay a revealed draw from its seed and committed inputs (nothing is written)."""
-    return fairness.verify(
+    return verify_revealed(
         seed=draw.public_seed, commitment=draw.commitment, inputs=draw.inputs, result=draw.result
     )
 
@@ -1251,16 +1265,16 @@ def set_button(*, table: TournamentTable, seat: int, by: User) -> TournamentTabl
 # --- balancing ------------------------------------------------------------------------------
 
 
-def _game(tournament: Tournament) -> draws.Game:
+def _game(tournament: Tournament) -> Game:
     if tournament.mixed_game:
-        return draws.Game.MIXED
-    return draws.Game.STUD if tournament.is_stud else draws.Game.FLOP
+        return Game.MIXED
+    return Game.STUD if tournament.is_stud else Game.FLOP
 
 
-def _policy(tournament: Tournament) -> draws.BalancePolicy:
+def _policy(tournament: Tournament) -> BalancePolicy:
     if tournament.balancing_policy == BalancingPolicy.FEWEST_MOVES:
-        return draws.BalancePolicy.KEEP_POSITION
-    return draws.BalancePolicy.TDA
+        return BalancePolicy.KEEP_POSITION
+    return BalancePolicy.TDA
 
 
 def check_balance(*, tournament_id: int) -> BalanceCheck:
@@ -1277,21 +1291,21 @@ def check_balance(*, tournament_id: int) -> BalanceCheck:
         to_break: list[int] = []
         halt: list[int] = []
         final = False
-        citations = [draws.BALANCING, draws.BALANCING_PROCEDURE]
+        citations = [BALANCING, BALANCING_PROCEDURE]
         if locked.status == TournamentStatus.RUNNING and players:
-            to_break = draws.tables_to_break(
+            to_break = tables_to_break(
                 players, in_play, locked.seats_per_table, locked.break_order, size
             )
             if to_break and len(in_play) - len(to_break) == 1:
                 final, to_break = True, []
                 citations.append(FINAL_TABLE)
             elif to_break:
-                citations.append(draws.BREAKING_TABLES)
+                citations.append(BREAKING_TABLES)
             elif max(counts.values()) - min(counts.values()) > 1:
                 moves, layout = _balancing_moves(locked, seating)
-                halt = draws.tables_to_halt(layout)
+                halt = tables_to_halt(layout)
                 if halt:
-                    citations.append(draws.BALANCING_HALT)
+                    citations.append(BALANCING_HALT)
         return BalanceCheck.objects.create(
             tournament=locked, moves=moves, tables_to_break=to_break, tables_to_halt=halt,
             final_table=final, citations=cite(*citations), counts={str(n): c for n, c in counts.items()},
@@ -1317,7 +1331,7 @@ def _no_gc_pauses() -> Iterator[None]:
 
 def _balancing_moves(
     tournament: Tournament, seating: Seating
-) -> tuple[list[dict[str, Any]], dict[int, list[draws.SeatedPlayer]]]:
+) -> tuple[list[dict[str, Any]], dict[int, list[SeatedPlayer]]]:
     """TDA 11 moves over every table. Players are entrant ids here (one light query for 10,000
     seats), entry numbers in the moves recorded."""
     with _no_gc_pauses():
@@ -1326,17 +1340,15 @@ def _balancing_moves(
 
 def _balancing_moves_of(
     tournament: Tournament, seating: Seating
-) -> tuple[list[dict[str, Any]], dict[int, list[draws.SeatedPlayer]]]:
+) -> tuple[list[dict[str, Any]], dict[int, list[SeatedPlayer]]]:
     recent = set(recently_moved(tournament, timezone.now(), numbers=False))
     number_of = {info.pk: number for number, info in seating.tables.items()}
-    layout: dict[int, list[draws.SeatedPlayer]] = {number: [] for number in seating.tables}
+    layout: dict[int, list[SeatedPlayer]] = {number: [] for number in seating.tables}
     for entrant_id, table_id, seat in SeatAssignment.objects.filter(
         tournament=tournament, ended_at__isnull=True
     ).values_list("entrant_id", "table_id", "seat"):
-        layout[number_of[table_id]].append(
-            draws.SeatedPlayer(entrant_id, seat, entrant_id in recent)
-        )
-    moves = draws.balance(
+        layout[number_of[table_id]].append(SeatedPlayer(entrant_id, seat, entrant_id in recent))
+    moves = balance(
         layout,
         seats={n: seating.seat_numbers(n) for n in seating.tables},
         buttons={n: t.button or 1 for n, t in seating.tables.items()},
@@ -1379,10 +1391,10 @@ def apply_balance(*, check: BalanceCheck, by: User) -> list[SeatMove]:
         if check.seating_version != locked.seating_version:
             raise DrawError(
                 "stale_check", "The seating changed since this check; check again.",
-                draws.BALANCING_PROCEDURE,
+                BALANCING_PROCEDURE,
             )  # fmt: skip
         if not check.moves:
-            raise DrawError("nothing_to_move", "The tables are balanced.", draws.BALANCING)
+            raise DrawError("nothing_to_move", "The tables are balanced.", BALANCING)
         entrants = {
             e.number: e
             for e in locked.entrants.filter(number__in=[m["player"] for m in check.moves])

@@ -28,7 +28,7 @@ from cardroom.forms import whole_number
 from cardroom.roles import READERS, Role, role_required
 from tournaments import services
 from tournaments.clock_display import room_labels, room_state
-from tournaments.draws import DrawError
+from tournaments.draws.errors import DrawError
 from tournaments.forms import (
     ButtonForm,
     EntrantForm,

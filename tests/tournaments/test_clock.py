@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tests.tournaments.factories import make_tournament
 from tournaments import services
-from tournaments.draws import DrawError
+from tournaments.draws.errors import DrawError
 from tournaments.models import ClockState, Entrant, EntrantStatus, Tournament, read_clock
 from tournaments.tasks import advance_clock
 

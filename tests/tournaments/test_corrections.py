@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 
 from tests.tournaments.factories import LEVELS, make_room_tables, make_tournament
 from tournaments import services
-from tournaments.draws import DrawError
+from tournaments.draws.errors import DrawError
 from tournaments.forms import EntrantForm, TournamentForm
 from tournaments.models import (
     Elimination,

@@ -12,32 +12,28 @@ from typing import Any
 
 import pytest
 
-from tournaments import draws
-from tournaments.draws import (
-    DECK,
-    BalancePolicy,
-    Card,
-    DrawError,
-    Game,
-    SeatedPlayer,
-    SeatRef,
-    SeededRandom,
-    Suit,
-    balance,
-    break_table,
+from tournaments.draws.balancing import BalancePolicy, Game, SeatedPlayer, balance, tables_to_halt
+from tournaments.draws.breaks import (
     default_break_order,
-    draw_into_open_seats,
-    hands_until_big_blind,
-    initial_seating,
-    replay,
     seat_cards_for_break,
-    seats_between_button_and_small_blind,
     tables_needed,
     tables_to_break,
-    tables_to_halt,
-    verify,
     when_to_break,
 )
+from tournaments.draws.errors import (
+    BALANCING,
+    BALANCING_FLOP,
+    BREAKING_TABLES,
+    CITATIONS,
+    DOUBLE_BLIND,
+    EDITION,
+    DrawError,
+)
+from tournaments.draws.positions import hands_until_big_blind, seats_between_button_and_small_blind
+from tournaments.draws.replay import replay, verify
+from tournaments.draws.seat_draws import break_table, draw_into_open_seats, initial_seating
+from tournaments.draws.seats import DECK, Card, SeatRef, Suit
+from tournaments.draws.seeds import SeededRandom, new_seed, seed_commitment
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,18 +68,27 @@ class ScriptedRandom(random.Random):
 # --- The engine knows nothing of Django ---------------------------------------------------------
 
 
-def test_importing_the_draws_loads_no_django() -> None:
+DRAWS = ROOT / "tournaments" / "draws"
+
+
+def test_importing_every_draws_module_loads_no_django() -> None:
+    modules = sorted(f"tournaments.draws.{path.stem}" for path in DRAWS.glob("*.py"))
+    assert "tournaments.draws.balancing" in modules and "tournaments.draws.seeds" in modules
     code = (
-        "import sys, tournaments.draws; "
+        f"import sys, {', '.join(modules)}; "
         "loaded = [m for m in sys.modules if m == 'django' or m.startswith('django.')]; "
         "assert not loaded, loaded"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
+def test_the_draws_package_init_stays_empty() -> None:
+    assert (DRAWS / "__init__.py").read_text() == ""
+
+
 def test_every_citation_carries_the_2024_edition() -> None:
-    assert draws.EDITION == "TDA 2024"
-    assert {draws.BREAKING_TABLES, draws.BALANCING, draws.BALANCING_FLOP} <= draws.CITATIONS
+    assert EDITION == "TDA 2024"
+    assert {BREAKING_TABLES, BALANCING, BALANCING_FLOP} <= CITATIONS
     record = initial_seating(["a"], {1: [1]}, SeededRandom(1)).to_dict()
     assert record["citations"] == [{"rule": "TDA-7", "edition": "TDA 2024"}]
     with pytest.raises(DrawError) as caught:
@@ -141,11 +146,11 @@ def test_seats_and_tables_are_numbered_from_one(table: Any, seat: Any) -> None:
 
 
 def test_a_seed_commits_by_its_sha256_and_new_seeds_differ() -> None:
-    assert draws.seed_commitment("abc") == (
+    assert seed_commitment("abc") == (
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     )
-    assert draws.new_seed() != draws.new_seed()
-    assert len(draws.new_seed()) == 64
+    assert new_seed() != new_seed()
+    assert len(new_seed()) == 64
 
 
 @pytest.mark.parametrize("seed", [None, 1.5, True, b"x"])
@@ -221,7 +226,7 @@ def test_a_record_is_json_and_replays_to_itself() -> None:
     record = json_round_trip(draw.to_dict())
     assert record == draw.to_dict()
     assert record["seed"] == "replay"
-    assert record["seed_sha256"] == draws.seed_commitment("replay")
+    assert record["seed_sha256"] == seed_commitment("replay")
     assert replay(record) == draw
     assert verify(record)
 
@@ -347,7 +352,7 @@ BREAK_EXAMPLES = [
             "Dan": SeatRef(3, 9),
             "Ann": SeatRef(2, 8),
         },
-        citation=draws.DOUBLE_BLIND,
+        citation=DOUBLE_BLIND,
     ),
     BreakExample(
         id="addendum-spare-seat-card-stays-in-the-stack",
@@ -357,7 +362,7 @@ BREAK_EXAMPLES = [
         scrambled=[SeatRef(6, 3), SeatRef(4, 1), SeatRef(5, 5)],
         dealt=["2s", "Ac"],
         expected={"Fay": SeatRef(6, 3), "Eve": SeatRef(4, 1)},
-        citation=draws.DOUBLE_BLIND,
+        citation=DOUBLE_BLIND,
     ),
 ]
 

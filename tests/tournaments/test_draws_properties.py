@@ -14,22 +14,17 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.draws import (
-    BalancePolicy,
-    Game,
-    SeatedPlayer,
-    SeatRef,
-    SeededRandom,
-    balance,
-    break_table,
+from tournaments.draws.balancing import BalancePolicy, Game, SeatedPlayer, balance
+from tournaments.draws.breaks import (
     default_break_order,
-    draw_into_open_seats,
-    initial_seating,
     seat_cards_for_break,
     tables_needed,
     tables_to_break,
-    verify,
 )
+from tournaments.draws.replay import verify
+from tournaments.draws.seat_draws import break_table, draw_into_open_seats, initial_seating
+from tournaments.draws.seats import SeatRef
+from tournaments.draws.seeds import SeededRandom
 
 seeds = st.one_of(st.integers(min_value=0, max_value=2**64), st.text(min_size=1, max_size=20))
 

@@ -11,7 +11,10 @@ from django.core.management import CommandError, call_command
 from django.db import models
 
 from tests.tournaments.factories import make_tournament
-from tournaments import draws, fairness, services
+from tournaments import services
+from tournaments.draws.seat_draws import break_table, initial_seating
+from tournaments.draws.seats import SeatRef
+from tournaments.draws.seeds import SeededRandom, canonical_json, commitment_for, new_seed
 from tournaments.models import Draw, DrawKind, Tournament
 
 # Chi-square critical values at p = 0.001 by degrees of freedom: a fair draw fails 1 in 1,000.
@@ -36,22 +39,20 @@ def tamper(draw: Draw, **fields: Any) -> None:
 
 
 def test_seeds_are_256_random_bits_never_repeated() -> None:
-    seeds = {fairness.new_seed() for _ in range(200)}
+    seeds = {new_seed() for _ in range(200)}
     assert len(seeds) == 200 and all(len(seed) == 64 for seed in seeds)
     assert all(int(seed, 16) >= 0 for seed in seeds)
 
 
 def test_the_commitment_binds_the_seed_and_the_inputs() -> None:
     inputs = {"kind": "open_seats", "input": {"entrants": [1, 2]}}
-    commitment = fairness.commitment_for("ab" * 32, inputs)
-    expected = hashlib.sha256(f"{'ab' * 32}\n{fairness.canonical_json(inputs)}".encode())
+    commitment = commitment_for("ab" * 32, inputs)
+    expected = hashlib.sha256(f"{'ab' * 32}\n{canonical_json(inputs)}".encode())
     assert commitment == expected.hexdigest()
-    assert (
-        fairness.commitment_for("ab" * 32, {**inputs, "input": {"entrants": [2, 1]}}) != commitment
-    )
-    assert fairness.commitment_for("cd" * 32, inputs) != commitment
+    assert commitment_for("ab" * 32, {**inputs, "input": {"entrants": [2, 1]}}) != commitment
+    assert commitment_for("cd" * 32, inputs) != commitment
     reordered = {"input": {"entrants": [1, 2]}, "kind": "open_seats"}
-    assert fairness.commitment_for("ab" * 32, reordered) == commitment  # key order is not content
+    assert commitment_for("ab" * 32, reordered) == commitment  # key order is not content
 
 
 def test_every_seat_is_equally_likely_in_the_initial_draw() -> None:
@@ -60,7 +61,7 @@ def test_every_seat_is_equally_likely_in_the_initial_draw() -> None:
     cells = [(t, s) for t in tables for s in tables[t]]
     counts: Counter[tuple[int, int]] = Counter()
     for i in range(2400):
-        dealt = draws.initial_seating(list(range(1, 10)), tables, fairness.rng_for(f"chi-{i}"))
+        dealt = initial_seating(list(range(1, 10)), tables, SeededRandom(f"chi-{i}"))
         seat = dealt.seating[1]
         counts[(seat.table, seat.seat)] += 1
     assert chi_square(counts, cells) < CHI2_999[11]
@@ -68,10 +69,10 @@ def test_every_seat_is_equally_likely_in_the_initial_draw() -> None:
 
 def test_every_seat_card_is_equally_likely_for_every_player_at_a_break() -> None:
     """Six players, six seat cards, 1,800 fixed seeds: each player's seat is uniform."""
-    seats = [draws.SeatRef(t, s) for t in (1, 2) for s in (2, 5, 8)]
-    counts: dict[int, Counter[draws.SeatRef]] = {p: Counter() for p in range(6)}
+    seats = [SeatRef(t, s) for t in (1, 2) for s in (2, 5, 8)]
+    counts: dict[int, Counter[SeatRef]] = {p: Counter() for p in range(6)}
     for i in range(1800):
-        dealt = draws.break_table(list(range(6)), seats, fairness.rng_for(f"break-{i}"))
+        dealt = break_table(list(range(6)), seats, SeededRandom(f"break-{i}"))
         for player, seat in dealt.seating.items():
             counts[int(player)][seat] += 1
     for player in range(6):
@@ -113,7 +114,7 @@ def test_an_edited_seat_in_the_result_is_caught(drawn: Tournament) -> None:
 @pytest.mark.django_db
 def test_a_swapped_seed_or_edited_inputs_break_the_commitment(drawn: Tournament) -> None:
     draw = drawn.draws.get(kind=DrawKind.INITIAL)
-    tamper(draw, seed=fairness.new_seed())
+    tamper(draw, seed=new_seed())
     assert not services.verify_draw(Draw.objects.get(pk=draw.pk)).commitment_matches
     tamper(draw, seed=draw.seed)
     inputs = draw.inputs

@@ -13,7 +13,7 @@ from django.db import IntegrityError
 from cardroom import audit
 from tests.tournaments.factories import make_tournament
 from tournaments import services
-from tournaments.draws import DrawError
+from tournaments.draws.errors import DrawError
 from tournaments.models import Draw, DrawKind, SeatAssignment, Tournament
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

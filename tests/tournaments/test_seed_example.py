@@ -13,8 +13,10 @@ from unittest import mock
 import pytest
 
 from tests.tournaments.factories import make_tournament
-from tournaments import draws, fairness, services
-from tournaments.draws import Card, Suit
+from tournaments import services
+from tournaments.draws.seat_draws import break_table
+from tournaments.draws.seats import Card, SeatRef, Suit
+from tournaments.draws.seeds import SeededRandom, commitment_for
 from tournaments.models import DrawKind, DrawStatus, MoveReason, SeatAssignment
 
 pytestmark = pytest.mark.django_db
@@ -25,12 +27,10 @@ PLAYERS_AT_BREAKING_TABLE = 5
 def seed_with_a_rank_tie() -> str:
     """A fixed seed whose deal gives two players cards of the same rank, so the suit decides
     (spades, hearts, diamonds, clubs). Found by trying fixed candidates in order."""
-    seats = [draws.SeatRef(1, s) for s in range(1, PLAYERS_AT_BREAKING_TABLE + 1)]
+    seats = [SeatRef(1, s) for s in range(1, PLAYERS_AT_BREAKING_TABLE + 1)]
     for i in range(1000):
         seed = f"addendum-example-{i}"
-        dealt = draws.break_table(
-            list(range(PLAYERS_AT_BREAKING_TABLE)), seats, draws.SeededRandom(seed)
-        )
+        dealt = break_table(list(range(PLAYERS_AT_BREAKING_TABLE)), seats, SeededRandom(seed))
         ranks = Counter(card.rank for _, card in dealt.cards)
         if max(ranks.values()) > 1:
             return seed
@@ -60,12 +60,12 @@ def test_breaking_a_table_follows_the_addendum_step_by_step(director: Any) -> No
     seed = seed_with_a_rank_tie()
 
     # Before anything is shown: a secret seed is sealed and its commitment published.
-    with mock.patch.object(fairness, "new_seed", return_value=seed):
+    with mock.patch.object(services, "new_seed", return_value=seed):
         draw = services.commit_draw(
             tournament=tournament, kind=DrawKind.BREAK_TABLE, by=director, table=3
         )
     assert draw.status == DrawStatus.COMMITTED and draw.public_seed is None
-    assert draw.commitment == fairness.commitment_for(seed, draw.inputs)
+    assert draw.commitment == commitment_for(seed, draw.inputs)
 
     # Step 1: the seat cards shown are open seats at the receiving tables, enough for everyone,
     # chosen so the receiving tables come out balanced.

@@ -10,8 +10,9 @@ from django.utils import timezone
 
 from tests.factories import make_table
 from tests.tournaments.factories import LEVELS, make_room_tables, make_tournament
-from tournaments import draws, services
-from tournaments.draws import DrawError
+from tournaments import services
+from tournaments.draws.errors import DrawError
+from tournaments.draws.positions import hands_until_big_blind, seats_between_button_and_small_blind
 from tournaments.models import (
     Draw,
     DrawKind,
@@ -385,12 +386,10 @@ def test_balancing_moves_the_player_due_the_big_blind_to_the_worst_position(
     open_seats = [s for s in range(1, 10) if s not in occupied]
     waits = {
         ref.seat
-        for ref in draws.seats_between_button_and_small_blind(
-            2, range(1, 10), occupied, target.button
-        )
+        for ref in seats_between_button_and_small_blind(2, range(1, 10), occupied, target.button)
     }
     hands = {
-        s: draws.hands_until_big_blind(range(1, 10), occupied | {s}, target.button, s)
+        s: hands_until_big_blind(range(1, 10), occupied | {s}, target.button, s)
         for s in open_seats
         if s not in waits
     }
