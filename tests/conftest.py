@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from tests.browser.shift import CHROMIUM_ARGS
 
@@ -19,6 +20,36 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 CHROMIUM = shutil.which("chromium") or (
     "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
 )
+
+# Hypothesis profiles. Local runs keep the random profile ("default": new examples every run,
+# failures replayed from .hypothesis/); CI (``.ci/run`` exports CI=true) runs "ci": the same
+# examples on every run, so a red build is the code's fault and re-running it gives the same
+# answer. "mutation" (``make mutation``) is "ci" with at most 25 examples per property, since
+# every surviving mutant re-runs every property that reaches it. HYPOTHESIS_PROFILE (or
+# pytest's --hypothesis-profile) overrides.
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+hypothesis_settings.register_profile(
+    "mutation", derandomize=True, database=None, max_examples=25, deadline=None
+)
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or (
+    "ci" if os.environ.get("CI") else "default"
+)
+hypothesis_settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def cap_hypothesis_examples(items: list[pytest.Item]) -> None:
+    """Under "mutation" a property's own ``@settings(max_examples=600)`` would outrank the
+    profile: cap each property at the profile's count (Hypothesis reads a test's settings
+    when it runs, so replacing them after collection takes effect)."""
+    mutation = hypothesis_settings.get_profile("mutation")
+    if hypothesis_settings.default is not mutation:  # loaded by HYPOTHESIS_PROFILE or the flag
+        return
+    cap = mutation.max_examples
+    for item in items:
+        test = getattr(item, "obj", None)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is not None and own.max_examples > cap:
+            test._hypothesis_internal_use_settings = hypothesis_settings(own, max_examples=cap)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -70,6 +101,7 @@ def serialize_the_live_server() -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    cap_hypothesis_examples(items)
     from django.conf import settings
 
     if not settings.configured:
