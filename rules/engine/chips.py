@@ -88,6 +88,12 @@ class Facing:
         return self.wager + self.stack
 
     @property
+    def playing_all_in_to(self) -> int:
+        """The wager on this street if every chip that plays goes in: chips behind worth less
+        than the smallest chip that plays stay behind (RRoP-BR.7)."""
+        return self.wager + self.stack - self.stack % self.min_chip
+
+    @property
     def call_to(self) -> int:
         """The wager on this street after a call (the wager itself when nothing is owed)."""
         return self.wager + (self.call or 0)
@@ -552,13 +558,37 @@ def _spoken(facing: Facing, physical: Physical, count: _Count, notes: _Notes) ->
             return _call(facing, count, notes, spoken=True)
         if facing.min_to is None:
             raise _not_open(facing, '"All-in" for more than the call')
+        playing = facing.playing_all_in_to
+        if playing <= facing.current_bet or playing < facing.min_to:
+            # Chips smaller than the smallest that plays cannot make a bet or a raise.
+            if facing.call is None:
+                notes.add(
+                    f"All-in with no playing chip beyond the {facing.current_bet} is a check",
+                    rule.VERBAL_BINDING,
+                    rule.SMALLEST_CHIP,
+                )
+                return "check", facing.wager
+            notes.add(
+                f"A spoken all-in whose playing chips make no legal {facing.word} is a call",
+                rule.VERBAL_BINDING,
+                rule.SMALLEST_CHIP,
+            )
+            return _call(facing, count, notes, spoken=True)
         notes.add(
-            f"A spoken all-in is binding and stands over the chips: every chip, to"
-            f" {facing.all_in_to}",
+            f"A spoken all-in is binding and stands over the chips: every chip that plays, to"
+            f" {playing}",
             rule.VERBAL_BINDING,
             rule.TDA_VERBAL_AND_CHIPS,
         )
-        return _wager(facing, facing.all_in_to, notes)
+        if playing < facing.all_in_to:
+            notes.add(
+                f"The {facing.all_in_to - playing} behind in chips smaller than the"
+                f" {facing.min_chip} chip do not play",
+                rule.SMALLEST_CHIP,
+            )
+        # Below every chip behind, it is a bet or raise to that total, not an all-in (the engine's
+        # all_in puts in every chip, the ones that do not play included).
+        return _wager(facing, playing, notes)
     return _spoken_wager(facing, physical, count, notes)
 
 

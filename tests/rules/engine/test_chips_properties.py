@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.engine import citations as rule
@@ -33,13 +33,14 @@ DENOMINATIONS = (1, 5, 25, 100, 500, 1000, 5000)
 
 
 @st.composite
-def facings(draw: st.DrawFn) -> Facing:
-    """A ``Facing`` built the way the engine's options are."""
+def facings(draw: st.DrawFn, kinds: tuple[str, ...] = ("open", "option", "facing")) -> Facing:
+    """A ``Facing`` built the way the engine's options are; ``kinds=("facing",)``: always a
+    bet to call (``call`` is never None)."""
     structure = draw(st.sampled_from(STRUCTURES))
     min_chip = draw(st.sampled_from((1, 5, 25)))
     bring_in = min_chip * draw(st.integers(1, 40))
     increment = bring_in * draw(st.integers(1, 6))
-    kind = draw(st.sampled_from(("open", "option", "facing")))
+    kind = draw(st.sampled_from(kinds))
     if kind == "open":
         current_bet = wager = 0
     elif kind == "option":
@@ -221,14 +222,29 @@ def test_words_spoken_are_binding(situation: tuple[Facing, Physical]) -> None:
             assert result.to == expected
     elif facing.all_in_to <= facing.current_bet:  # "all in" for no more than the call
         assert (result.action, result.to) == ("call", facing.all_in_to)
-    else:  # every chip, or as much of them as the structure allows (the pot, the one bet)
-        assert result.to == facing.max_to
+    elif facing.playing_all_in_to <= facing.current_bet or (
+        facing.min_to is not None and facing.playing_all_in_to < facing.min_to
+    ):  # RRoP-BR.7: the chips that play make no bet or raise
+        assert result.action in ("call", "check")
+    else:  # every chip that plays, or as much as the structure allows (the pot, the one bet)
+        assert facing.max_to is not None
+        assert result.to == min(facing.max_to, facing.playing_all_in_to)
+
+
+@st.composite
+def bets_faced_with_one_chip(draw: st.DrawFn) -> tuple[Facing, int]:
+    """A bet to call and one chip that plays: generated valid, not filtered (an ``assume``
+    here kept about a quarter of the examples and failed the health check about 1 run in 10)."""
+    facing = draw(facings(kinds=("facing",)))
+    chip = draw(st.sampled_from([c for c in DENOMINATIONS if c >= facing.min_chip]))
+    return facing, chip
 
 
 @settings(max_examples=300)
-@given(facings(), st.sampled_from(DENOMINATIONS))
-def test_a_single_chip_facing_a_bet_is_a_call(facing: Facing, chip: int) -> None:
-    assume(facing.call is not None and chip >= facing.min_chip)
+@given(bets_faced_with_one_chip())
+def test_a_single_chip_facing_a_bet_is_a_call(situation: tuple[Facing, int]) -> None:
+    facing, chip = situation
+    assert facing.call is not None
     result = interpret(facing, Physical((chip,)))
     assert (result.action, result.to) == ("call", facing.call_to)
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from rules.engine.chips import Physical, interpret
 from rules.engine.state import pots
 from tests.rules.engine.hands import game, played
+from tests.rules.engine.test_chips import table as facing
 
 
 def test_a_big_blind_ante_is_dead_money_never_returned_as_uncalled() -> None:
@@ -41,3 +43,14 @@ def test_a_straddle_short_of_the_whole_amount_is_not_posted() -> None:
     state = played(config, 1, {1: 5000, 2: 5000, 3: 5000, 4: 150, 5: 5000})
     assert state.current_bet == 100 and state.min_raise_increment == 100
     assert state.street_wager[4] == 0 and state.to_act == 4
+
+
+def test_a_spoken_all_in_puts_in_only_the_chips_that_play() -> None:
+    # min_chip 25, 1,010 behind, 1000 + 5 + 5 pushed with "all in": to 1000, 10 back.
+    ruling = interpret(
+        facing("no_limit", bet=100, stack=1010, min_chip=25),
+        Physical(chips=(1000, 5, 5), verbal="all_in"),
+    )
+    # A raise to 1000, not the engine's all_in (that would put in the 10 that do not play).
+    assert (ruling.action, ruling.to, ruling.returned) == ("raise", 1000, 10)
+    assert "RRoP-BR.7" in ruling.citations
