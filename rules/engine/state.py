@@ -461,12 +461,30 @@ def _pot_after_call(state: HandState, seat: int) -> int:
     """The pot including every bet on the table and the actor's call (pot-limit maximum)."""
     owed = state.current_bet - state.street_wager[seat]
     pot = state.pot + (owed if owed > 0 else 0)
-    if _small_blind_counts_as_big(state):
-        pot += state.config.big_blind - state.street_wager[state.sb_seat]
+    if state.street_index == 0:
+        pot += _short_blinds(state)
     unit = state.config.pot_round_unit
     if unit > 1 and state.config.structure is Structure.POT_LIMIT:
         pot = -(-pot // unit) * unit  # RRoP-PL.4: an odd amount counts as the next unit up
     return pot
+
+
+def _short_blinds(state: HandState) -> int:
+    """Preflop, what the pot size adds to count the blinds at full size: seed 004 (RRoP-4.2)
+    "the allowable raise sizes ... remain the same even when the player in the blind does not
+    have enough chips to post the full amount"; contract v2: for every preflop raise, short
+    small blind included. With RRoP-PL.5 the small blind counts as a big blind."""
+    config, wager, stacks = state.config, state.street_wager, state.stacks
+    extra = 0
+    big = state.bb_seat
+    if stacks[big] == 0 and wager[big] < config.big_blind:
+        extra += config.big_blind - wager[big]
+    small = state.sb_seat
+    if _small_blind_counts_as_big(state):
+        extra += config.big_blind - wager[small]
+    elif stacks[small] == 0 and wager[small] < config.small_blind:
+        extra += config.small_blind - wager[small]
+    return extra
 
 
 def _small_blind_counts_as_big(state: HandState) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.engine.chips import Physical, interpret
-from rules.engine.state import pots
+from rules.engine.state import legal_options, pots
 from tests.rules.engine.hands import game, played
 from tests.rules.engine.test_chips import table as facing
 
@@ -54,3 +54,19 @@ def test_a_spoken_all_in_puts_in_only_the_chips_that_play() -> None:
     # A raise to 1000, not the engine's all_in (that would put in the 10 that do not play).
     assert (ruling.action, ruling.to, ruling.returned) == ("raise", 1000, 10)
     assert "RRoP-BR.7" in ruling.citations
+
+
+def test_pot_limit_counts_a_short_big_blind_at_full_size_for_the_opener() -> None:
+    # Seed 004: blinds 50-100, the big blind all-in for 60: the first player may raise to 350.
+    state = played(game("pot_limit", 50, 100), 1, {1: 5000, 2: 5000, 3: 60, 4: 5000})
+    options = legal_options(state)
+    assert options is not None and options.raise_ is not None
+    assert (options.raise_.min_to, options.raise_.max_to) == (200, 350)
+
+
+def test_pot_limit_counts_a_short_big_blind_at_full_size_for_every_preflop_raise() -> None:
+    # After 4 calls 100, seat 1 (button): pot 50 + 60 (+40 short) + 100, call 100: to 450.
+    state = played(game("pot_limit", 50, 100), 1, {1: 5000, 2: 5000, 3: 60, 4: 5000}, ["4 call"])
+    options = legal_options(state)
+    assert options is not None and options.raise_ is not None
+    assert options.raise_.max_to == 450
