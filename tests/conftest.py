@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
 from tests.browser.shift import CHROMIUM_ARGS
@@ -29,7 +30,13 @@ CHROMIUM = shutil.which("chromium") or (
 # pytest's --hypothesis-profile) overrides.
 hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 hypothesis_settings.register_profile(
-    "mutation", derandomize=True, database=None, max_examples=25, deadline=None
+    "mutation",
+    derandomize=True,
+    database=None,
+    max_examples=25,
+    deadline=None,
+    # Under mutmut's trampolines on a shared machine generation is slow; speed is not the test.
+    suppress_health_check=list(HealthCheck),
 )
 HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or (
     "ci" if os.environ.get("CI") else "default"
