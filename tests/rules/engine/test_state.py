@@ -222,7 +222,7 @@ def test_seats_read_from_the_contract() -> None:
 def test_an_action_by_a_seat_not_dealt_in_is_bad_input_before_anything_is_played() -> None:
     with pytest.raises(BadInput) as bad:
         replay(NL, 3, seats(table(3)), [Action(3, ActionKind.FOLD), Action(7, ActionKind.CALL)])
-    assert bad.value.field == "actions"
+    assert bad.value.field == "actions.1.seat"
 
 
 @pytest.mark.parametrize(
@@ -625,6 +625,9 @@ def test_the_snapshot_is_exactly_the_contract_response_body() -> None:
             "raise": {"min_to": 1000, "max_to": 10000},
         },
         "pots": [{"amount": 1500, "eligible": [2, 3, 4]}],
+        "blinds": {"button": 4, "small": 1, "big": 2},
+        "held": [],
+        "voided": [],
     }
 
 
