@@ -37,15 +37,14 @@ from cardroom.models import (
     TableStatus,
 )
 from cardroom.roles import READERS, Role, role_permission
+from cardroom.ruling_services import IdempotencyKeyReused, record_ruling
 from cardroom.services import (
     EDITABLE_FIELDS,
-    IdempotencyKeyReused,
     StaleHand,
     create_table,
     delete_table,
     engine_state,
     record_action,
-    record_ruling,
     start_hand,
     update_table,
     void_hand,

@@ -42,6 +42,7 @@ from cardroom.forms import (
 from cardroom.health import broker_status, database_status, worker_status
 from cardroom.models import Hand, HandStatus, Ruling, Table
 from cardroom.roles import READERS, Role, has_role, refusal_context, role_required
+from cardroom.ruling_services import log_ruling
 from cardroom.rulings import (
     amendment_draft,
     cited_rules,
@@ -53,7 +54,6 @@ from cardroom.services import (
     StaleHand,
     create_table,
     engine_state,
-    log_ruling,
     record_action,
     set_table_status,
     start_hand,

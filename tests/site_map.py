@@ -161,8 +161,8 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     from django.core.management import call_command
 
     from cardroom.roles import Role
+    from cardroom.ruling_services import log_ruling
     from cardroom.services import (
-        log_ruling,
         record_action,
         start_hand,
         update_table,

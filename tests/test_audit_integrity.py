@@ -24,7 +24,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     """A row in every audit log, each written by its service."""
-    from cardroom.services import log_ruling, record_action, void_last_action
+    from cardroom.ruling_services import log_ruling
+    from cardroom.services import record_action, void_last_action
     from rules.services import create_house_rule
     from tests.tournaments.factories import make_tournament
     from tournaments import services as ts
@@ -101,7 +102,7 @@ def test_the_ruling_form_refuses_a_forged_kind(persona_client: Any, world: dict[
 
 
 def test_the_ruling_service_refuses_a_forged_kind(director: Any, world: dict[str, Any]) -> None:
-    from cardroom.services import log_ruling
+    from cardroom.ruling_services import log_ruling
 
     with pytest.raises(ValidationError) as caught:
         log_ruling(

@@ -107,7 +107,8 @@ def test_open_floor_pages_follow_every_change_within_one_poll(
     from django.utils import timezone
 
     from cardroom.models import Hand, Table
-    from cardroom.services import log_ruling, set_table_status, start_hand
+    from cardroom.ruling_services import log_ruling
+    from cardroom.services import set_table_status, start_hand
     from tests.factories import make_table
     from tournaments.services import advance_level, eliminate_player
 

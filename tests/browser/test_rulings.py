@@ -17,7 +17,7 @@ def rulebook(transactional_db: None) -> None:
 
 
 def original_ruling(director: Any, *, table: Any = None) -> Any:
-    from cardroom.services import log_ruling
+    from cardroom.ruling_services import log_ruling
     from tests.factories import make_table
 
     return log_ruling(

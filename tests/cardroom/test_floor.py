@@ -134,7 +134,8 @@ def test_every_change_a_floor_person_cares_about_reaches_the_card(
     (by hand and on time): each makes the next poll send that card, and only it."""
     from django.core.management import call_command
 
-    from cardroom.services import log_ruling, start_hand
+    from cardroom.ruling_services import log_ruling
+    from cardroom.services import start_hand
     from tests.tournaments.factories import make_tournament
     from tournaments.services import advance_level, draw_initial_seating, eliminate_player
 
@@ -257,7 +258,7 @@ def test_a_filter_never_gets_a_card_it_does_not_show(floor_manager: Any) -> None
 def test_a_ruling_updates_the_feed(floor_manager: Any, director: Any) -> None:
     from django.core.management import call_command
 
-    from cardroom.services import log_ruling
+    from cardroom.ruling_services import log_ruling
 
     call_command("load_rulebook", verbosity=0)
     table = make_table(number=1, by=floor_manager)

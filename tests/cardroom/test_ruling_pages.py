@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 
 from cardroom.models import Ruling
-from cardroom.services import log_ruling
+from cardroom.ruling_services import log_ruling
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from rest_framework.authtoken.models import Token
 
 from cardroom.models import Ruling
 from cardroom.roles import Role
-from cardroom.services import log_ruling
+from cardroom.ruling_services import log_ruling
 from tests.factories import make_table, make_user
 from tests.live_requests import post_json
 

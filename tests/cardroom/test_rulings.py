@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from cardroom.models import Ruling, RulingCitation
-from cardroom.services import log_ruling
+from cardroom.ruling_services import log_ruling
 from tests.factories import make_hand, make_table
 
 pytestmark = pytest.mark.django_db
