@@ -116,3 +116,14 @@ def test_no_template_has_inline_script_or_event_handlers(path: Path) -> None:
     text = path.read_text()
     assert not inline_scripts(text), f"{path.name}: {inline_scripts(text)}"
     assert not inline_handlers(text), f"{path.name}: {inline_handlers(text)}"
+
+
+@pytest.mark.django_db
+def test_htmx_is_django_htmxs_copy_loaded_as_a_deferred_same_origin_script(client: Any) -> None:
+    """``{% htmx_script %}`` in base.html: htmx 2 from django-htmx's static files (no copy of
+    our own), before app.js, and every script an external file the CSP's 'self' allows."""
+    page = client.get("/login/").content.decode()
+    scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", page, re.DOTALL)
+    assert scripts and all("defer" in attrs and not body.strip() for attrs, body in scripts)
+    urls = [re.findall(r'src="([^"]+)"', attrs)[0] for attrs, _ in scripts]
+    assert urls[:2] == ["/static/django_htmx/htmx-2.min.js", "/static/js/app.js"]
