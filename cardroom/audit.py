@@ -37,7 +37,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
+from django.apps import apps as live_apps
 from django.db import connections, migrations, transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.backends.signals import connection_created
 from django.db.models import Model
 
@@ -288,8 +290,6 @@ class Break:
 def verify(apps: Any = None, using: str = "default") -> list[Break]:
     """Walk every chain, in each stream by id: each row's hash recomputed from its fields and
     the row before it. A changed field, a removed or inserted row, a forged seal: a break."""
-    from django.apps import apps as live_apps
-
     registry = apps or live_apps
     breaks: list[Break] = []
     for label, chain in CHAINS.items():
@@ -499,8 +499,6 @@ def register_sqlite_function(sender: Any, connection: Any, **kwargs: Any) -> Non
 
 def allow_flush() -> None:
     """The test suite's flush between transactional tests empties the audit tables too."""
-    from django.db.backends.base.operations import BaseDatabaseOperations
-
     original = BaseDatabaseOperations.execute_sql_flush
     if getattr(original, "audit_maintenance", False):
         return

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 FTS_TABLES = {
@@ -80,6 +81,4 @@ def ensure_search_index(connection: BaseDatabaseWrapper) -> bool:
 
 
 def repair_after_migrate(using: str = "default", **kwargs: Any) -> None:
-    from django.db import connections
-
     ensure_search_index(connections[using])
