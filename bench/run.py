@@ -60,7 +60,11 @@ def main() -> int:
         started = time.perf_counter()
         # Each benchmark in its own process: its own Django set-up and scratch database, and
         # its own peak memory.
-        code = f"import json, bench.{name} as m; print('RESULT ' + json.dumps(m.run()))"
+        code = (
+            f"import json, bench.{name} as m; r = m.run(); t = getattr(m, 'table', None)\n"
+            "for line in (t(r).splitlines() if t else ()): print('TABLE ' + line)\n"
+            "print('RESULT ' + json.dumps(r))"
+        )
         done = subprocess.run(
             [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False,
             env=environment(changes),
@@ -72,6 +76,11 @@ def main() -> int:
             return 1
         results[label] = json.loads(lines[-1].removeprefix("RESULT "))
         print(f"== {label} ({time.perf_counter() - started:.1f} s)")
+        # A benchmark with a table of its own (bench_engine: the engines side by side, and
+        # what each does inside the clock) prints it before its figures.
+        for line in done.stdout.splitlines():
+            if line.startswith("TABLE "):
+                print("   " + line.removeprefix("TABLE "))
         for key, value in results[label].items():
             print(
                 f"   {key:44} {value:14.3f}"
