@@ -28,7 +28,7 @@ from rules.engine import citations as rule
 from rules.engine.config import GameConfig
 from rules.engine.errors import BadInput
 from rules.engine.pots import Pot, split_pot
-from rules.engine.state import Action, HandState, Seat, replay
+from rules.engine.state import Action, Blinds, HandState, Post, Seat, replay
 
 Ranking = tuple[tuple[int, ...], ...]
 
@@ -274,17 +274,19 @@ def closing_returns(
     seats: Sequence[Seat],
     actions: Sequence[Action],
     final: HandState,
+    blinds: Blinds | None = None,
+    posts: Sequence[Post] = (),
 ) -> dict[int, int]:
     """The uncalled chips ``final`` (a hand whose betting is over) handed back, found by
     replaying the hand up to the step that closed the betting: the last action, or the
     forced bets when they closed it alone (everyone but at most one all-in)."""
     if actions:
-        before, _ = replay(config, button, seats, actions[:-1])
+        before, _ = replay(config, button, seats, actions[:-1], blinds, posts)
         return returned_chips(before.stacks, final.stacks, {actions[-1].seat})
     # Closed by the forced bets: what each seat posted, read from the same hand dealt with
     # chips enough for every post (each seat but at most one was all-in for its whole stack).
-    deep = [Seat(seat=s.seat, stack=s.stack + _DEEP) for s in seats]
-    posted, _ = replay(config, button, deep, ())
+    deep = [Seat(s.seat, s.stack + _DEEP) for s in seats]
+    posted, _ = replay(config, button, deep, (), blinds, posts)
     behind = {s.seat: max(0, s.stack - (s.stack + _DEEP - posted.stacks[s.seat])) for s in seats}
     return returned_chips(behind, final.stacks, ())
 
