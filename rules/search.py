@@ -2,7 +2,8 @@
 
 - PostgreSQL: a weighted ``search_vector`` (citation and title A, text B, examples C; a stored
   generated column with a GIN index, migration 0002), ``ts_rank``, and ``pg_trgm`` over the
-  rulebook's own words so a typo still finds the rule.
+  rulebook's own words so a typo still finds the rule, all as ``django.contrib.postgres.search``
+  expressions (``SearchQuery``, ``SearchRank``, ``TrigramSimilarity``).
 - SQLite: two FTS5 tables kept in step by triggers (title and text; the examples apart),
   ``bm25`` with column weights, prefix indexes for the word being typed; typos are matched
   with ``difflib`` against the same word list.
@@ -25,7 +26,6 @@ A query first needs every term; when that finds little, rules matching all but o
 
 from __future__ import annotations
 
-import bisect
 import difflib
 import functools
 import re
@@ -33,12 +33,19 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
+from django.contrib.postgres.search import (
+    SearchQuery,
+    SearchRank,
+    SearchVectorField,
+    TrigramSimilarity,
+)
 from django.db import connection
 from django.db.models import Q, QuerySet
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
+from django.db.models.expressions import Col
+from django.utils.safestring import SafeString
 
 from rules.models import Rule, Rulebook, Section, VocabularyWord
+from rules.snippets import plain_snippet, snippet
 from rules.vocabulary import (
     NOT_IN_THE_BOOKS,
     STOPWORDS,
@@ -49,9 +56,6 @@ from rules.vocabulary import (
 )
 
 MAX_QUERY = 200
-#: Snippet markers: control characters survive HTML escaping, then become <mark>.
-START, STOP = "\x02", "\x03"
-MARKED = re.compile(f"{START}([^{START}{STOP}]*){STOP}")
 #: Fewer hits than this for all the terms, and rules matching all but one are added.
 RELAX_BELOW = 5
 MAX_GROUPS, MAX_SUBSETS = 8, 70
@@ -73,7 +77,6 @@ TITLE_SHARE = 2.0
 #: them: Poker Betting Help's BH-1 to BH-7 are "numbered situations" illustrating Robert's
 #: Rules (its notes), BH-0 a worked betting round. At equal evidence the rule comes first.
 ILLUSTRATIONS = {"BH": 0.85}
-SNIPPET_WORDS = 30
 #: bm25 weights of the FTS5 columns citation_id, title, text.
 BM25_WEIGHTS = (10.0, 10.0, 2.0)
 #: The examples' own FTS5 table counts this much against the rule's.
@@ -291,15 +294,15 @@ def _with_corrections(terms: list[Term]) -> list[Term]:
 
 def _nearest_word(word: str) -> str | None:
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            # ``%`` is pg_trgm's similarity operator (GIN-indexed); 0.3 is its default cut-off.
-            cursor.execute(
-                "SELECT word, similarity(word, %s) AS score FROM rules_vocabularyword"
-                " WHERE word %% %s ORDER BY score DESC, word LIMIT 1",
-                [word, word],
-            )
-            row = cursor.fetchone()
-        return str(row[0]) if row and row[1] >= 0.35 else None
+        # ``trigram_similar`` is pg_trgm's ``%`` operator (GIN-indexed; cut-off 0.3).
+        row = (
+            VocabularyWord.objects.filter(word__trigram_similar=word)
+            .annotate(score=TrigramSimilarity("word", word))
+            .order_by("-score", "word")
+            .values_list("word", "score")
+            .first()
+        )
+        return row[0] if row and row[1] >= 0.35 else None
     words = VocabularyWord.objects.filter(word__startswith=word[0]).values_list("word", flat=True)
     close = difflib.get_close_matches(word, list(words), n=1, cutoff=0.75)
     return close[0] if close else None
@@ -445,61 +448,6 @@ def rank(scored: list[Scored], query: Query, limit: int) -> list[Hit]:
     return [Hit(c.rule, c.points, snippet(c.rule, query.anything)) for c in best]
 
 
-# --- snippets --------------------------------------------------------------------------------
-
-
-def highlight(raw: str) -> SafeString:
-    """Escape everything first, then turn matched marker pairs into <mark>: whatever the rule
-    text or the query holds, no HTML gets through."""
-    safe = MARKED.sub(r"<mark>\1</mark>", escape(raw)).replace(START, "").replace(STOP, "")
-    return mark_safe(safe)  # noqa: S308 - built from escaped text and our own tags
-
-
-def snippet(rule: Rule, anything: re.Pattern[str] | None) -> SafeString:
-    """About ``SNIPPET_WORDS`` words of the rule's text (else of its examples) around the most
-    matches, the matches marked; the text's opening words when neither matches."""
-    for text in (rule.text, rule.examples_text):
-        text = text.replace(START, "").replace(STOP, "")
-        found = anything.finditer(text) if anything is not None else ()
-        if spans := [m.span() for m in found if m.end() > m.start()]:
-            return highlight(_window(text, spans))
-    return plain_snippet(rule.text or rule.examples_text)
-
-
-def _window(text: str, spans: list[tuple[int, int]]) -> str:
-    words = [m.span() for m in re.finditer(r"\S+", text)]
-    starts = [start for start, _ in words]
-    hit_words = sorted({bisect.bisect_right(starts, start) - 1 for start, _ in spans})
-    # The window of SNIPPET_WORDS words holding the most matched words, a few words of
-    # context before the first of them.
-    best, first = -1, 0
-    for index in hit_words:
-        begin = max(0, index - 4)
-        count = bisect.bisect_left(hit_words, begin + SNIPPET_WORDS) - bisect.bisect_left(
-            hit_words, begin
-        )
-        if count > best:
-            best, first = count, begin
-    last = min(len(words), first + SNIPPET_WORDS) - 1
-    cut_from, cut_to = words[first][0], words[last][1]
-    marked, at = [], cut_from
-    for start, end in spans:
-        start, end = max(start, at), min(end, cut_to)
-        if start >= end:
-            continue
-        marked += [text[at:start], START, text[start:end], STOP]
-        at = end
-    marked.append(text[at:cut_to])
-    body = " ".join("".join(marked).split())
-    return ("… " if first else "") + body + (" …" if last < len(words) - 1 else "")
-
-
-def plain_snippet(text: str, words: int = 30) -> SafeString:
-    parts = text.replace(START, "").replace(STOP, "").split()
-    tail = "…" if len(parts) > words else ""
-    return mark_safe(escape(" ".join(parts[:words])) + tail)  # noqa: S308 - escaped
-
-
 # --- PostgreSQL ------------------------------------------------------------------------------
 
 TS_WORD = re.compile(r"[a-z0-9]+(?:[\-.][a-z0-9]+)*")
@@ -543,16 +491,22 @@ def _postgres(
     subsets: list[list[list[Term]]], excluded: list[Term], scope: Scope, limit: int
 ) -> list[int]:
     """The ids of the best ``limit`` matches by ``ts_rank`` (candidates for ``rank``)."""
-    query = tsquery(subsets, excluded)
-    if not query:
+    if not (raw := tsquery(subsets, excluded)):
         return []
-    filters, params = _scope_sql(scope)
-    sql = f"""
-        SELECT r.id FROM rules_rule r, to_tsquery('english', %s) q
-        WHERE r.search_vector @@ q AND NOT r.withdrawn {filters}
-        ORDER BY ts_rank(%s::real[], r.search_vector, q) DESC, r.id LIMIT %s
-    """  # noqa: S608 - fixed SQL fragments only; every value is a parameter
-    return [row[0] for row in _fetch(sql, [query, *params, TS_WEIGHTS, limit])]
+    query = SearchQuery(raw, search_type="raw", config="english")
+    vector = _stored_vector()
+    rules = scope.apply(Rule.objects.alias(vector=vector).filter(vector=query, withdrawn=False))
+    ranked = rules.order_by(SearchRank(vector, query, weights=TS_WEIGHTS).desc(), "pk")
+    return list(ranked.values_list("pk", flat=True)[:limit])
+
+
+def _stored_vector() -> Col:
+    """Migration 0002's weighted ``search_vector`` (a generated column with a GIN index). It
+    exists on PostgreSQL only, so it is no field of ``Rule``: the queries name it directly."""
+    field = SearchVectorField()
+    field.set_attributes_from_name("search_vector")
+    field.model = Rule  # named as Rule's, never added to it
+    return Col(Rule._meta.db_table, field)
 
 
 def _scope_sql(scope: Scope) -> tuple[str, list[object]]:

@@ -11,8 +11,9 @@ from django.test.utils import CaptureQueriesContext
 
 from rules import rulebook_format as fmt
 from rules.models import Rule, RuleAlias, Rulebook, RuleExample, Section, VocabularyWord
-from rules.search import highlight, search_rules
+from rules.search import search_rules
 from rules.services import import_rulebook, load_rulebooks, refresh_vocabulary
+from rules.snippets import highlight
 from rules.vocabulary import parse_citation, parse_query
 
 pytestmark = pytest.mark.django_db
