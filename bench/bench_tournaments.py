@@ -58,7 +58,7 @@ def _field(entrants: int, tables: int, first_table: int) -> tuple[Any, Any]:
     from django.contrib.auth.models import User
 
     from cardroom.models import Table, TableKind
-    from tournaments.services import create_tournament, register_entrants
+    from tournaments.setup import create_tournament, register_entrants
 
     director, _ = User.objects.get_or_create(username="bench-director")
     rooms = Table.objects.bulk_create(
@@ -91,18 +91,18 @@ def _players_at(tournament: Any, table: int) -> list[Any]:
 def _bench_field(entrants: int, tables: int, label: str, first_table: int) -> dict[str, Any]:
     from django.db import transaction
 
-    from tournaments import services
+    from tournaments import balance_checks, draw_services
 
     figures: dict[str, Any] = {}
     tournament, director = _field(entrants, tables, first_table)
     # The balancing check is a Celery task queued on commit; it is measured on its own below.
     with transaction.atomic():
         draw, ms, queries = _measure(
-            lambda: services.draw_initial_seating(tournament=tournament, by=director)
+            lambda: draw_services.draw_initial_seating(tournament=tournament, by=director)
         )
     figures[f"{label}_initial_draw_ms"] = ms
     figures[f"{label}_initial_draw_queries"] = queries
-    _, ms, _ = _measure(lambda: services.verify_draw(draw))
+    _, ms, _ = _measure(lambda: draw_services.verify_draw(draw))
     figures[f"{label}_initial_draw_verify_ms"] = ms
 
     # 9,999 left fit 1,111 tables: the check after this elimination says which table breaks.
@@ -111,11 +111,13 @@ def _bench_field(entrants: int, tables: int, label: str, first_table: int) -> di
     if check.tables_to_break:
         table = tournament.tables.get(number=check.tables_to_break[0])
         with transaction.atomic():
-            draw, ms, queries = _measure(lambda: services.break_table(table=table, by=director))
+            draw, ms, queries = _measure(
+                lambda: draw_services.break_table(table=table, by=director)
+            )
         figures[f"{label}_break_table_players"] = len(draw.result["result"])
         figures[f"{label}_break_table_ms"] = ms
         figures[f"{label}_break_table_queries"] = queries
-        _, ms, _ = _measure(lambda: services.verify_draw(draw))
+        _, ms, _ = _measure(lambda: draw_services.verify_draw(draw))
         figures[f"{label}_break_table_verify_ms"] = ms
     # A bust after the break leaves the tables within one (nothing to do); another at that
     # table, already one short, makes 9 against 7: one balancing move (TDA 11-A).
@@ -125,7 +127,9 @@ def _bench_field(entrants: int, tables: int, label: str, first_table: int) -> di
     figures[f"{label}_third_check_moves"] = len(check.moves)
     if check.moves:
         with transaction.atomic():
-            _, ms, queries = _measure(lambda: services.apply_balance(check=check, by=director))
+            _, ms, queries = _measure(
+                lambda: balance_checks.apply_balance(check=check, by=director)
+            )
         figures[f"{label}_balance_apply_ms"] = ms
         figures[f"{label}_balance_apply_queries"] = queries
     return figures
@@ -137,18 +141,23 @@ def _eliminate_and_check(
     """Bust a player at the shortest table (the task's check is measured on its own)."""
     from django.db import transaction
 
-    from tournaments import services
+    from tournaments import balance_checks, eliminations, seating
 
-    counts = services.table_counts(tournament)
+    counts = seating.table_counts(tournament)
     short = min(counts, key=lambda t: (counts[t], t))
     victim = _players_at(tournament, short)[0]
     with transaction.atomic():
-        _, ms, queries = _measure(lambda: services.eliminate_player(entrant=victim, by=director))
+        _, ms, queries = _measure(
+            lambda: eliminations.eliminate_player(entrant=victim, by=director)
+        )
         transaction.on_commit(lambda: None)
     figures[f"{label}_{which}_eliminate_ms"] = ms
     figures[f"{label}_{which}_eliminate_queries"] = queries
     # The check only records what it finds: run it a few times, report the median.
-    runs = [_measure(lambda: services.check_balance(tournament_id=tournament.pk)) for _ in range(5)]
+    runs = [
+        _measure(lambda: balance_checks.check_balance(tournament_id=tournament.pk))
+        for _ in range(5)
+    ]
     check, _, queries = runs[-1]
     figures[f"{label}_{which}_balance_check_ms"] = statistics.median(ms for _, ms, _ in runs)
     figures[f"{label}_{which}_balance_check_queries"] = queries

@@ -152,8 +152,9 @@ def drill_celery(env: dict[str, str]) -> dict[str, object]:
     from django.db import connection
 
     from cardroom.services import create_table
+    from tournaments.clock import start_clock
     from tournaments.models import ClockEvent, Tournament
-    from tournaments.services import create_tournament, start_clock
+    from tournaments.setup import create_tournament
 
     manager = User.objects.get(username="manager")
     number = 900 + Tournament.objects.count()

@@ -85,8 +85,9 @@ def seed_tournament(manager: Any, director: Any) -> Any:
     """A new tournament each run: 36 players drawn over 8 tournament tables (room 201-208)."""
     from cardroom.models import Table
     from cardroom.services import create_table
+    from tournaments.draw_services import draw_initial_seating
     from tournaments.models import Tournament, TournamentStatus
-    from tournaments.services import create_tournament, draw_initial_seating, register_entrants
+    from tournaments.setup import create_tournament, register_entrants
 
     # Earlier runs' tournaments are over: their tables are free again.
     Tournament.objects.filter(name__startswith="Load test").update(status=TournamentStatus.COMPLETE)

@@ -172,7 +172,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     from rules.services import create_house_rule
     from tests.factories import make_table, make_user
     from tests.tournaments.factories import make_tournament
-    from tournaments import services as tournament_services
+    from tournaments import balance_checks, director_seats, draw_services, eliminations, setup
     from tournaments.models import Entrant, SeatAssignment, TournamentTable
 
     call_command("load_rulebook", verbosity=0)
@@ -201,11 +201,11 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     )
 
     tournament = make_tournament(by=director, tables=3, entrants=16, name=text("tournament.name"))
-    seated, out = tournament_services.register_entrants(
+    seated, out = setup.register_entrants(
         tournament=tournament, names=[text("entrant.name"), text("entrant.name") + " again"],
         by=director, special_needs=text("entrant.special_needs"),
     )  # fmt: skip
-    tournament_services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     # TDA 9 once play has begun: the player moves to the reserved seat (a move with the reason).
     first_table = TournamentTable.objects.get(tournament=tournament, number=1)
     taken = set(
@@ -214,21 +214,21 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
         )
     )
     free = min(set(range(1, first_table.seats + 1)) - taken)
-    tournament_services.reserve_seat(
+    director_seats.reserve_seat(
         entrant=seated, table=first_table, seat=free, reason=text("reservation.reason"),
         by=director,
     )  # fmt: skip
-    tournament_services.correct_wrong_seat(
+    director_seats.correct_wrong_seat(
         entrant=seated, found_table=3, found_seat=9, note=text("seat_move.note"), by=director
     )
-    tournament_services.eliminate_player(entrant=Entrant.objects.get(pk=out.pk), by=director)
+    eliminations.eliminate_player(entrant=Entrant.objects.get(pk=out.pk), by=director)
     # An "Out" clicked by mistake, undone by the director (the reason is free text).
     misclicked = Entrant.objects.get(tournament=tournament, number=1)
-    tournament_services.eliminate_player(entrant=misclicked, by=director)
-    tournament_services.reinstate_player(
+    eliminations.eliminate_player(entrant=misclicked, by=director)
+    eliminations.reinstate_player(
         entrant=misclicked, by=director, reason=text("reinstatement.reason")
     )
-    check = tournament_services.check_balance(tournament_id=tournament.pk)
+    check = balance_checks.check_balance(tournament_id=tournament.pk)
     tournament.refresh_from_db()
     return {
         "manager": manager,

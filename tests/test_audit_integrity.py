@@ -28,7 +28,7 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     from cardroom.services import record_action, void_last_action
     from rules.services import create_house_rule
     from tests.tournaments.factories import make_tournament
-    from tournaments import services as ts
+    from tournaments import balance_checks, clock, director_seats, draw_services, eliminations
     from tournaments.models import EntrantStatus
 
     house = create_house_rule(by=floor_manager, title="Phones", text="No phones at the table.")
@@ -43,16 +43,16 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
         decision="A warning.", citations=[(house.citation_id, "")],
     )  # fmt: skip
     tournament = make_tournament(by=director, tables=2, entrants=12)
-    ts.reserve_seat(
+    director_seats.reserve_seat(
         entrant=tournament.entrants.get(number=1), table=tournament.tables.get(number=1),
         seat=1, reason="Wheelchair", by=director,
     )  # fmt: skip
-    ts.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     out = tournament.entrants.filter(status=EntrantStatus.SEATED).order_by("number")[3]
-    ts.eliminate_player(entrant=out, by=director)
-    ts.reinstate_player(entrant=out, by=director, reason="Misclicked Out.")
-    ts.check_balance(tournament_id=tournament.pk)
-    ts.start_clock(tournament=tournament, by=director)
+    eliminations.eliminate_player(entrant=out, by=director)
+    eliminations.reinstate_player(entrant=out, by=director, reason="Misclicked Out.")
+    balance_checks.check_balance(tournament_id=tournament.pk)
+    clock.start_clock(tournament=tournament, by=director)
     for label in audit.CHAINS:
         assert apps.get_model(label).objects.exists(), f"no {label} row in the world"
     return {"hand": hand, "ruling": ruling, "tournament": tournament, "house": house}

@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 from cardroom.api_errors import error_body
 from cardroom.models import Structure, Table, Variant
 from cardroom.roles import READERS, Role, role_permission
-from tournaments import services
+from tournaments import balance_checks, clock, director_seats, draw_services, eliminations, setup
 from tournaments.draws.errors import DrawError
 from tournaments.models import (
     BalanceCheck,
@@ -347,7 +347,7 @@ class TournamentViewSet(
         tables = list(Table.objects.filter(number__in=numbers))
         if len(tables) != len(set(numbers)):
             raise ValidationError({"tables": "Name existing room tables."})
-        tournament = services.create_tournament(by=request.user, tables=tables, **data)
+        tournament = setup.create_tournament(by=request.user, tables=tables, **data)
         return Response(TournamentSerializer(tournament).data, status=201)
 
 
@@ -371,7 +371,7 @@ class EntrantsView(TournamentAPIView):
         reentry_of = (
             get_object_or_404(Entrant, tournament=tournament, number=number) if number else None
         )
-        entrant = services.register_entrant(
+        entrant = setup.register_entrant(
             tournament=tournament, by=request.user, reentry_of=reentry_of, **data
         )
         return Response(EntrantSerializer(entrant).data, status=201)
@@ -385,7 +385,7 @@ class EliminateView(TournamentAPIView):
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
         entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
-        elimination = services.eliminate_player(entrant=entrant, by=request.user)
+        elimination = eliminations.eliminate_player(entrant=entrant, by=request.user)
         return Response(EliminationSerializer(elimination).data, status=201)
 
 
@@ -415,7 +415,7 @@ class ReinstateView(TournamentAPIView):
         entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
         entry = ReinstateInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
-        reinstatement = services.reinstate_player(
+        reinstatement = eliminations.reinstate_player(
             entrant=entrant, by=request.user, reason=entry.validated_data["reason"]
         )
         return Response(ReinstatementSerializer(reinstatement).data, status=201)
@@ -438,7 +438,7 @@ class RegistrationCloseView(TournamentAPIView):
         responses={200: TournamentSerializer, **ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
-        tournament = services.close_registration(tournament=self.tournament(), by=request.user)
+        tournament = eliminations.close_registration(tournament=self.tournament(), by=request.user)
         return Response(TournamentSerializer(tournament).data)
 
 
@@ -500,12 +500,12 @@ class DrawsView(TournamentAPIView):
             entrants = list(tournament.entrants.filter(number__in=data["entrants"]))
             if len(entrants) != len(set(data["entrants"])):
                 raise ValidationError({"entrants": "Name entry numbers of this tournament."})
-        draw = services.commit_draw(
+        draw = draw_services.commit_draw(
             tournament=tournament, kind=data["kind"], by=request.user, table=data.get("table"),
             entrants=entrants,
         )  # fmt: skip
         if data["deal"]:
-            draw = services.deal_draw(draw=draw, by=request.user)
+            draw = draw_services.deal_draw(draw=draw, by=request.user)
         return Response(DrawSerializer(draw).data, status=201)
 
 
@@ -529,7 +529,9 @@ class DrawDealView(DrawDetailView):
         responses={200: DrawSerializer, **ERRORS},
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
-        return Response(DrawSerializer(services.deal_draw(draw=self.draw(), by=request.user)).data)
+        return Response(
+            DrawSerializer(draw_services.deal_draw(draw=self.draw(), by=request.user)).data
+        )
 
 
 class DrawVerifyView(DrawDetailView):
@@ -548,7 +550,7 @@ class DrawVerifyView(DrawDetailView):
         },
     )
     def get(self, request: Request, pk: int, number: int) -> Response:
-        return Response(services.verify_draw(self.draw()).as_dict())
+        return Response(draw_services.verify_draw(self.draw()).as_dict())
 
 
 # --- balancing, director's seat actions -------------------------------------------------------
@@ -568,7 +570,7 @@ class BalanceView(TournamentAPIView):
     @extend_schema(summary="Run a balancing check now", request=None,
                    responses={201: BalanceCheckSerializer})  # fmt: skip
     def post(self, request: Request, pk: int) -> Response:
-        check = services.check_balance(tournament_id=self.tournament().pk)
+        check = balance_checks.check_balance(tournament_id=self.tournament().pk)
         return Response(BalanceCheckSerializer(check).data, status=201)
 
 
@@ -580,7 +582,7 @@ class BalanceApplyView(TournamentAPIView):
     )
     def post(self, request: Request, pk: int, check_id: int) -> Response:
         check = get_object_or_404(BalanceCheck, tournament_id=pk, pk=check_id)
-        moves = services.apply_balance(check=check, by=request.user)
+        moves = balance_checks.apply_balance(check=check, by=request.user)
         return Response(SeatMoveSerializer(moves, many=True).data)
 
 
@@ -603,7 +605,7 @@ class ReservationView(TournamentAPIView):
         data = entry.validated_data
         entrant = get_object_or_404(Entrant, tournament_id=pk, number=data["entrant"])
         table = get_object_or_404(TournamentTable, tournament_id=pk, number=data["table"])
-        reservation = services.reserve_seat(
+        reservation = director_seats.reserve_seat(
             entrant=entrant, table=table, seat=data["seat"], reason=data["reason"], by=request.user
         )
         body = {"entrant": entrant.number, "table": table.number, "seat": reservation.seat,
@@ -629,7 +631,7 @@ class WrongSeatView(TournamentAPIView):
         entry.is_valid(raise_exception=True)
         data = dict(entry.validated_data)
         entrant = get_object_or_404(Entrant, tournament_id=pk, number=data.pop("entrant"))
-        move = services.correct_wrong_seat(entrant=entrant, by=request.user, **data)
+        move = director_seats.correct_wrong_seat(entrant=entrant, by=request.user, **data)
         return Response(SeatMoveSerializer(move).data, status=201)
 
 
@@ -644,7 +646,7 @@ class ButtonView(TournamentAPIView):
         seat = request.data.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise ValidationError({"seat": "Give the button's seat number."})
-        table = services.set_button(table=table, seat=seat, by=request.user)
+        table = director_seats.set_button(table=table, seat=seat, by=request.user)
         return Response(TournamentTableSerializer(table).data)
 
 
@@ -665,9 +667,9 @@ class HandForHandView(TournamentAPIView):
         if action not in HAND_FOR_HAND_ACTIONS:
             raise ValidationError({"action": "Choose on, off or next."})
         if action == "next":
-            tournament = services.next_hand_for_hand(tournament=tournament, by=request.user)
+            tournament = eliminations.next_hand_for_hand(tournament=tournament, by=request.user)
         else:
-            tournament = services.set_hand_for_hand(
+            tournament = eliminations.set_hand_for_hand(
                 tournament=tournament, on=action == "on", by=request.user
             )
         return Response(TournamentSerializer(tournament).data)
@@ -696,13 +698,13 @@ class ClockView(TournamentAPIView):
         if action not in CLOCK_ACTIONS:
             raise ValidationError({"action": f"Choose one of {', '.join(CLOCK_ACTIONS)}."})
         service = {
-            "start": services.start_clock,
-            "pause": services.pause_clock,
-            "resume": services.resume_clock,
-            "advance": services.advance_level,
+            "start": clock.start_clock,
+            "pause": clock.pause_clock,
+            "resume": clock.resume_clock,
+            "advance": clock.advance_level,
         }.get(action)
         if service is None:
-            tournament = services.advance_level(tournament=tournament, by=request.user, back=True)
+            tournament = clock.advance_level(tournament=tournament, by=request.user, back=True)
         else:
             tournament = service(tournament=tournament, by=request.user)
         return Response(clock_body(tournament))

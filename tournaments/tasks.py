@@ -12,24 +12,25 @@ from celery import shared_task
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from tournaments import services
+from tournaments import balance_checks, clock
 from tournaments.models import ClockState, Level, Tournament
+from tournaments.scheduling import ADVANCE_CLOCK, ADVANCE_CLOCKS, CHECK_BALANCE
 
 
-@shared_task(name="tournaments.check_balance")
+@shared_task(name=CHECK_BALANCE)
 def check_balance(tournament_id: int) -> int:
     """After an elimination or a draw: what balancing needs now. Returns the check's id."""
-    return services.check_balance(tournament_id=tournament_id).pk
+    return balance_checks.check_balance(tournament_id=tournament_id).pk
 
 
-@shared_task(name="tournaments.advance_clock")
+@shared_task(name=ADVANCE_CLOCK)
 def advance_clock(tournament_id: int, version: int) -> int | None:
     """When a level's time runs out: move the clock on (ignored if the clock changed since)."""
-    tournament = services.tick_clock(tournament_id=tournament_id, version=version)
+    tournament = clock.tick_clock(tournament_id=tournament_id, version=version)
     return tournament.level_number if tournament is not None else None
 
 
-@shared_task(name="tournaments.advance_clocks", ignore_result=True)
+@shared_task(name=ADVANCE_CLOCKS, ignore_result=True)
 def advance_clocks() -> list[int]:
     """Every few seconds: move on every running clock whose level has ended (its tick lost
     with a worker, or late). Each through the version-checked tick, so a clock changed in the
@@ -46,7 +47,7 @@ def advance_clocks() -> list[int]:
     moved = []
     for pk, version, started, elapsed, length in running:
         if length is not None and started + length - elapsed <= now:
-            ticked = services.tick_clock(tournament_id=pk, version=version)
+            ticked = clock.tick_clock(tournament_id=pk, version=version)
             if ticked is not None and ticked.clock_version != version:
                 moved.append(pk)
     return moved

@@ -26,7 +26,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from cardroom.forms import whole_number
 from cardroom.roles import READERS, Role, role_required
-from tournaments import services
+from tournaments import balance_checks, director_seats, draw_services, eliminations, setup
+from tournaments.clock import advance_level, pause_clock, resume_clock, start_clock
 from tournaments.clock_display import room_labels, room_state
 from tournaments.draws.errors import DrawError
 from tournaments.forms import (
@@ -100,7 +101,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = services.create_tournament(by=request.user, **form.cleaned_data)
+            tournament = setup.create_tournament(by=request.user, **form.cleaned_data)
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
@@ -207,7 +208,7 @@ def entrant_register(request: HttpRequest, pk: int) -> HttpResponse:
     form = EntrantForm(request.POST, tournament=tournament)
     if form.is_valid():
         try:
-            entrant = services.register_entrant(
+            entrant = setup.register_entrant(
                 tournament=tournament, by=request.user, **form.cleaned_data
             )
         except ValidationError as exc:
@@ -228,7 +229,7 @@ def entrant_eliminate(request: HttpRequest, pk: int, number: int) -> HttpRespons
     entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
     url = reverse("tournaments:detail", args=[pk])
     try:
-        services.eliminate_player(entrant=entrant, by=request.user)
+        eliminations.eliminate_player(entrant=entrant, by=request.user)
     except DrawError as exc:
         return _refused(request, exc, url)
     if not request.htmx:
@@ -261,7 +262,7 @@ def entrant_reinstate(request: HttpRequest, pk: int, number: int) -> HttpRespons
         return _refused(request, ValidationError("Say why the elimination is undone."), url)
     return _act(
         request, url,
-        lambda: services.reinstate_player(
+        lambda: eliminations.reinstate_player(
             entrant=entrant, by=request.user, reason=form.cleaned_data["reason"]
         ),
         f"{entrant.name} is back in the tournament: elimination undone.",
@@ -274,7 +275,7 @@ def registration_close(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
     return _act(
         request, reverse("tournaments:detail", args=[pk]),
-        lambda: services.close_registration(tournament=tournament, by=request.user),
+        lambda: eliminations.close_registration(tournament=tournament, by=request.user),
         "Registration and re-entry are closed: finishing places are fixed from now on.",
     )  # fmt: skip
 
@@ -292,7 +293,7 @@ def reserve_seat(request: HttpRequest, pk: int) -> HttpResponse:
     table = get_object_or_404(TournamentTable, tournament_id=pk, number=data["table"])
     return _act(
         request, url,
-        lambda: services.reserve_seat(
+        lambda: director_seats.reserve_seat(
             entrant=entrant, table=table, seat=data["seat"], reason=data["reason"], by=request.user
         ),
         f"Table {table.number} seat {data['seat']} reserved for {entrant.name} (TDA 9).",
@@ -311,7 +312,7 @@ def wrong_seat(request: HttpRequest, pk: int) -> HttpResponse:
     entrant = get_object_or_404(Entrant, tournament_id=pk, number=data.pop("entrant"))
     return _act(
         request, url,
-        lambda: services.correct_wrong_seat(entrant=entrant, by=request.user, **data),
+        lambda: director_seats.correct_wrong_seat(entrant=entrant, by=request.user, **data),
         f"{entrant.name} moves to the assigned seat with the current stack (TDA 7).",
     )  # fmt: skip
 
@@ -327,7 +328,7 @@ def table_button(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         return _go(request, url)
     return _act(
         request, url,
-        lambda: services.set_button(table=table, seat=form.cleaned_data["seat"], by=request.user),
+        lambda: director_seats.set_button(table=table, seat=form.cleaned_data["seat"], by=request.user),
     )  # fmt: skip
 
 
@@ -341,12 +342,12 @@ def hand_for_hand(request: HttpRequest, pk: int) -> HttpResponse:
         return _act(
             request,
             url,
-            lambda: services.next_hand_for_hand(tournament=tournament, by=request.user),
+            lambda: eliminations.next_hand_for_hand(tournament=tournament, by=request.user),
         )
     on = what == "on"
     return _act(
         request, url,
-        lambda: services.set_hand_for_hand(tournament=tournament, on=on, by=request.user),
+        lambda: eliminations.set_hand_for_hand(tournament=tournament, on=on, by=request.user),
         "Hand-for-hand announced (TDA RP-8)." if on else "Hand-for-hand is over.",
     )  # fmt: skip
 
@@ -383,7 +384,7 @@ def draw_commit(request: HttpRequest, pk: int) -> HttpResponse:
     if kind not in DrawKind.values:
         return _refused(request, ValidationError("Choose a kind of draw."), back)
     try:
-        draw = services.commit_draw(
+        draw = draw_services.commit_draw(
             tournament=tournament, kind=kind, by=request.user,
             table=whole_number(table, 6),
         )  # fmt: skip
@@ -397,7 +398,7 @@ def draw_commit(request: HttpRequest, pk: int) -> HttpResponse:
 def draw_deal(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     draw = get_object_or_404(Draw, tournament_id=pk, number=number)
     url = reverse("tournaments:draw_detail", args=[pk, number])
-    return _act(request, url, lambda: services.deal_draw(draw=draw, by=request.user))
+    return _act(request, url, lambda: draw_services.deal_draw(draw=draw, by=request.user))
 
 
 @require_GET
@@ -450,7 +451,7 @@ def draw_context(draw: Draw) -> dict[str, Any]:
 @role_required(*READERS)
 def draw_verify(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     draw = get_object_or_404(Draw, tournament_id=pk, number=number)
-    verification = services.verify_draw(draw)
+    verification = draw_services.verify_draw(draw)
     template = "tournaments/draw.html#verification" if request.htmx else "tournaments/draw.html"
     context = {**draw_context(draw), "verification": verification}
     return render(request, template, context)
@@ -480,7 +481,7 @@ def balance(request: HttpRequest, pk: int) -> HttpResponse:
 def balance_check(request: HttpRequest, pk: int) -> HttpResponse:
     _tournament(pk)  # a 404 for a tournament that does not exist, not a 500 in the service
     url = reverse("tournaments:balance", args=[pk])
-    return _act(request, url, lambda: services.check_balance(tournament_id=pk))
+    return _act(request, url, lambda: balance_checks.check_balance(tournament_id=pk))
 
 
 @require_POST
@@ -489,7 +490,7 @@ def balance_apply(request: HttpRequest, pk: int, check_id: int) -> HttpResponse:
     check = get_object_or_404(BalanceCheck, tournament_id=pk, pk=check_id)
     url = reverse("tournaments:balance", args=[pk])
     return _act(
-        request, url, lambda: services.apply_balance(check=check, by=request.user),
+        request, url, lambda: balance_checks.apply_balance(check=check, by=request.user),
         f"{len(check.moves)} move{pluralize(len(check.moves))} made.",
     )  # fmt: skip
 
@@ -529,11 +530,11 @@ def clock_state(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 CLOCK_ACTIONS: dict[str, Callable[..., Tournament]] = {
-    "start": services.start_clock,
-    "pause": services.pause_clock,
-    "resume": services.resume_clock,
-    "advance": services.advance_level,
-    "back": lambda **kw: services.advance_level(back=True, **kw),
+    "start": start_clock,
+    "pause": pause_clock,
+    "resume": resume_clock,
+    "advance": advance_level,
+    "back": lambda **kw: advance_level(back=True, **kw),
 }
 
 

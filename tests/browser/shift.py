@@ -118,13 +118,10 @@ def new_tournament(*, level_seconds: int) -> int:
     from django.contrib.auth.models import User
 
     from cardroom.models import Table
+    from tournaments.clock import start_clock
+    from tournaments.draw_services import draw_initial_seating
     from tournaments.models import Tournament
-    from tournaments.services import (
-        create_tournament,
-        draw_initial_seating,
-        register_entrants,
-        start_clock,
-    )
+    from tournaments.setup import create_tournament, register_entrants
 
     judge = User.objects.get(username="shift-judge")
     number = Tournament.objects.count() + 1
@@ -173,8 +170,8 @@ def finish_tournament(tournament_id: int) -> None:
     """The last players bust away from the cameras: the tournament completes, its tables free."""
     from django.contrib.auth.models import User
 
+    from tournaments.eliminations import eliminate_player
     from tournaments.models import EntrantStatus, Tournament, TournamentStatus
-    from tournaments.services import eliminate_player
 
     judge = User.objects.get(username="shift-judge")
     tournament = Tournament.objects.get(pk=tournament_id)

@@ -38,8 +38,8 @@ def running_at(director: Any, *, seconds_in: float, entrants: int = 9) -> Any:
     from django.db.models import F
 
     from tests.tournaments.factories import make_tournament
+    from tournaments.clock import start_clock
     from tournaments.models import Tournament
-    from tournaments.services import start_clock
 
     tournament = make_tournament(
         by=director, tables=1, entrants=entrants, levels=STRUCTURE, name="Sunday Major"
@@ -73,8 +73,8 @@ def open_display(page: Any, live_server: Any, tournament: Any) -> None:
 def test_the_room_display_shows_the_level_and_the_room_facts_without_navigation(
     login_page: Any, director: Any, staff: Any, live_server: Any
 ) -> None:
+    from tournaments.clock import pause_clock
     from tournaments.models import Entrant, EntrantStatus
-    from tournaments.services import pause_clock
 
     tournament = running_at(director, seconds_in=1200 + 300)  # Level 2, 15 minutes left
     Entrant.objects.filter(tournament=tournament, number__in=[2, 5]).update(
@@ -180,7 +180,7 @@ def test_the_level_after_a_break_is_numbered_on_from_the_level_before_it(
 def test_the_display_reconnects_by_itself_after_the_network_drops(
     login_page: Any, director: Any, staff: Any, live_server: Any
 ) -> None:
-    from tournaments.services import advance_level
+    from tournaments.clock import advance_level
 
     tournament = running_at(director, seconds_in=60)
     page = login_page("staffer")

@@ -75,7 +75,8 @@ class Floor:
 
 def start_tournament(director: Any) -> Any:
     from tests.tournaments.factories import make_tournament
-    from tournaments.services import draw_initial_seating, start_clock
+    from tournaments.clock import start_clock
+    from tournaments.draw_services import draw_initial_seating
 
     tournament = make_tournament(
         by=director, tables=2, entrants=12, first_table=41, name="Sunday Turbo"
@@ -110,7 +111,8 @@ def test_open_floor_pages_follow_every_change_within_one_poll(
     from cardroom.ruling_services import log_ruling
     from cardroom.services import set_table_status, start_hand
     from tests.factories import make_table
-    from tournaments.services import advance_level, eliminate_player
+    from tournaments.clock import advance_level
+    from tournaments.eliminations import eliminate_player
 
     call_command("load_rulebook", verbosity=0)
     cash = make_table(number=1, by=floor_manager)

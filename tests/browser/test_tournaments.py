@@ -11,7 +11,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def field(director: Any) -> Any:
     from tests.tournaments.factories import make_tournament
-    from tournaments.services import draw_initial_seating
+    from tournaments.draw_services import draw_initial_seating
 
     tournament = make_tournament(by=director, tables=3, entrants=15, name="Friday Freezeout")
     draw_initial_seating(tournament=tournament, by=director)
@@ -72,7 +72,7 @@ def test_the_new_tournament_form_lists_only_free_tables(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
     from tests.tournaments.factories import LEVELS, make_room_tables
-    from tournaments.services import create_tournament
+    from tournaments.setup import create_tournament
 
     busy = make_room_tables(count=2, first=21)
     make_room_tables(count=1, first=23)
@@ -158,8 +158,10 @@ def test_applying_a_balancing_check_says_one_move_made_in_plain_words(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
     from tests.tournaments.factories import make_tournament
+    from tournaments.balance_checks import check_balance
+    from tournaments.draw_services import draw_initial_seating
+    from tournaments.eliminations import eliminate_player
     from tournaments.models import SeatAssignment
-    from tournaments.services import check_balance, draw_initial_seating, eliminate_player
 
     tournament = make_tournament(by=director, tables=3, entrants=24, name="Balancing Act")
     draw_initial_seating(tournament=tournament, by=director)

@@ -137,7 +137,9 @@ def test_every_change_a_floor_person_cares_about_reaches_the_card(
     from cardroom.ruling_services import log_ruling
     from cardroom.services import start_hand
     from tests.tournaments.factories import make_tournament
-    from tournaments.services import advance_level, draw_initial_seating, eliminate_player
+    from tournaments.clock import advance_level
+    from tournaments.draw_services import draw_initial_seating
+    from tournaments.eliminations import eliminate_player
 
     call_command("load_rulebook", verbosity=0)
     cash = make_table(number=1, by=floor_manager)
@@ -208,7 +210,8 @@ def test_every_change_a_floor_person_cares_about_reaches_the_card(
 
 def test_a_level_reached_on_time_reaches_the_cards_without_any_write(director: Any) -> None:
     from tests.tournaments.factories import make_tournament
-    from tournaments.services import draw_initial_seating, start_clock
+    from tournaments.clock import start_clock
+    from tournaments.draw_services import draw_initial_seating
 
     tournament = make_tournament(by=director, tables=1, entrants=6, first_table=41)
     draw_initial_seating(tournament=tournament, by=director)
@@ -299,7 +302,9 @@ def test_tournament_cards_show_the_tournament_level_and_who_is_seated_now(
     persona_client: Any, director: Any, floor_manager: Any
 ) -> None:
     from tests.tournaments.factories import make_tournament
-    from tournaments.services import advance_level, draw_initial_seating, eliminate_player
+    from tournaments.clock import advance_level
+    from tournaments.draw_services import draw_initial_seating
+    from tournaments.eliminations import eliminate_player
 
     tournament = make_tournament(by=director, tables=2, entrants=11, first_table=41,
                                  name="Sunday Turbo")  # fmt: skip

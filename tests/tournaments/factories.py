@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 
 from cardroom.models import Table, TableKind
 from tournaments.models import Tournament
-from tournaments.services import create_tournament, register_entrants
+from tournaments.setup import create_tournament, register_entrants
 
 LEVELS: list[dict[str, Any]] = [
     {"small_blind": 100, "big_blind": 200, "ante": 0, "minutes": 20},

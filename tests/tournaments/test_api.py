@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from tests.tournaments.factories import make_room_tables, make_tournament
-from tournaments import services
+from tournaments import draw_services, eliminations
 from tournaments.models import SeatAssignment, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -124,13 +124,13 @@ def test_seating_refusals_are_422_with_the_rules_and_conflicts_409(
     assert error["edition"] == "TDA 2024"
     bust = SeatAssignment.objects.filter(table__number=1, ended_at__isnull=True)
     for assignment in list(bust.select_related("entrant"))[:5]:
-        services.eliminate_player(entrant=assignment.entrant, by=director)
+        eliminations.eliminate_player(entrant=assignment.entrant, by=director)
     draw = client.post(
         f"{API}{seated.pk}/draws/", {"kind": "break_table", "table": 3}, format="json"
     ).json()
     victim = SeatAssignment.objects.filter(table__number=3, ended_at__isnull=True).first()
     assert victim is not None
-    services.eliminate_player(entrant=victim.entrant, by=director)
+    eliminations.eliminate_player(entrant=victim.entrant, by=director)
     stale = client.post(f"{API}{seated.pk}/draws/{draw['number']}/deal/")
     assert stale.status_code == 409 and stale.json()["error"]["code"] == "stale_draw"
 
@@ -150,10 +150,10 @@ def test_balance_apply_moves_a_player_and_a_second_apply_is_stale(
     api_client_for: Any, director: Any
 ) -> None:
     tournament = make_tournament(by=director, tables=2, entrants=18, first_table=801)
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     at_two = SeatAssignment.objects.filter(table__tournament=tournament, table__number=2)
     for assignment in list(at_two.filter(ended_at__isnull=True).select_related("entrant"))[:3]:
-        services.eliminate_player(entrant=assignment.entrant, by=director)
+        eliminations.eliminate_player(entrant=assignment.entrant, by=director)
     client = api_client_for("director")
     check = client.post(f"{API}{tournament.pk}/balance/").json()
     assert len(check["moves"]) == 1 and not check["stale"]

@@ -10,7 +10,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from tests.tournaments.factories import make_tournament
-from tournaments import services
+from tournaments import clock
 from tournaments.draws.errors import DrawError
 from tournaments.models import ClockState, Entrant, EntrantStatus, Tournament, read_clock
 from tournaments.tasks import advance_clock
@@ -39,7 +39,7 @@ def test_starting_the_clock_queues_the_level_change_for_when_the_level_ends(
     tournament: Tournament, director: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks() as callbacks:
-        services.start_clock(tournament=tournament, by=director)
+        clock.start_clock(tournament=tournament, by=director)
     # With a broker: advance_clock, after the commit, due when the level ends. Without one
     # tasks cannot wait, so nothing is queued and the reading keeps time by itself.
     assert len(callbacks) == (0 if settings.CELERY_TASK_ALWAYS_EAGER else 1)
@@ -49,13 +49,13 @@ def test_starting_the_clock_queues_the_level_change_for_when_the_level_ends(
     assert now.level is not None and now.level.big_blind == 200
     assert timedelta(minutes=19) < now.remaining <= timedelta(minutes=20)
     with pytest.raises(DrawError):
-        services.start_clock(tournament=tournament, by=director)
+        clock.start_clock(tournament=tournament, by=director)
 
 
 def test_the_reading_passes_levels_on_time_and_the_tick_records_them(
     tournament: Tournament, director: Any
 ) -> None:
-    services.start_clock(tournament=tournament, by=director)
+    clock.start_clock(tournament=tournament, by=director)
     tournament = rewind(tournament, 25)
     now = reading(tournament)
     assert now.level is not None and now.level.number == 2
@@ -71,9 +71,9 @@ def test_the_reading_passes_levels_on_time_and_the_tick_records_them(
 
 
 def test_an_early_tick_changes_nothing(tournament: Tournament, director: Any) -> None:
-    services.start_clock(tournament=tournament, by=director)
+    clock.start_clock(tournament=tournament, by=director)
     tournament.refresh_from_db()
-    services.tick_clock(tournament_id=tournament.pk, version=tournament.clock_version)
+    clock.tick_clock(tournament_id=tournament.pk, version=tournament.clock_version)
     tournament.refresh_from_db()
     assert tournament.level_number == 1 and tournament.clock_state == ClockState.RUNNING
 
@@ -81,60 +81,60 @@ def test_an_early_tick_changes_nothing(tournament: Tournament, director: Any) ->
 def test_a_paused_clock_keeps_its_time_and_resumes_where_it_stopped(
     tournament: Tournament, director: Any
 ) -> None:
-    services.start_clock(tournament=tournament, by=director)
+    clock.start_clock(tournament=tournament, by=director)
     tournament = rewind(tournament, 5)
-    services.pause_clock(tournament=tournament, by=director)
+    clock.pause_clock(tournament=tournament, by=director)
     tournament.refresh_from_db()
     paused = reading(tournament)
     assert tournament.clock_state == ClockState.PAUSED
     assert timedelta(minutes=14) < paused.remaining <= timedelta(minutes=15)
     version = tournament.clock_version
-    services.tick_clock(tournament_id=tournament.pk, version=version)  # ignored while paused
+    clock.tick_clock(tournament_id=tournament.pk, version=version)  # ignored while paused
     tournament.refresh_from_db()
     assert reading(tournament).remaining == paused.remaining
-    services.resume_clock(tournament=tournament, by=director)
+    clock.resume_clock(tournament=tournament, by=director)
     tournament.refresh_from_db()
     assert tournament.clock_version > version
     assert abs(reading(tournament).remaining - paused.remaining) < timedelta(seconds=2)
     with pytest.raises(DrawError):
-        services.resume_clock(tournament=tournament, by=director)
+        clock.resume_clock(tournament=tournament, by=director)
 
 
 def test_the_director_moves_a_level_on_or_back_with_its_full_time(
     tournament: Tournament, director: Any
 ) -> None:
-    services.start_clock(tournament=tournament, by=director)
+    clock.start_clock(tournament=tournament, by=director)
     tournament = rewind(tournament, 7)
-    services.advance_level(tournament=tournament, by=director)
+    clock.advance_level(tournament=tournament, by=director)
     tournament.refresh_from_db()
     now = reading(tournament)
     assert tournament.level_number == 2 and now.remaining > timedelta(minutes=19)
-    services.advance_level(tournament=tournament, by=director, back=True)
+    clock.advance_level(tournament=tournament, by=director, back=True)
     tournament.refresh_from_db()
     assert tournament.level_number == 1
     with pytest.raises(DrawError):
-        services.advance_level(tournament=tournament, by=director, back=True)
+        clock.advance_level(tournament=tournament, by=director, back=True)
 
 
 def test_the_clock_finishes_after_the_last_level(tournament: Tournament, director: Any) -> None:
-    services.start_clock(tournament=tournament, by=director)
+    clock.start_clock(tournament=tournament, by=director)
     tournament = rewind(tournament, 65)
     assert reading(tournament).state == ClockState.FINISHED
-    services.tick_clock(tournament_id=tournament.pk, version=tournament.clock_version)
+    clock.tick_clock(tournament_id=tournament.pk, version=tournament.clock_version)
     tournament.refresh_from_db()
     assert tournament.clock_state == ClockState.FINISHED and tournament.level_number == 3
     with pytest.raises(DrawError):
-        services.advance_level(tournament=tournament, by=director)
+        clock.advance_level(tournament=tournament, by=director)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_committed_clock_start_runs_without_a_worker(director: Any) -> None:
     """The embedded default (no broker): nothing waits in a queue, the reading keeps time."""
     tournament = make_tournament(by=director, tables=1, entrants=2)
-    services.start_clock(tournament=tournament, by=director)  # commits; on-commit hooks run
+    clock.start_clock(tournament=tournament, by=director)  # commits; on-commit hooks run
     tournament = rewind(tournament, 21)
     assert reading(tournament).level.number == 2  # type: ignore[union-attr]
-    services.pause_clock(tournament=tournament, by=director)  # records the level reached
+    clock.pause_clock(tournament=tournament, by=director)  # records the level reached
     tournament.refresh_from_db()
     assert tournament.level_number == 2 and tournament.clock_state == ClockState.PAUSED
 
@@ -154,7 +154,7 @@ def test_the_level_after_a_break_is_numbered_on_from_the_level_before_it(directo
     """Level 3, Break, Level 4: the break is a step of the structure, not a level of play, so
     the level after it is not "Level 5" (the structure position)."""
     tournament = make_tournament(by=director, tables=1, entrants=2, levels=WITH_A_BREAK)
-    services.start_clock(tournament=tournament, by=director)
+    clock.start_clock(tournament=tournament, by=director)
     tournament = rewind(tournament, 65)  # 5 minutes into the break
     during = reading(tournament)
     assert during.level is not None and during.level.is_break
@@ -169,7 +169,7 @@ def test_the_clock_pages_and_api_number_the_level_after_a_break_on(
     director: Any, persona_client: Any, api_client_for: Any
 ) -> None:
     tournament = make_tournament(by=director, tables=1, entrants=2, levels=WITH_A_BREAK)
-    services.start_clock(tournament=tournament, by=director)
+    clock.start_clock(tournament=tournament, by=director)
     tournament = rewind(tournament, 65)
     page = persona_client("staff").get(f"/tournaments/{tournament.pk}/clock/").content.decode()
     assert "Next: Level 4" in page and "Level 5" not in page
@@ -197,7 +197,7 @@ def test_the_room_state_carries_the_server_time_and_when_the_level_and_the_play_
     Entrant.objects.filter(tournament=tournament, number__in=[3, 7]).update(
         status=EntrantStatus.ELIMINATED
     )
-    services.start_clock(tournament=tournament, by=director)
+    clock.start_clock(tournament=tournament, by=director)
     rewind(tournament, 5)
     state = state_of(persona_client("staff"), tournament)
     left = state["ends_at"] - state["server_now"]
@@ -213,8 +213,8 @@ def test_a_paused_room_state_holds_its_time_and_has_no_end(
     director: Any, persona_client: Any
 ) -> None:
     tournament = make_tournament(by=director, tables=1, entrants=2, levels=WITH_A_BREAK)
-    services.start_clock(tournament=tournament, by=director)
-    services.pause_clock(tournament=rewind(tournament, 65), by=director)  # into the break
+    clock.start_clock(tournament=tournament, by=director)
+    clock.pause_clock(tournament=rewind(tournament, 65), by=director)  # into the break
     state = state_of(persona_client("director"), tournament)
     assert state["state"] == "paused" and state["state_label"] == "Paused"
     assert state["ends_at"] is None and state["next_break_at"] is None
@@ -242,17 +242,17 @@ def test_every_floor_role_opens_the_room_display(
 def test_a_finished_structure_shows_as_finished_on_the_room_display(
     tournament: Tournament, director: Any, persona_client: Any
 ) -> None:
-    services.start_clock(tournament=tournament, by=director)
+    clock.start_clock(tournament=tournament, by=director)
     tournament = rewind(tournament, 65)
     state = state_of(persona_client("staff"), tournament)
     assert state["state"] == "finished" and state["remaining_ms"] == 0 and state["ends_at"] is None
     page = persona_client("staff").get(f"/tournaments/{tournament.pk}/clock/display/")
     html = page.content.decode()  # play goes on at the last level
     assert 'id="room-level">Level 3<' in html and ">Structure finished<" in html
-    services.tick_clock(tournament_id=tournament.pk, version=tournament.clock_version)
+    clock.tick_clock(tournament_id=tournament.pk, version=tournament.clock_version)
     tournament.refresh_from_db()
     with pytest.raises(DrawError, match="no level after this one"):
-        services.advance_level(tournament=tournament, by=director)
+        clock.advance_level(tournament=tournament, by=director)
 
 
 def test_the_shift_expects_the_next_level_even_when_its_wait_for_the_change_wakes_early(
@@ -266,7 +266,7 @@ def test_the_shift_expects_the_next_level_even_when_its_wait_for_the_change_wake
     expect the level that begins."""
     from tests.browser.shift import clock_to_show
 
-    services.start_clock(tournament=tournament, by=director)
+    clock.start_clock(tournament=tournament, by=director)
     # 0.2 s left in level 1 (of 20 minutes).
     tournament = rewind(tournament, 20 - 0.2 / 60)
     levels = list(tournament.levels.all())

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from cardroom.celery import CLOCK_SWEEP_EVERY, app
 from tests.tournaments.factories import make_tournament
-from tournaments import services
+from tournaments import clock
 from tournaments.models import ClockState, Tournament
 from tournaments.tasks import advance_clocks
 
@@ -25,7 +25,7 @@ def started_ago(tournament: Tournament, **ago: float) -> None:
 
 def test_the_sweep_moves_on_a_clock_whose_tick_was_lost(director: Any) -> None:
     tournament = make_tournament(by=director, tables=1)
-    services.start_clock(tournament=tournament, by=director)
+    clock.start_clock(tournament=tournament, by=director)
     level_one = tournament.levels.get(number=1).duration
     started_ago(tournament, seconds=level_one.total_seconds() + 1)
     assert Tournament.objects.get(pk=tournament.pk).level_number == 1  # nothing moved it
@@ -35,16 +35,16 @@ def test_the_sweep_moves_on_a_clock_whose_tick_was_lost(director: Any) -> None:
     assert moved.clock_events.filter(action="level_on_time", level_number=2).exists()
     # Run again (a second beat, or the lost tick delivered at last): nothing more happens.
     assert advance_clocks() == []
-    assert services.tick_clock(tournament_id=tournament.pk, version=1) is None
+    assert clock.tick_clock(tournament_id=tournament.pk, version=1) is None
     assert Tournament.objects.get(pk=tournament.pk).level_number == 2
 
 
 def test_the_sweep_leaves_clocks_whose_level_runs_on(director: Any) -> None:
     running = make_tournament(by=director, tables=1, name="Running")
-    services.start_clock(tournament=running, by=director)
+    clock.start_clock(tournament=running, by=director)
     paused = make_tournament(by=director, tables=1, first_table=201, name="Paused")
-    services.start_clock(tournament=paused, by=director)
-    services.pause_clock(tournament=paused, by=director)
+    clock.start_clock(tournament=paused, by=director)
+    clock.pause_clock(tournament=paused, by=director)
     started_ago(paused, hours=5)
     make_tournament(by=director, tables=1, first_table=301, name="Not started")
     version = Tournament.objects.get(pk=running.pk).clock_version
@@ -55,7 +55,7 @@ def test_the_sweep_leaves_clocks_whose_level_runs_on(director: Any) -> None:
 
 def test_the_sweep_catches_up_several_levels_at_once(director: Any) -> None:
     tournament = make_tournament(by=director, tables=1)
-    services.start_clock(tournament=tournament, by=director)
+    clock.start_clock(tournament=tournament, by=director)
     levels = list(tournament.levels.order_by("number"))
     started_ago(tournament, seconds=(levels[0].duration + levels[1].duration).total_seconds() + 1)
     assert advance_clocks() == [tournament.pk]

@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from tests.tournaments.factories import LEVELS, make_room_tables, make_tournament
-from tournaments import services
+from tournaments import balance_checks, director_seats, draw_services, eliminations, setup
 from tournaments.draws.errors import DrawError
 from tournaments.forms import EntrantForm, TournamentForm
 from tournaments.models import (
@@ -44,7 +44,7 @@ def places(tournament: Tournament) -> dict[int, int | None]:
 def test_the_form_offers_only_tables_not_in_a_tournament_in_play(director: Any) -> None:
     busy = make_room_tables(count=2, first=21)
     free = make_room_tables(count=1, first=23)
-    services.create_tournament(by=director, name="Sunday Deepstack", tables=busy, levels=LEVELS)
+    setup.create_tournament(by=director, name="Sunday Deepstack", tables=busy, levels=LEVELS)
     offered = [value for value, _ in TournamentForm().fields["tables"].widget.choices]
     assert offered == [free[0].pk]
 
@@ -53,15 +53,13 @@ def test_a_table_taken_meanwhile_is_refused_in_words_naming_the_tournament(
     director: Any,
 ) -> None:
     rooms = make_room_tables(count=4, first=21)
-    services.create_tournament(
-        by=director, name="Sunday Deepstack", tables=rooms[:2], levels=LEVELS
-    )
-    services.create_tournament(by=director, name="The Big One", tables=rooms[2:3], levels=LEVELS)
+    setup.create_tournament(by=director, name="Sunday Deepstack", tables=rooms[:2], levels=LEVELS)
+    setup.create_tournament(by=director, name="The Big One", tables=rooms[2:3], levels=LEVELS)
     with pytest.raises(ValidationError) as caught:
-        services.create_tournament(by=director, name="Late", tables=rooms[:1], levels=LEVELS)
+        setup.create_tournament(by=director, name="Late", tables=rooms[:1], levels=LEVELS)
     assert caught.value.message_dict["tables"] == ["Table 21 is already in the Sunday Deepstack."]
     with pytest.raises(ValidationError) as caught:
-        services.create_tournament(by=director, name="Late", tables=rooms, levels=LEVELS)
+        setup.create_tournament(by=director, name="Late", tables=rooms, levels=LEVELS)
     assert caught.value.message_dict["tables"] == [
         "Tables 21 and 22 are already in the Sunday Deepstack. Table 23 is already in The Big One."
     ]
@@ -74,10 +72,10 @@ def test_a_table_taken_meanwhile_is_refused_in_words_naming_the_tournament(
 
 def test_a_finished_tournament_gives_its_tables_back(director: Any) -> None:
     rooms = make_room_tables(count=1, first=21)
-    done = services.create_tournament(by=director, name="Done", tables=rooms, levels=LEVELS)
-    services.register_entrants(tournament=done, names=["A", "B"], by=director)
-    services.draw_initial_seating(tournament=done, by=director)
-    services.eliminate_player(entrant=entrant(done, 1), by=director)
+    done = setup.create_tournament(by=director, name="Done", tables=rooms, levels=LEVELS)
+    setup.register_entrants(tournament=done, names=["A", "B"], by=director)
+    draw_services.draw_initial_seating(tournament=done, by=director)
+    eliminations.eliminate_player(entrant=entrant(done, 1), by=director)
     offered = [value for value, _ in TournamentForm().fields["tables"].widget.choices]
     assert offered == [rooms[0].pk]
 
@@ -87,22 +85,22 @@ def test_a_finished_tournament_gives_its_tables_back(director: Any) -> None:
 
 def test_a_name_already_entered_is_refused_trimmed_and_in_any_case(director: Any) -> None:
     tournament = make_tournament(by=director, tables=1)
-    services.register_entrant(tournament=tournament, name="Ann Lee", by=director)
+    setup.register_entrant(tournament=tournament, name="Ann Lee", by=director)
     for again in ("Ann Lee", "  ann   LEE ", "ANN LEE"):
         with pytest.raises(ValidationError) as caught:
-            services.register_entrant(tournament=tournament, name=again, by=director)
+            setup.register_entrant(tournament=tournament, name=again, by=director)
         assert caught.value.message_dict["name"][0].startswith("Ann Lee is already entered (#1).")
     with pytest.raises(ValidationError) as caught:
-        services.register_entrants(tournament=tournament, names=["Bo", "bo "], by=director)
+        setup.register_entrants(tournament=tournament, names=["Bo", "bo "], by=director)
     assert "twice" in caught.value.message_dict["name"][0]
     assert tournament.entrants.count() == 1
     other = make_tournament(by=director, tables=1, first_table=201, name="Other")
-    assert services.register_entrant(tournament=other, name="Ann Lee", by=director).number == 1
+    assert setup.register_entrant(tournament=other, name="Ann Lee", by=director).number == 1
 
 
 def test_names_are_stored_trimmed(director: Any) -> None:
     tournament = make_tournament(by=director, tables=1)
-    player = services.register_entrant(tournament=tournament, name="  Cy   Young ", by=director)
+    player = setup.register_entrant(tournament=tournament, name="  Cy   Young ", by=director)
     assert player.name == "Cy Young"
 
 
@@ -113,13 +111,13 @@ def test_a_re_entry_takes_the_players_name_and_is_not_a_duplicate(
     seated: Tournament, director: Any
 ) -> None:
     out = entrant(seated, 4)
-    services.eliminate_player(entrant=out, by=director)
-    again = services.register_entrant(tournament=seated, name="", by=director, reentry_of=out)
+    eliminations.eliminate_player(entrant=out, by=director)
+    again = setup.register_entrant(tournament=seated, name="", by=director, reentry_of=out)
     assert again.name == out.name and again.reentry_of_id == out.pk
     # The same player may bust and re-enter again: the name typed in any case is theirs.
-    services.draw_late_entries(tournament=seated, by=director)
-    services.eliminate_player(entrant=again, by=director)
-    third = services.register_entrant(
+    draw_services.draw_late_entries(tournament=seated, by=director)
+    eliminations.eliminate_player(entrant=again, by=director)
+    third = setup.register_entrant(
         tournament=seated, name=out.name.upper(), by=director, reentry_of=again
     )
     assert third.name == out.name
@@ -127,9 +125,9 @@ def test_a_re_entry_takes_the_players_name_and_is_not_a_duplicate(
 
 def test_a_re_entry_with_another_players_name_is_refused(seated: Tournament, director: Any) -> None:
     out = entrant(seated, 4)
-    services.eliminate_player(entrant=out, by=director)
+    eliminations.eliminate_player(entrant=out, by=director)
     with pytest.raises(ValidationError) as caught:
-        services.register_entrant(tournament=seated, name="Player 5", by=director, reentry_of=out)
+        setup.register_entrant(tournament=seated, name="Player 5", by=director, reentry_of=out)
     assert caught.value.message_dict["name"] == [
         "This is a re-entry of Player 4 (#4), not Player 5: leave the name blank or type Player 4."
     ]
@@ -140,10 +138,10 @@ def test_an_entry_re_enters_once_and_only_its_latest_entry_is_offered(
     seated: Tournament, director: Any
 ) -> None:
     out = entrant(seated, 4)
-    services.eliminate_player(entrant=out, by=director)
-    again = services.register_entrant(tournament=seated, name="", by=director, reentry_of=out)
+    eliminations.eliminate_player(entrant=out, by=director)
+    again = setup.register_entrant(tournament=seated, name="", by=director, reentry_of=out)
     with pytest.raises(ValidationError) as caught:
-        services.register_entrant(tournament=seated, name="", by=director, reentry_of=out)
+        setup.register_entrant(tournament=seated, name="", by=director, reentry_of=out)
     assert caught.value.message_dict["reentry_of"] == [
         f"Player 4 (#4) has already re-entered as #{again.number}."
     ]
@@ -166,31 +164,31 @@ def test_a_bust_during_late_registration_gets_no_place_until_it_closes(
     seated: Tournament, director: Any
 ) -> None:
     first = entrant(seated, 1)
-    elimination = services.eliminate_player(entrant=first, by=director)
+    elimination = eliminations.eliminate_player(entrant=first, by=director)
     assert elimination.place is None and places(seated)[1] is None
-    again = services.register_entrant(tournament=seated, name="", by=director, reentry_of=first)
-    services.draw_late_entries(tournament=seated, by=director)
-    services.eliminate_player(entrant=entrant(seated, 2), by=director)
-    services.close_registration(tournament=seated, by=director)
+    again = setup.register_entrant(tournament=seated, name="", by=director, reentry_of=first)
+    draw_services.draw_late_entries(tournament=seated, by=director)
+    eliminations.eliminate_player(entrant=entrant(seated, 2), by=director)
+    eliminations.close_registration(tournament=seated, by=director)
     # 21 entries, 20 players: the first entry re-entered, so that player is still in.
     found = places(seated)
     assert found[1] is None and found[again.number] is None
     assert found[2] == 20  # out first of the 20 players
-    late = services.eliminate_player(entrant=entrant(seated, 3), by=director)
+    late = eliminations.eliminate_player(entrant=entrant(seated, 3), by=director)
     assert late.place == 19 and places(seated)[3] == 19
     with pytest.raises(ValidationError):
-        services.register_entrant(tournament=seated, name="Too Late", by=director)
+        setup.register_entrant(tournament=seated, name="Too Late", by=director)
     with pytest.raises(DrawError) as caught:
-        services.close_registration(tournament=seated, by=director)
+        eliminations.close_registration(tournament=seated, by=director)
     assert caught.value.code == "registration_closed"
 
 
 def test_the_final_table_redraw_closes_registration(director: Any) -> None:
     tournament = make_tournament(by=director, tables=2, entrants=8, seats_per_table=6)
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     for number in (1, 2):
-        services.eliminate_player(entrant=entrant(tournament, number), by=director)
-    services.redraw_final_table(tournament=tournament, by=director)
+        eliminations.eliminate_player(entrant=entrant(tournament, number), by=director)
+    draw_services.redraw_final_table(tournament=tournament, by=director)
     tournament.refresh_from_db()
     assert not tournament.registration_open and tournament.registration_closed_at
     assert places(tournament)[1] == 8 and places(tournament)[2] == 7
@@ -202,13 +200,13 @@ def test_the_final_table_redraw_closes_registration(director: Any) -> None:
 def test_an_elimination_undone_puts_the_player_back_and_keeps_the_record(
     seated: Tournament, director: Any
 ) -> None:
-    services.close_registration(tournament=seated, by=director)
+    eliminations.close_registration(tournament=seated, by=director)
     wrong, right = entrant(seated, 5), entrant(seated, 6)
     seat = seat_of(wrong)
-    first = services.eliminate_player(entrant=wrong, by=director)
-    services.eliminate_player(entrant=right, by=director)
+    first = eliminations.eliminate_player(entrant=wrong, by=director)
+    eliminations.eliminate_player(entrant=right, by=director)
     assert places(seated)[5] == 20 and places(seated)[6] == 19
-    fixed = services.reinstate_player(
+    fixed = eliminations.reinstate_player(
         entrant=wrong, by=director, reason="  Out clicked on the wrong player "
     )
     assert isinstance(fixed, Reinstatement)
@@ -227,7 +225,7 @@ def test_an_elimination_undone_puts_the_player_back_and_keeps_the_record(
     assert (move.to_table, move.to_seat) == seat and move.note == "Out clicked on the wrong player"
     assert move.citations == [{"rule": "TDA-1", "edition": "TDA 2024"}]
     # Back in, the player can bust again: a second elimination row for the same entrant.
-    services.eliminate_player(entrant=wrong, by=director)
+    eliminations.eliminate_player(entrant=wrong, by=director)
     assert wrong.eliminations.count() == 2 and places(seated)[5] == 19
     with pytest.raises(ValidationError):
         fixed.save()
@@ -238,21 +236,21 @@ def test_undoing_is_refused_without_a_reason_or_a_free_seat(
 ) -> None:
     out = entrant(seated, 5)
     table, seat = seat_of(out)  # type: ignore[misc]
-    services.eliminate_player(entrant=out, by=director)
+    eliminations.eliminate_player(entrant=out, by=director)
     with pytest.raises(ValidationError) as caught:
-        services.reinstate_player(entrant=out, by=director, reason="   ")
+        eliminations.reinstate_player(entrant=out, by=director, reason="   ")
     assert "reason" in caught.value.message_dict
     with pytest.raises(DrawError) as caught_draw:
-        services.reinstate_player(entrant=entrant(seated, 6), by=director, reason="oops")
+        eliminations.reinstate_player(entrant=entrant(seated, 6), by=director, reason="oops")
     assert caught_draw.value.code == "not_eliminated"
-    late = services.register_entrant(tournament=seated, name="Late", by=director)
-    services.draw_late_entries(tournament=seated, by=director, entrants=[late])
+    late = setup.register_entrant(tournament=seated, name="Late", by=director)
+    draw_services.draw_late_entries(tournament=seated, by=director, entrants=[late])
     taken = seat_of(Entrant.objects.get(pk=late.pk))
     if taken != (table, seat):  # move the late entry into the freed seat, as a draw might
-        services.reserve_seat(entrant=late, table=seated.tables.get(number=table), seat=seat,
+        director_seats.reserve_seat(entrant=late, table=seated.tables.get(number=table), seat=seat,
                               reason="wheelchair", by=director)  # fmt: skip
     with pytest.raises(DrawError) as caught_draw:
-        services.reinstate_player(entrant=out, by=director, reason="oops")
+        eliminations.reinstate_player(entrant=out, by=director, reason="oops")
     assert caught_draw.value.code == "seat_not_free"
     assert caught_draw.value.message == (
         f"Player 5 cannot go back to table {table} seat {seat}: it is taken by Late "
@@ -263,24 +261,24 @@ def test_undoing_is_refused_without_a_reason_or_a_free_seat(
 
 def test_a_re_entered_player_is_not_reinstated(seated: Tournament, director: Any) -> None:
     out = entrant(seated, 5)
-    services.eliminate_player(entrant=out, by=director)
-    services.register_entrant(tournament=seated, name="", by=director, reentry_of=out)
+    eliminations.eliminate_player(entrant=out, by=director)
+    setup.register_entrant(tournament=seated, name="", by=director, reentry_of=out)
     with pytest.raises(DrawError) as caught:
-        services.reinstate_player(entrant=out, by=director, reason="oops")
+        eliminations.reinstate_player(entrant=out, by=director, reason="oops")
     assert caught.value.code == "reentered"
 
 
 def test_undoing_the_last_bust_reopens_a_finished_tournament(director: Any) -> None:
     tournament = make_tournament(by=director, tables=1, entrants=3)
-    services.draw_initial_seating(tournament=tournament, by=director)
-    services.eliminate_player(entrant=entrant(tournament, 1), by=director)
-    services.eliminate_player(entrant=entrant(tournament, 2), by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
+    eliminations.eliminate_player(entrant=entrant(tournament, 1), by=director)
+    eliminations.eliminate_player(entrant=entrant(tournament, 2), by=director)
     assert places(tournament) == {1: 3, 2: 2, 3: 1}
-    services.reinstate_player(entrant=entrant(tournament, 2), by=director, reason="Wrong one")
+    eliminations.reinstate_player(entrant=entrant(tournament, 2), by=director, reason="Wrong one")
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.RUNNING and not tournament.registration_open
     assert places(tournament) == {1: 3, 2: None, 3: None}
-    services.eliminate_player(entrant=entrant(tournament, 3), by=director)
+    eliminations.eliminate_player(entrant=entrant(tournament, 3), by=director)
     assert places(tournament) == {1: 3, 2: 1, 3: 2}
 
 
@@ -294,7 +292,7 @@ def test_the_api_undoes_an_elimination_for_directors_only(
 ) -> None:
     out = entrant(seated, 5)
     seat = seat_of(out)
-    services.eliminate_player(entrant=out, by=director)
+    eliminations.eliminate_player(entrant=out, by=director)
     url = f"{API}{seated.pk}/entrants/5/reinstate/"
     staff = api_client_for("staff").post(url, {"reason": "oops"}, format="json")
     assert staff.status_code == 403
@@ -326,7 +324,7 @@ def test_the_api_refuses_a_duplicate_name_and_a_mismatched_re_entry(
     assert dup.status_code == 400
     assert dup.json()["error"]["fields"]["name"][0].startswith("Player 2 is already entered")
     assert client.post(url, {}, format="json").status_code == 400
-    services.eliminate_player(entrant=entrant(seated, 2), by=director)
+    eliminations.eliminate_player(entrant=entrant(seated, 2), by=director)
     wrong = client.post(url, {"name": "Someone", "reentry_of": 2}, format="json")
     assert wrong.status_code == 400 and "re-entry of Player 2" in wrong.json()["error"]["message"]
     right = client.post(url, {"reentry_of": 2}, format="json")
@@ -356,7 +354,7 @@ def test_a_duplicate_name_comes_back_as_the_form_with_its_error(
 def test_undoing_without_a_reason_is_refused_on_the_page(
     persona_client: Any, seated: Tournament, director: Any
 ) -> None:
-    services.eliminate_player(entrant=entrant(seated, 5), by=director)
+    eliminations.eliminate_player(entrant=entrant(seated, 5), by=director)
     client = persona_client("director")
     response = client.post(f"/tournaments/{seated.pk}/entrants/5/reinstate/", {}, follow=True)
     assert "Say why the elimination is undone." in response.content.decode()
@@ -377,12 +375,12 @@ def test_applying_two_balancing_moves_says_two_moves_made(
     persona_client: Any, director: Any
 ) -> None:
     tournament = make_tournament(by=director, tables=3, entrants=27)
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     for assignment in SeatAssignment.objects.filter(
         tournament=tournament, table__number=1, ended_at__isnull=True
     ).select_related("entrant")[:4]:
-        services.eliminate_player(entrant=assignment.entrant, by=director)
-    check = services.check_balance(tournament_id=tournament.pk)
+        eliminations.eliminate_player(entrant=assignment.entrant, by=director)
+    check = balance_checks.check_balance(tournament_id=tournament.pk)
     assert len(check.moves) == 2
     response = persona_client("director").post(
         f"/tournaments/{tournament.pk}/balance/{check.pk}/apply/", follow=True
@@ -395,10 +393,8 @@ def test_the_page_offers_no_undo_for_an_entry_that_re_entered(
     persona_client: Any, seated: Tournament, director: Any
 ) -> None:
     for number in (5, 6):
-        services.eliminate_player(entrant=entrant(seated, number), by=director)
-    services.register_entrant(
-        tournament=seated, name="", by=director, reentry_of=entrant(seated, 5)
-    )
+        eliminations.eliminate_player(entrant=entrant(seated, number), by=director)
+    setup.register_entrant(tournament=seated, name="", by=director, reentry_of=entrant(seated, 5))
     text = persona_client("director").get(f"/tournaments/{seated.pk}/").content.decode()
     assert 'id="undo-reason-6"' in text and 'id="undo-reason-5"' not in text
     staff = persona_client("staff").get(f"/tournaments/{seated.pk}/").content.decode()

@@ -3,8 +3,8 @@
 import pytest
 from django.core.management import call_command
 
+from tournaments.draw_services import verify_draw
 from tournaments.models import EntrantStatus, Tournament
-from tournaments.services import verify_draw
 
 pytestmark = pytest.mark.django_db
 

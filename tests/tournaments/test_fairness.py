@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.db import models
 
 from tests.tournaments.factories import make_tournament
-from tournaments import services
+from tournaments import draw_services
 from tournaments.draws.seat_draws import break_table, initial_seating
 from tournaments.draws.seats import SeatRef
 from tournaments.draws.seeds import SeededRandom, canonical_json, commitment_for, new_seed
@@ -85,15 +85,15 @@ def test_every_seat_card_is_equally_likely_for_every_player_at_a_break() -> None
 @pytest.fixture
 def drawn(director: Any) -> Tournament:
     tournament = make_tournament(by=director, tables=3, entrants=15)
-    services.draw_initial_seating(tournament=tournament, by=director)
-    services.break_table(table=tournament.tables.get(number=3), by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.break_table(table=tournament.tables.get(number=3), by=director)
     return tournament
 
 
 @pytest.mark.django_db
 def test_a_recorded_draw_verifies(drawn: Tournament) -> None:
     for draw in drawn.draws.all():
-        verification = services.verify_draw(draw)
+        verification = draw_services.verify_draw(draw)
         assert verification.ok and verification.commitment_matches and verification.replay_matches
 
 
@@ -105,7 +105,7 @@ def test_an_edited_seat_in_the_result_is_caught(drawn: Tournament) -> None:
     first["seat"], second["seat"] = second["seat"], first["seat"]
     first["table"], second["table"] = second["table"], first["table"]
     tamper(draw, result=result)
-    verification = services.verify_draw(Draw.objects.get(pk=draw.pk))
+    verification = draw_services.verify_draw(Draw.objects.get(pk=draw.pk))
     assert not verification.ok and verification.commitment_matches
     assert not verification.replay_matches
     assert "different result" in verification.problems[0]
@@ -115,20 +115,20 @@ def test_an_edited_seat_in_the_result_is_caught(drawn: Tournament) -> None:
 def test_a_swapped_seed_or_edited_inputs_break_the_commitment(drawn: Tournament) -> None:
     draw = drawn.draws.get(kind=DrawKind.INITIAL)
     tamper(draw, seed=new_seed())
-    assert not services.verify_draw(Draw.objects.get(pk=draw.pk)).commitment_matches
+    assert not draw_services.verify_draw(Draw.objects.get(pk=draw.pk)).commitment_matches
     tamper(draw, seed=draw.seed)
     inputs = draw.inputs
     inputs["input"]["entrants"] = inputs["input"]["entrants"][:-1]
     tamper(draw, inputs=inputs)
-    verification = services.verify_draw(Draw.objects.get(pk=draw.pk))
+    verification = draw_services.verify_draw(Draw.objects.get(pk=draw.pk))
     assert not verification.ok and not verification.commitment_matches
 
 
 @pytest.mark.django_db
 def test_an_unrevealed_draw_does_not_verify(director: Any) -> None:
     tournament = make_tournament(by=director, tables=1, entrants=4)
-    draw = services.commit_draw(tournament=tournament, kind=DrawKind.INITIAL, by=director)
-    verification = services.verify_draw(draw)
+    draw = draw_services.commit_draw(tournament=tournament, kind=DrawKind.INITIAL, by=director)
+    verification = draw_services.verify_draw(draw)
     assert not verification.ok and "not been revealed" in verification.problems[0]
 
 

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tests.tournaments.factories import make_room_tables, make_tournament
-from tournaments import services
+from tournaments import draw_services, eliminations
 from tournaments.models import Draw, DrawStatus, EntrantStatus, SeatAssignment, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +85,7 @@ def test_staff_and_floor_managers_cannot_draw_eliminate_or_run_the_clock(
 def test_the_audit_page_lists_draws_and_every_seat_move(
     persona_client: Any, seated: Tournament, director: Any
 ) -> None:
-    services.eliminate_player(entrant=seated.entrants.get(number=3), by=director)
+    eliminations.eliminate_player(entrant=seated.entrants.get(number=3), by=director)
     page = persona_client("staff").get(reverse("tournaments:draws", args=[seated.pk])).content
     assert page.count(b"<td>Initial draw ") == 20 and b"<td>Eliminated" in page
     assert b'<span class="citation">TDA-7</span>' in page
@@ -158,7 +158,7 @@ def test_eliminating_from_the_table_map_swaps_the_map(
 
 def test_breaking_a_table_on_the_break_screen(persona_client: Any, director: Any) -> None:
     tournament = make_tournament(by=director, tables=3, entrants=15)
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     client = persona_client("director")
     screen = client.get(reverse("tournaments:break_screen", args=[tournament.pk, 3]))
     assert b"Step 1: show the seat cards" in screen.content
@@ -192,10 +192,10 @@ def test_a_refused_break_says_why_with_the_rule(persona_client: Any, seated: Tou
 
 def test_balancing_suggestions_apply_with_one_click(persona_client: Any, director: Any) -> None:
     tournament = make_tournament(by=director, tables=2, entrants=18)
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     at_two = SeatAssignment.objects.filter(table__number=2, ended_at__isnull=True)
     for assignment in list(at_two.select_related("entrant"))[:3]:
-        services.eliminate_player(entrant=assignment.entrant, by=director)
+        eliminations.eliminate_player(entrant=assignment.entrant, by=director)
     client = persona_client("director")
     client.post(reverse("tournaments:balance_check", args=[tournament.pk]))
     page = client.get(reverse("tournaments:balance", args=[tournament.pk])).content.decode()

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.tournaments.factories import make_tournament
-from tournaments import services
+from tournaments import balance_checks, director_seats, draw_services, eliminations
 from tournaments.models import EntrantStatus, SeatAssignment, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -20,14 +20,14 @@ pytestmark = pytest.mark.django_db
 def settle(tournament: Tournament, director: Any) -> None:
     """Do what the balancing check asks until it asks for nothing."""
     for _ in range(10):
-        check = services.check_balance(tournament_id=tournament.pk)
+        check = balance_checks.check_balance(tournament_id=tournament.pk)
         if check.final_table:
-            services.redraw_final_table(tournament=tournament, by=director)
+            draw_services.redraw_final_table(tournament=tournament, by=director)
         elif check.tables_to_break:
             for number in check.tables_to_break:
-                services.break_table(table=tournament.tables.get(number=number), by=director)
+                draw_services.break_table(table=tournament.tables.get(number=number), by=director)
         elif check.moves:
-            services.apply_balance(check=check, by=director)
+            balance_checks.apply_balance(check=check, by=director)
         else:
             return
     raise AssertionError("balancing did not settle")
@@ -79,7 +79,7 @@ def test_random_eliminations_keep_everyone_seated_once_and_the_tables_balanced(
             variant="stud" if game == "stud" else "holdem", mixed_game=game == "mixed",
             balancing_policy=policy,
         )  # fmt: skip
-        services.draw_initial_seating(tournament=tournament, by=director)
+        draw_services.draw_initial_seating(tournament=tournament, by=director)
         settle(tournament, director)
         assert_invariants(tournament)
         while True:
@@ -91,12 +91,12 @@ def test_random_eliminations_keep_everyone_seated_once_and_the_tables_balanced(
             if len(left) <= 1:
                 break
             out = data.draw(st.sampled_from(left), label="eliminated")
-            services.eliminate_player(entrant=tournament.entrants.get(number=out), by=director)
+            eliminations.eliminate_player(entrant=tournament.entrants.get(number=out), by=director)
             if data.draw(st.booleans(), label="button moves"):
                 table = data.draw(
                     st.sampled_from(list(tournament.tables.filter(status="active"))), label="table"
                 )
-                services.set_button(
+                director_seats.set_button(
                     table=table, seat=data.draw(st.integers(1, seats), label="seat"), by=director
                 )
             settle(tournament, director)

@@ -12,7 +12,7 @@ from django.db import IntegrityError
 
 from cardroom import audit
 from tests.tournaments.factories import make_tournament
-from tournaments import services
+from tournaments import draw_services, eliminations, seating, setup
 from tournaments.draws.errors import DrawError
 from tournaments.models import Draw, DrawKind, SeatAssignment, Tournament
 
@@ -49,10 +49,10 @@ def in_threads(*jobs: Callable[[], str]) -> list[str]:
 def one_open_seat(director: Any) -> tuple[Tournament, list[Draw]]:
     """Three-seat table, two seated, two late entries each with a committed draw."""
     tournament = make_tournament(by=director, tables=1, entrants=2, seats_per_table=3)
-    services.draw_initial_seating(tournament=tournament, by=director)
-    late = services.register_entrants(tournament=tournament, names=["Ann", "Bo"], by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
+    late = setup.register_entrants(tournament=tournament, names=["Ann", "Bo"], by=director)
     committed = [
-        services.commit_draw(
+        draw_services.commit_draw(
             tournament=tournament, kind=DrawKind.LATE_ENTRY, by=director, entrants=[entrant]
         )
         for entrant in late
@@ -75,9 +75,9 @@ def race_deals(
         return locked
 
     def deal(draw: Draw) -> Callable[[], str]:
-        return lambda: services.deal_draw(draw=draw, by=director).status
+        return lambda: draw_services.deal_draw(draw=draw, by=director).status
 
-    with mock.patch.object(services, "_lock", racing_lock):
+    with mock.patch.object(draw_services, "_lock", racing_lock):
         outcomes = in_threads(*(deal(draw) for draw in committed))
     return sorted(seen), outcomes
 
@@ -96,7 +96,7 @@ def test_without_the_lock_both_see_the_open_seat_and_only_the_constraint_stops_a
 def test_with_the_lock_the_second_draw_waits_and_sees_the_seat_taken(director: Any) -> None:
     tournament, committed = one_open_seat(director)
     version = Tournament.objects.get(pk=tournament.pk).seating_version
-    seen, outcomes = race_deals(committed, director, services._lock)
+    seen, outcomes = race_deals(committed, director, seating._lock)
     assert seen == [version, version + 1]  # the second read only after the first committed
     assert outcomes == ["revealed", "stale_draw"]
     live = SeatAssignment.objects.filter(tournament=tournament, ended_at__isnull=True)
@@ -105,10 +105,10 @@ def test_with_the_lock_the_second_draw_waits_and_sees_the_seat_taken(director: A
 
 def race_eliminations(director: Any, lock: Callable[[int], Tournament] | None) -> list[str]:
     tournament = make_tournament(by=director, tables=2, entrants=12)
-    services.draw_initial_seating(tournament=tournament, by=director)
-    services.close_registration(tournament=tournament, by=director)  # places are fixed at once
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
+    eliminations.close_registration(tournament=tournament, by=director)  # places are fixed at once
     barrier = threading.Barrier(2)
-    real = lock or services._lock
+    real = lock or seating._lock
 
     def racing_lock(tournament_id: int) -> Tournament:
         locked = real(tournament_id)
@@ -118,9 +118,9 @@ def race_eliminations(director: Any, lock: Callable[[int], Tournament] | None) -
 
     def bust(number: int) -> Callable[[], str]:
         entrant = tournament.entrants.get(number=number)
-        return lambda: str(services.eliminate_player(entrant=entrant, by=director).place)
+        return lambda: str(eliminations.eliminate_player(entrant=entrant, by=director).place)
 
-    with mock.patch.object(services, "_lock", racing_lock):
+    with mock.patch.object(eliminations, "_lock", racing_lock):
         outcomes = in_threads(bust(1), bust(2))
     return sorted(outcomes)
 

@@ -13,7 +13,7 @@ from unittest import mock
 import pytest
 
 from tests.tournaments.factories import make_tournament
-from tournaments import services
+from tournaments import director_seats, draw_services
 from tournaments.draws.seat_draws import break_table
 from tournaments.draws.seats import Card, SeatRef, Suit
 from tournaments.draws.seeds import SeededRandom, commitment_for
@@ -39,7 +39,7 @@ def seed_with_a_rank_tie() -> str:
 
 def test_breaking_a_table_follows_the_addendum_step_by_step(director: Any) -> None:
     tournament = make_tournament(by=director, tables=3, entrants=15)  # 5, 5, 5
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     breaking = {
         a.entrant.number: a.seat
         for a in SeatAssignment.objects.filter(
@@ -56,12 +56,14 @@ def test_breaking_a_table_follows_the_addendum_step_by_step(director: Any) -> No
             )
         )
         button = next(s for s in sorted(seats) if s % 9 + 1 in seats)
-        services.set_button(table=tournament.tables.get(number=number), seat=button, by=director)
+        director_seats.set_button(
+            table=tournament.tables.get(number=number), seat=button, by=director
+        )
     seed = seed_with_a_rank_tie()
 
     # Before anything is shown: a secret seed is sealed and its commitment published.
-    with mock.patch.object(services, "new_seed", return_value=seed):
-        draw = services.commit_draw(
+    with mock.patch.object(draw_services, "new_seed", return_value=seed):
+        draw = draw_services.commit_draw(
             tournament=tournament, kind=DrawKind.BREAK_TABLE, by=director, table=3
         )
     assert draw.status == DrawStatus.COMMITTED and draw.public_seed is None
@@ -80,7 +82,7 @@ def test_breaking_a_table_follows_the_addendum_step_by_step(director: Any) -> No
     assert sorted(Counter(table for table, _ in shown).values()) == [2, 3]
     assert sorted(draw.inputs["input"]["players"]) == sorted(breaking)
 
-    draw = services.deal_draw(draw=draw, by=director)
+    draw = draw_services.deal_draw(draw=draw, by=director)
     steps, result = draw.result["steps"], draw.result["result"]
 
     # ... then scrambled face down into a stack: the same cards, in a random order.
@@ -116,4 +118,4 @@ def test_breaking_a_table_follows_the_addendum_step_by_step(director: Any) -> No
     assert tournament.tables.get(number=3).status == "broken"
 
     # After the deal the seed is revealed and anyone can replay it.
-    assert draw.public_seed == seed and services.verify_draw(draw).ok
+    assert draw.public_seed == seed and draw_services.verify_draw(draw).ok

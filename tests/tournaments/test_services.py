@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tests.factories import make_table
 from tests.tournaments.factories import LEVELS, make_room_tables, make_tournament
-from tournaments import services
+from tournaments import balance_checks, director_seats, draw_services, eliminations, seating, setup
 from tournaments.draws.errors import DrawError
 from tournaments.draws.positions import hands_until_big_blind, seats_between_button_and_small_blind
 from tournaments.models import (
@@ -68,7 +68,7 @@ def buttons_before_a_player(tournament: Tournament, director: Any) -> None:
     for table in tournament.tables.filter(status="active"):
         seats = set(players_at(tournament, table.number))
         button = next(s for s in sorted(seats) if s % table.seats + 1 in seats)
-        services.set_button(table=table, seat=button, by=director)
+        director_seats.set_button(table=table, seat=button, by=director)
 
 
 # --- set-up -----------------------------------------------------------------------------------
@@ -98,15 +98,15 @@ def test_a_custom_break_order_must_list_every_table_once(director: Any) -> None:
 def test_cash_tables_and_tables_in_another_tournament_are_refused(director: Any) -> None:
     cash = make_table(number=7)
     with pytest.raises(ValidationError) as caught:
-        services.create_tournament(by=director, name="X", tables=[cash], levels=LEVELS)
+        setup.create_tournament(by=director, name="X", tables=[cash], levels=LEVELS)
     assert "cash-game" in caught.value.message_dict["tables"][0]
     rooms = make_room_tables(count=2, first=301)
-    services.create_tournament(by=director, name="First", tables=rooms, levels=LEVELS)
+    setup.create_tournament(by=director, name="First", tables=rooms, levels=LEVELS)
     with pytest.raises(ValidationError) as caught:
-        services.create_tournament(by=director, name="Second", tables=rooms, levels=LEVELS)
+        setup.create_tournament(by=director, name="Second", tables=rooms, levels=LEVELS)
     assert caught.value.message_dict["tables"] == ["Tables 301 and 302 are already in the First."]
     with pytest.raises(ValidationError) as caught:
-        services.create_tournament(by=director, name="Third", tables=rooms[:1], levels=LEVELS)
+        setup.create_tournament(by=director, name="Third", tables=rooms[:1], levels=LEVELS)
     assert caught.value.message_dict["tables"] == ["Table 301 is already in the First."]
 
 
@@ -114,7 +114,7 @@ def test_levels_need_a_duration_and_a_big_blind_over_the_small(director: Any) ->
     rooms = make_room_tables(count=1, first=401)
     for levels in ([], [{"small_blind": 200, "big_blind": 100, "minutes": 20}], [{"minutes": 0}]):
         with pytest.raises(ValidationError) as caught:
-            services.create_tournament(by=director, name="X", tables=rooms, levels=levels)
+            setup.create_tournament(by=director, name="X", tables=rooms, levels=levels)
         assert "levels" in caught.value.message_dict
 
 
@@ -127,7 +127,7 @@ def test_the_initial_draw_seats_everyone_once_as_evenly_as_possible(seated: Tour
     assert seated.status == TournamentStatus.RUNNING
     draw = seated.draws.get()
     assert draw.kind == DrawKind.INITIAL and draw.status == DrawStatus.REVEALED
-    assert services.verify_draw(draw).ok
+    assert draw_services.verify_draw(draw).ok
     moves = seated.moves.filter(reason=MoveReason.INITIAL_DRAW)
     assert moves.count() == 20 and all(m.draw_id == draw.pk for m in moves)
     assert {c["rule"] for c in draw.citations} >= {"TDA-7"}
@@ -136,7 +136,7 @@ def test_the_initial_draw_seats_everyone_once_as_evenly_as_possible(seated: Tour
 
 def test_the_initial_draw_is_made_once(seated: Tournament, director: Any) -> None:
     with pytest.raises(DrawError) as caught:
-        services.draw_initial_seating(tournament=seated, by=director)
+        draw_services.draw_initial_seating(tournament=seated, by=director)
     assert caught.value.code == "already_drawn"
 
 
@@ -144,11 +144,11 @@ def test_a_commitment_is_published_before_the_deal_and_the_seed_stays_sealed(
     director: Any,
 ) -> None:
     tournament = make_tournament(by=director, tables=2, entrants=12)
-    draw = services.commit_draw(tournament=tournament, kind=DrawKind.INITIAL, by=director)
+    draw = draw_services.commit_draw(tournament=tournament, kind=DrawKind.INITIAL, by=director)
     assert draw.status == DrawStatus.COMMITTED and len(draw.commitment) == 64
     assert draw.public_seed is None and draw.result is None
     assert not live_seats(tournament)
-    dealt = services.deal_draw(draw=draw, by=director)
+    dealt = draw_services.deal_draw(draw=draw, by=director)
     assert dealt.public_seed == draw.seed and dealt.commitment == draw.commitment
     assert len(live_seats(tournament)) == 12
 
@@ -156,7 +156,7 @@ def test_a_commitment_is_published_before_the_deal_and_the_seed_stays_sealed(
 def small_field(director: Any) -> Tournament:
     """15 players on three tables (5, 5, 5): any table can break."""
     tournament = make_tournament(by=director, tables=3, entrants=15, first_table=501)
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     return tournament
 
 
@@ -165,10 +165,14 @@ def test_a_committed_draw_is_abandoned_when_the_seating_changes_before_the_deal(
 ) -> None:
     seated = small_field(director)
     breaking = players_at(seated, 3)
-    draw = services.commit_draw(tournament=seated, kind=DrawKind.BREAK_TABLE, by=director, table=3)
-    services.eliminate_player(entrant=entrant(seated, next(iter(breaking.values()))), by=director)
+    draw = draw_services.commit_draw(
+        tournament=seated, kind=DrawKind.BREAK_TABLE, by=director, table=3
+    )
+    eliminations.eliminate_player(
+        entrant=entrant(seated, next(iter(breaking.values()))), by=director
+    )
     with pytest.raises(DrawError) as caught:
-        services.deal_draw(draw=draw, by=director)
+        draw_services.deal_draw(draw=draw, by=director)
     assert caught.value.code == "stale_draw"
     draw.refresh_from_db()
     assert draw.status == DrawStatus.ABANDONED and draw.result is None
@@ -179,13 +183,15 @@ def test_of_two_open_commitments_the_second_dealt_is_stale_if_the_first_changed_
     director: Any,
 ) -> None:
     seated = small_field(director)
-    first = services.commit_draw(tournament=seated, kind=DrawKind.BREAK_TABLE, by=director, table=3)
-    second = services.commit_draw(
+    first = draw_services.commit_draw(
+        tournament=seated, kind=DrawKind.BREAK_TABLE, by=director, table=3
+    )
+    second = draw_services.commit_draw(
         tournament=seated, kind=DrawKind.BREAK_TABLE, by=director, table=2
     )
-    services.deal_draw(draw=second, by=director)
+    draw_services.deal_draw(draw=second, by=director)
     with pytest.raises(DrawError) as caught:
-        services.deal_draw(draw=first, by=director)
+        draw_services.deal_draw(draw=first, by=director)
     assert caught.value.code == "stale_draw"
     assert_seating_sound(seated)
 
@@ -197,12 +203,12 @@ def test_late_entries_draw_into_open_seats_at_the_shortest_tables(
     seated: Tournament, director: Any
 ) -> None:
     buttons_before_a_player(seated, director)
-    late = services.register_entrants(tournament=seated, names=["Late A"], by=director)
+    late = setup.register_entrants(tournament=seated, names=["Late A"], by=director)
     assert late[0].late and late[0].status == EntrantStatus.REGISTERED
     counts = Counter(t for t, _ in live_seats(seated).values())
     shortest = min(counts, key=counts.get)  # type: ignore[arg-type]
-    draw = services.draw_late_entries(tournament=seated, by=director)
-    assert draw.kind == DrawKind.LATE_ENTRY and services.verify_draw(draw).ok
+    draw = draw_services.draw_late_entries(tournament=seated, by=director)
+    assert draw.kind == DrawKind.LATE_ENTRY and draw_services.verify_draw(draw).ok
     assert live_seats(seated)[late[0].number][0] == shortest
     assert_seating_sound(seated)
     late[0].refresh_from_db()
@@ -213,15 +219,15 @@ def test_a_newcomer_is_not_dealt_in_between_the_small_blind_and_the_button(
     director: Any,
 ) -> None:
     tournament = make_tournament(by=director, tables=1, entrants=9)
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     for seat in (4, 8):
-        services.eliminate_player(
+        eliminations.eliminate_player(
             entrant=entrant(tournament, players_at(tournament, 1)[seat]), by=director
         )
     # Button on 3: seat 4 sits between the button and the small blind (5); seat 8 does not.
-    services.set_button(table=tournament.tables.get(), seat=3, by=director)
-    late = services.register_entrant(tournament=tournament, name="Late", by=director)
-    draw = services.draw_late_entries(tournament=tournament, by=director)
+    director_seats.set_button(table=tournament.tables.get(), seat=3, by=director)
+    late = setup.register_entrant(tournament=tournament, name="Late", by=director)
+    draw = draw_services.draw_late_entries(tournament=tournament, by=director)
     assert draw.inputs["input"]["forbidden"] == [{"table": 1, "seat": 4}]
     assert live_seats(tournament)[late.number] == (1, 8)
     assert {c["rule"] for c in draw.citations} >= {"TDA-8-A"}
@@ -232,14 +238,12 @@ def test_re_entries_and_alternates_draw_from_the_same_pool(
 ) -> None:
     out = entrant(seated, 1)
     with pytest.raises(ValidationError):
-        services.register_entrant(tournament=seated, name="Again", by=director, reentry_of=out)
-    services.eliminate_player(entrant=out, by=director)
-    again = services.register_entrant(tournament=seated, name=out.name, by=director, reentry_of=out)
-    alternate = services.register_entrant(
-        tournament=seated, name="Alt", by=director, alternate=True
-    )
+        setup.register_entrant(tournament=seated, name="Again", by=director, reentry_of=out)
+    eliminations.eliminate_player(entrant=out, by=director)
+    again = setup.register_entrant(tournament=seated, name=out.name, by=director, reentry_of=out)
+    alternate = setup.register_entrant(tournament=seated, name="Alt", by=director, alternate=True)
     assert again.is_reentry and alternate.alternate
-    draw = services.draw_late_entries(tournament=seated, by=director)
+    draw = draw_services.draw_late_entries(tournament=seated, by=director)
     assert sorted(draw.inputs["input"]["entrants"]) == [again.number, alternate.number]
     assert_seating_sound(seated)
 
@@ -251,8 +255,10 @@ def test_a_reserved_seat_is_kept_out_of_the_draw_and_given_to_its_player(directo
     tournament = make_tournament(by=director, tables=2, entrants=10)
     needs = entrant(tournament, 4)
     table = tournament.tables.get(number=2)
-    services.reserve_seat(entrant=needs, table=table, seat=1, reason="Wheelchair", by=director)
-    draw = services.draw_initial_seating(tournament=tournament, by=director)
+    director_seats.reserve_seat(
+        entrant=needs, table=table, seat=1, reason="Wheelchair", by=director
+    )
+    draw = draw_services.draw_initial_seating(tournament=tournament, by=director)
     assert 4 not in draw.inputs["input"]["entrants"]
     assert 1 not in draw.inputs["input"]["tables"][1]["seats"]
     assert live_seats(tournament)[4] == (2, 1)
@@ -269,9 +275,13 @@ def test_reserving_a_seat_during_play_moves_the_player_there(
     open_seat = next(s for s in range(1, 10) if s not in players_at(seated, 1))
     taken = next(seat for seat, number in players_at(seated, 1).items() if number != 5)
     with pytest.raises(DrawError) as caught:
-        services.reserve_seat(entrant=player, table=table, seat=taken, reason="Sight", by=director)
+        director_seats.reserve_seat(
+            entrant=player, table=table, seat=taken, reason="Sight", by=director
+        )
     assert caught.value.code == "seat_taken"
-    services.reserve_seat(entrant=player, table=table, seat=open_seat, reason="Sight", by=director)
+    director_seats.reserve_seat(
+        entrant=player, table=table, seat=open_seat, reason="Sight", by=director
+    )
     assert live_seats(seated)[5] == (1, open_seat)
     assert_seating_sound(seated)
 
@@ -282,8 +292,10 @@ def test_a_player_found_in_the_wrong_seat_moves_with_the_current_stack(
     player = entrant(seated, 3)
     table, seat = live_seats(seated)[3]
     with pytest.raises(DrawError):
-        services.correct_wrong_seat(entrant=player, found_table=table, found_seat=seat, by=director)
-    move = services.correct_wrong_seat(
+        director_seats.correct_wrong_seat(
+            entrant=player, found_table=table, found_seat=seat, by=director
+        )
+    move = director_seats.correct_wrong_seat(
         entrant=player, found_table=table % 3 + 1, found_seat=9, by=director
     )
     assert (move.to_table, move.to_seat) == (table, seat)
@@ -297,11 +309,11 @@ def test_a_player_found_in_the_wrong_seat_moves_with_the_current_stack(
 def test_an_elimination_opens_the_seat_records_the_place_and_checks_the_balance(
     seated: Tournament, director: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    services.close_registration(tournament=seated, by=director)
+    eliminations.close_registration(tournament=seated, by=director)
     player = entrant(seated, 2)
     table, seat = live_seats(seated)[2]
     with django_capture_on_commit_callbacks() as callbacks:
-        elimination = services.eliminate_player(entrant=player, by=director)
+        elimination = eliminations.eliminate_player(entrant=player, by=director)
     queued = [c.args for c in callbacks if getattr(c, "func", None) == check_balance.delay]
     assert queued == [(seated.pk,)]  # the balancing check, once the elimination commits
     assert elimination.place == 20 and (elimination.table_number, elimination.seat) == (table, seat)
@@ -310,20 +322,20 @@ def test_an_elimination_opens_the_seat_records_the_place_and_checks_the_balance(
     assert 2 not in live_seats(seated)
     assert seated.moves.filter(entrant=player, reason=MoveReason.ELIMINATED).exists()
     with pytest.raises(DrawError):
-        services.eliminate_player(entrant=player, by=director)
+        eliminations.eliminate_player(entrant=player, by=director)
 
 
 def test_busts_on_the_same_hand_for_hand_hand_share_the_place(
     seated: Tournament, director: Any
 ) -> None:
-    services.close_registration(tournament=seated, by=director)
-    services.set_hand_for_hand(tournament=seated, on=True, by=director)
+    eliminations.close_registration(tournament=seated, by=director)
+    eliminations.set_hand_for_hand(tournament=seated, on=True, by=director)
     seated.refresh_from_db()
     assert seated.hand_for_hand_announced_at is not None
-    services.eliminate_player(entrant=entrant(seated, 1), by=director)
-    services.eliminate_player(entrant=entrant(seated, 2), by=director)
-    services.next_hand_for_hand(tournament=seated, by=director)
-    services.eliminate_player(entrant=entrant(seated, 3), by=director)
+    eliminations.eliminate_player(entrant=entrant(seated, 1), by=director)
+    eliminations.eliminate_player(entrant=entrant(seated, 2), by=director)
+    eliminations.next_hand_for_hand(tournament=seated, by=director)
+    eliminations.eliminate_player(entrant=entrant(seated, 3), by=director)
     places = dict(seated.entrants.filter(number__in=[1, 2, 3]).values_list("number", "place"))
     assert places == {1: 19, 2: 19, 3: 18}  # 20th and 19th shared; 18th alone
     citations = seated.moves.filter(reason=MoveReason.ELIMINATED).values_list(
@@ -334,14 +346,14 @@ def test_busts_on_the_same_hand_for_hand_hand_share_the_place(
 
 def test_the_last_two_finish_second_and_first(director: Any) -> None:
     tournament = make_tournament(by=director, tables=1, entrants=3)
-    services.draw_initial_seating(tournament=tournament, by=director)
-    services.eliminate_player(entrant=entrant(tournament, 1), by=director)
-    services.eliminate_player(entrant=entrant(tournament, 2), by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
+    eliminations.eliminate_player(entrant=entrant(tournament, 1), by=director)
+    eliminations.eliminate_player(entrant=entrant(tournament, 2), by=director)
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.COMPLETE
     assert dict(tournament.entrants.values_list("number", "place")) == {1: 3, 2: 2, 3: 1}
     with pytest.raises(DrawError) as caught:
-        services.eliminate_player(entrant=entrant(tournament, 3), by=director)
+        eliminations.eliminate_player(entrant=entrant(tournament, 3), by=director)
     assert caught.value.code in {"winner", "not_seated"}
 
 
@@ -350,16 +362,16 @@ def test_the_last_two_finish_second_and_first(director: Any) -> None:
 
 def bust(tournament: Tournament, director: Any, count: int, table: int) -> None:
     for number in list(players_at(tournament, table).values())[:count]:
-        services.eliminate_player(entrant=entrant(tournament, number), by=director)
+        eliminations.eliminate_player(entrant=entrant(tournament, number), by=director)
 
 
 def test_tables_break_in_the_published_order(director: Any) -> None:
     tournament = make_tournament(by=director, tables=3, entrants=20, break_order=[2, 1, 3])
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     bust(tournament, director, 2, table=1)
-    check = services.check_balance(tournament_id=tournament.pk)
+    check = balance_checks.check_balance(tournament_id=tournament.pk)
     assert check.tables_to_break == [2] and not check.moves  # 18 players fit two tables
-    services.break_table(table=tournament.tables.get(number=2), by=director)
+    draw_services.break_table(table=tournament.tables.get(number=2), by=director)
     assert_seating_sound(tournament)
     assert sorted(Counter(t for t, _ in live_seats(tournament).values()).values()) == [9, 9]
     assert tournament.tables.get(number=2).status == "broken"
@@ -369,17 +381,17 @@ def test_balancing_moves_the_player_due_the_big_blind_to_the_worst_position(
     director: Any,
 ) -> None:
     tournament = make_tournament(by=director, tables=2, entrants=18)
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     bust(tournament, director, 3, table=2)  # 9 against 6
     source = tournament.tables.get(number=1)
-    services.set_button(table=source, seat=4, by=director)
+    director_seats.set_button(table=source, seat=4, by=director)
     target = tournament.tables.get(number=2)
     occupied = set(players_at(tournament, 2))
     # A button followed by a player (six round nine seats always have such a pair): some open
     # seats are dealt in at once, so the worst position is among them.
     button = next(s for s in sorted(occupied) if s % 9 + 1 in occupied)
-    target = services.set_button(table=target, seat=button, by=director)
-    check = services.check_balance(tournament_id=tournament.pk)
+    target = director_seats.set_button(table=target, seat=button, by=director)
+    check = balance_checks.check_balance(tournament_id=tournament.pk)
     (move,) = check.moves
     # Seats 5 and 6 post the blinds on the next hand: seat 6 is due the big blind (11-A).
     assert move["from"] == {"table": 1, "seat": 6}
@@ -395,7 +407,7 @@ def test_balancing_moves_the_player_due_the_big_blind_to_the_worst_position(
     }
     assert move["to"]["table"] == 2 and hands[move["to"]["seat"]] == min(hands.values())
     assert "TDA-11-A" in {c["rule"] for c in move["citations"]}
-    moved = services.apply_balance(check=check, by=director)
+    moved = balance_checks.apply_balance(check=check, by=director)
     assert [(m.to_table, m.to_seat) for m in moved] == [(2, move["to"]["seat"])]
     assert moved[0].reason == MoveReason.BALANCE
     assert_seating_sound(tournament)
@@ -404,20 +416,20 @@ def test_balancing_moves_the_player_due_the_big_blind_to_the_worst_position(
 
 def test_a_table_three_short_of_the_fullest_is_told_to_halt(director: Any) -> None:
     tournament = make_tournament(by=director, tables=3, entrants=27)
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     bust(tournament, director, 3, table=1)
-    check = services.check_balance(tournament_id=tournament.pk)
+    check = balance_checks.check_balance(tournament_id=tournament.pk)
     assert check.tables_to_halt == [1]
     assert "TDA-11-D" in {c["rule"] for c in check.citations}
 
 
 def test_stud_fills_the_last_seat_opened(director: Any) -> None:
     tournament = make_tournament(by=director, tables=2, entrants=18, variant="stud")
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     at_two = players_at(tournament, 2)
     for seat in (7, 2, 5):  # seat 5 opens last
-        services.eliminate_player(entrant=entrant(tournament, at_two[seat]), by=director)
-    (move,) = services.check_balance(tournament_id=tournament.pk).moves
+        eliminations.eliminate_player(entrant=entrant(tournament, at_two[seat]), by=director)
+    (move,) = balance_checks.check_balance(tournament_id=tournament.pk).moves
     assert move["to"] == {"table": 2, "seat": 5}
     assert "TDA-11-B" in {c["rule"] for c in move["citations"]}
 
@@ -426,22 +438,22 @@ def test_the_fewest_moves_policy_balances_with_one_move(director: Any) -> None:
     tournament = make_tournament(
         by=director, tables=2, entrants=18, balancing_policy="fewest_moves"
     )
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     bust(tournament, director, 3, table=2)
-    check = services.check_balance(tournament_id=tournament.pk)
+    check = balance_checks.check_balance(tournament_id=tournament.pk)
     assert len(check.moves) == 1 and check.moves[0]["reason"].startswith("Keep position")
-    services.apply_balance(check=check, by=director)
+    balance_checks.apply_balance(check=check, by=director)
     assert_seating_sound(tournament)
 
 
 def test_a_stale_balancing_check_is_refused(director: Any) -> None:
     tournament = make_tournament(by=director, tables=2, entrants=18)
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     bust(tournament, director, 3, table=2)
-    check = services.check_balance(tournament_id=tournament.pk)
+    check = balance_checks.check_balance(tournament_id=tournament.pk)
     bust(tournament, director, 1, table=1)
     with pytest.raises(DrawError) as caught:
-        services.apply_balance(check=check, by=director)
+        balance_checks.apply_balance(check=check, by=director)
     assert caught.value.code == "stale_check"
 
 
@@ -449,17 +461,17 @@ def test_two_tables_of_five_make_a_nine_handed_final_table(director: Any) -> Non
     tournament = make_tournament(
         by=director, tables=2, entrants=10, seats_per_table=10, final_table_size=9
     )
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     assert sorted(Counter(t for t, _ in live_seats(tournament).values()).values()) == [5, 5]
-    check = services.check_balance(tournament_id=tournament.pk)
+    check = balance_checks.check_balance(tournament_id=tournament.pk)
     assert not check.final_table and not check.tables_to_break  # RP-9: ten play on two tables
     with pytest.raises(DrawError):
-        services.redraw_final_table(tournament=tournament, by=director)
+        draw_services.redraw_final_table(tournament=tournament, by=director)
     bust(tournament, director, 1, table=1)
-    check = services.check_balance(tournament_id=tournament.pk)
+    check = balance_checks.check_balance(tournament_id=tournament.pk)
     assert check.final_table
-    draw = services.redraw_final_table(tournament=tournament, by=director)
-    assert services.verify_draw(draw).ok
+    draw = draw_services.redraw_final_table(tournament=tournament, by=director)
+    assert draw_services.verify_draw(draw).ok
     seats = live_seats(tournament)
     assert {table for table, _ in seats.values()} == {1}  # table 2 broke first (break order)
     assert sorted(seat for _, seat in seats.values()) == list(range(1, 10))
@@ -491,19 +503,19 @@ def test_a_player_just_moved_is_not_moved_again_while_another_candidate_exists(
     director: Any,
 ) -> None:
     tournament = make_tournament(by=director, tables=2, entrants=18)
-    services.draw_initial_seating(tournament=tournament, by=director)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
     bust(tournament, director, 3, table=2)
-    check = services.check_balance(tournament_id=tournament.pk)
-    (moved,) = services.apply_balance(check=check, by=director)
+    check = balance_checks.check_balance(tournament_id=tournament.pk)
+    (moved,) = balance_checks.apply_balance(check=check, by=director)
     mover = moved.entrant.number
-    assert mover in services.recently_moved(tournament, timezone.now())
-    later = timezone.now() + services.RECENT_MOVE + timedelta(minutes=1)
-    assert mover not in services.recently_moved(tournament, later)
+    assert mover in seating.recently_moved(tournament, timezone.now())
+    later = timezone.now() + seating.RECENT_MOVE + timedelta(minutes=1)
+    assert mover not in seating.recently_moved(tournament, later)
     # Table 1 loses players until balancing must take one back from table 2, where the button
     # makes the newcomer the player due the big blind next (11-A): someone else goes.
     bust(tournament, director, 3, table=1)
     occupied = sorted(players_at(tournament, 2))
     button = occupied[occupied.index(moved.to_seat) - 2]
-    services.set_button(table=tournament.tables.get(number=2), seat=button, by=director)
-    (move,) = services.check_balance(tournament_id=tournament.pk).moves
+    director_seats.set_button(table=tournament.tables.get(number=2), seat=button, by=director)
+    (move,) = balance_checks.check_balance(tournament_id=tournament.pk).moves
     assert move["from"]["table"] == 2 and move["player"] != mover

@@ -16,7 +16,7 @@ from django.test import Client
 from cardroom.celery import app as celery_app
 from cardroom.health import HEARTBEAT_KEY
 from tests.tournaments.factories import make_tournament
-from tournaments import services
+from tournaments import clock, draw_services, eliminations
 from tournaments.models import BalanceCheck, Level, Tournament
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -36,7 +36,7 @@ def test_the_worker_moves_the_clock_on_when_a_level_runs_out(director: Any) -> N
     Level.objects.filter(tournament=tournament, number=1).update(duration=timedelta(seconds=1))
     celery_app.control.purge()  # tasks other tests queued for tournaments long gone
     with start_worker(celery_app, perform_ping_check=False, pool="solo", loglevel="WARNING"):
-        services.start_clock(tournament=tournament, by=director)  # commits, then queues the tick
+        clock.start_clock(tournament=tournament, by=director)  # commits, then queues the tick
         assert wait_for(lambda: Tournament.objects.get(pk=tournament.pk).level_number == 2)
     events = Tournament.objects.get(pk=tournament.pk).clock_events.values_list("action", flat=True)
     assert "level_on_time" in events
@@ -46,9 +46,9 @@ def test_the_worker_checks_the_balance_after_an_elimination(director: Any) -> No
     tournament = make_tournament(by=director, tables=2, entrants=12)
     celery_app.control.purge()
     with start_worker(celery_app, perform_ping_check=False, pool="solo", loglevel="WARNING"):
-        services.draw_initial_seating(tournament=tournament, by=director)
+        draw_services.draw_initial_seating(tournament=tournament, by=director)
         assert wait_for(lambda: BalanceCheck.objects.filter(tournament=tournament).count() == 1)
-        services.eliminate_player(entrant=tournament.entrants.get(number=1), by=director)
+        eliminations.eliminate_player(entrant=tournament.entrants.get(number=1), by=director)
         assert wait_for(lambda: BalanceCheck.objects.filter(tournament=tournament).count() == 2)
     latest = BalanceCheck.objects.filter(tournament=tournament).first()
     assert latest is not None and sum(latest.counts.values()) == 11
@@ -63,7 +63,7 @@ def test_beat_and_a_worker_move_on_a_clock_whose_tick_was_lost(
     tournament = make_tournament(by=director, tables=1, entrants=2)
     Level.objects.filter(tournament=tournament, number=1).update(duration=timedelta(seconds=1))
     celery_app.control.purge()
-    services.start_clock(tournament=tournament, by=director)  # queues the tick...
+    clock.start_clock(tournament=tournament, by=director)  # queues the tick...
     assert celery_app.control.purge() >= 1  # ...and it is lost
     cache.delete(HEARTBEAT_KEY)
     assert Client().get("/healthz").json()["status"] == "degraded"  # no worker has answered

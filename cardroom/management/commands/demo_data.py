@@ -13,13 +13,10 @@ from cardroom.forms import PRESETS
 from cardroom.models import Table
 from cardroom.roles import Role
 from cardroom.services import create_table
+from tournaments.draw_services import draw_initial_seating
+from tournaments.eliminations import eliminate_player
 from tournaments.models import Tournament
-from tournaments.services import (
-    create_tournament,
-    draw_initial_seating,
-    eliminate_player,
-    register_entrants,
-)
+from tournaments.setup import create_tournament, register_entrants
 
 DEMO_USERS: tuple[tuple[str, str, Role | None], ...] = (
     ("manager", "manager-demo", Role.FLOOR_MANAGER),

@@ -9,8 +9,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.template.defaultfilters import pluralize
 
+from tournaments.draw_services import verify_draw
 from tournaments.models import Draw, DrawStatus
-from tournaments.services import verify_draw
 
 
 class Command(BaseCommand):

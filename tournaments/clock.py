@@ -1,0 +1,152 @@
+"""The tournament clock: start, pause, resume, change level, and the tick when time runs out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.draws.errors import (
+    DrawError,
+)
+from tournaments.models import (
+    ClockEvent,
+    ClockState,
+    Level,
+    Tournament,
+)
+from tournaments.scheduling import queue_clock_tick, tasks_run_in_process
+from tournaments.seating import User, _lock
+
+
+def _levels(tournament: Tournament) -> dict[int, Level]:
+    return {level.number: level for level in tournament.levels.all()}
+
+
+def _catch_up(tournament: Tournament, levels: Mapping[int, Level], now: datetime) -> list[int]:
+    """Pass the levels whose time ran out while the clock ran; returns the levels reached."""
+    reached: list[int] = []
+    while tournament.clock_state == ClockState.RUNNING:
+        level = levels.get(tournament.level_number)
+        assert tournament.level_started_at is not None
+        if level is None:
+            tournament.clock_state = ClockState.FINISHED
+            break
+        ends = tournament.level_started_at + level.duration - tournament.level_elapsed
+        if ends > now:
+            break
+        tournament.level_started_at, tournament.level_elapsed = ends, timedelta(0)
+        tournament.level_number += 1
+        if tournament.level_number not in levels:
+            tournament.clock_state = ClockState.FINISHED
+            tournament.level_number -= 1
+            break
+        reached.append(tournament.level_number)
+    return reached
+
+
+def _save_clock(tournament: Tournament, action: str, by: User | None, reached: list[int]) -> None:
+    tournament.clock_version += 1
+    tournament.save(
+        update_fields=["clock_state", "level_number", "level_started_at", "level_elapsed",
+                       "clock_version", "updated_at"]
+    )  # fmt: skip
+    events = [
+        ClockEvent(tournament=tournament, action="level_on_time", level_number=n) for n in reached
+    ]
+    events.append(
+        ClockEvent(
+            tournament=tournament, action=action, level_number=tournament.level_number, by=by
+        )
+    )
+    ClockEvent.objects.bulk_create(events)
+    _schedule_tick(tournament)
+
+
+def _schedule_tick(tournament: Tournament) -> None:
+    """Queue the next level change for when this level's time runs out (after commit).
+
+    Without a broker, tasks run in-process at once and cannot wait: nothing is queued. The
+    clock's reading still passes levels on time (``read_clock``), and the next clock action
+    records the levels reached."""
+    if tasks_run_in_process():
+        return
+    if tournament.clock_state != ClockState.RUNNING or tournament.level_started_at is None:
+        return
+    level = tournament.levels.filter(number=tournament.level_number).first()
+    if level is None:
+        return
+    due = tournament.level_started_at + level.duration - tournament.level_elapsed
+    queue_clock_tick(tournament.pk, tournament.clock_version, due)
+
+
+def start_clock(*, tournament: Tournament, by: User) -> Tournament:
+    with transaction.atomic():
+        locked = _lock(tournament.pk)
+        if locked.clock_state != ClockState.STOPPED:
+            raise DrawError("clock_started", "The clock has already started.")
+        locked.clock_state, locked.level_number = ClockState.RUNNING, 1
+        locked.level_started_at, locked.level_elapsed = timezone.now(), timedelta(0)
+        _save_clock(locked, "start", by, [])
+    return locked
+
+
+def pause_clock(*, tournament: Tournament, by: User) -> Tournament:
+    with transaction.atomic():
+        locked = _lock(tournament.pk)
+        now = timezone.now()
+        reached = _catch_up(locked, _levels(locked), now)
+        if locked.clock_state != ClockState.RUNNING:
+            raise DrawError("clock_not_running", "The clock is not running.")
+        locked.level_elapsed = locked.level_elapsed_at(now)
+        locked.clock_state, locked.level_started_at = ClockState.PAUSED, None
+        _save_clock(locked, "pause", by, reached)
+    return locked
+
+
+def resume_clock(*, tournament: Tournament, by: User) -> Tournament:
+    with transaction.atomic():
+        locked = _lock(tournament.pk)
+        if locked.clock_state != ClockState.PAUSED:
+            raise DrawError("clock_not_paused", "The clock is not paused.")
+        locked.clock_state, locked.level_started_at = ClockState.RUNNING, timezone.now()
+        _save_clock(locked, "resume", by, [])
+    return locked
+
+
+def advance_level(*, tournament: Tournament, by: User, back: bool = False) -> Tournament:
+    """Go to the next (or previous) level now, its full time ahead; a paused clock stays paused."""
+    with transaction.atomic():
+        locked = _lock(tournament.pk)
+        levels = _levels(locked)
+        now = timezone.now()
+        reached = _catch_up(locked, levels, now)
+        target = locked.level_number + (-1 if back else 1)
+        if target not in levels:
+            # Not "level {target}": that is the step, and a break before it is not a level.
+            where = "before this one" if back else "after this one"
+            raise DrawError("no_level", f"The structure has no level {where}.")
+        if locked.clock_state == ClockState.FINISHED:
+            locked.clock_state = ClockState.PAUSED
+        locked.level_number, locked.level_elapsed = target, timedelta(0)
+        if locked.clock_state == ClockState.RUNNING:
+            locked.level_started_at = now
+        _save_clock(locked, "back" if back else "advance", by, reached)
+    return locked
+
+
+def tick_clock(*, tournament_id: int, version: int) -> Tournament | None:
+    """The scheduled tick: pass the levels whose time ran out. A tick queued for an older clock
+    (paused, resumed or moved since) does nothing; an early one is queued again."""
+    with transaction.atomic():
+        locked = _lock(tournament_id)
+        if locked.clock_version != version or locked.clock_state != ClockState.RUNNING:
+            return None
+        reached = _catch_up(locked, _levels(locked), timezone.now())
+        if not reached and locked.clock_state == ClockState.RUNNING:
+            _schedule_tick(locked)
+            return locked
+        _save_clock(locked, "tick", None, reached)
+    return locked

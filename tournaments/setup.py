@@ -1,0 +1,277 @@
+"""Setting up a tournament: creating it with its tables and levels, registering entrants."""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max, Q
+
+from cardroom.models import Structure, Table, TableKind, Variant
+from tournaments.draws.breaks import (
+    default_break_order,
+)
+from tournaments.models import (
+    BalancingPolicy,
+    Entrant,
+    EntrantStatus,
+    Level,
+    Tournament,
+    TournamentStatus,
+    TournamentTable,
+)
+from tournaments.seating import User, _lock, the
+
+
+def create_tournament(
+    *,
+    by: User,
+    name: str,
+    tables: Sequence[Table],
+    levels: Sequence[Mapping[str, Any]],
+    variant: str = Variant.HOLDEM,
+    structure: str = Structure.NO_LIMIT,
+    mixed_game: bool = False,
+    seats_per_table: int = 9,
+    starting_stack: int = 20_000,
+    balancing_policy: str = BalancingPolicy.TDA,
+    break_order: Sequence[int] | None = None,
+    balancing_order: Sequence[int] | None = None,
+    final_table_size: int | None = None,
+) -> Tournament:
+    """A tournament on room tables of kind "tournament", numbered 1.. in room-number order.
+
+    The break order and balancing order are fixed here, before play (TDA 11-C): by default the
+    highest-numbered table breaks first and gives up players first.
+    """
+    errors: dict[str, str] = {}
+    if not name.strip():
+        errors["name"] = "Name the tournament."
+    room_tables = sorted({table.pk: table for table in tables}.values(), key=lambda t: t.number)
+    if not room_tables:
+        errors["tables"] = "Choose the room tables the tournament plays on."
+    cash = [t.number for t in room_tables if t.kind != TableKind.TOURNAMENT]
+    if cash:
+        errors["tables"] = f"{tables_phrase(cash, 'is a cash-game table', 'are cash-game tables')}."
+    small = [t.number for t in room_tables if t.seats < seats_per_table]
+    if not 2 <= seats_per_table <= 10:
+        errors["seats_per_table"] = "Tables seat 2 to 10 players."
+    elif small:
+        errors["tables"] = tables_phrase(small, "has", "have") + (
+            f" fewer than {seats_per_table} seats."
+        )
+    busy = busy_tables(room_tables)
+    if busy:
+        errors["tables"] = " ".join(
+            f"{tables_phrase(numbers, 'is', 'are')} already in {the(name)}."
+            for name, numbers in busy.items()
+        )
+    if variant not in Variant.values:
+        errors["variant"] = f"Unknown game {variant!r}."
+    if structure not in Structure.values:
+        errors["structure"] = f"Unknown structure {structure!r}."
+    if balancing_policy not in BalancingPolicy.values:
+        errors["balancing_policy"] = f"Unknown balancing policy {balancing_policy!r}."
+    if final_table_size is not None and not 2 <= final_table_size <= seats_per_table:
+        errors["final_table_size"] = (
+            f"The final table seats 2 to {seats_per_table} players (TDA RP-9)."
+        )
+    if starting_stack < 1:
+        errors["starting_stack"] = "Players start with chips."
+    numbers = list(range(1, len(room_tables) + 1))
+    orders: dict[str, list[int]] = {}
+    for field, given, default in (
+        ("break_order", break_order, default_break_order(numbers)),
+        ("balancing_order", balancing_order, break_order or default_break_order(numbers)),
+    ):
+        order = list(default if given is None else given)
+        if sorted(order) != numbers:
+            errors[field] = f"List every table 1 to {len(numbers)} once."
+        orders[field] = order
+    structure_levels = _check_levels(levels, errors)
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name.strip(), variant=variant, structure=structure, mixed_game=mixed_game,
+            seats_per_table=seats_per_table, starting_stack=starting_stack,
+            balancing_policy=balancing_policy, final_table_size=final_table_size,
+            created_by=by, **orders,
+        )  # fmt: skip
+        position = {number: i + 1 for i, number in enumerate(orders["break_order"])}
+        TournamentTable.objects.bulk_create(
+            TournamentTable(
+                tournament=tournament,
+                table=room,
+                number=number,
+                seats=seats_per_table,
+                break_position=position[number],
+                button=1,
+            )
+            for number, room in zip(numbers, room_tables, strict=True)
+        )
+        Level.objects.bulk_create(Level(tournament=tournament, **lv) for lv in structure_levels)
+    return tournament
+
+
+def tables_phrase(numbers: Sequence[int], one: str, many: str) -> str:
+    """Plain words: "Table 21 is", "Tables 21 and 22 are", "Tables 3, 4 and 5 are"."""
+    names = [str(n) for n in numbers]
+    if len(names) == 1:
+        return f"Table {names[0]} {one}"
+    return f"Tables {', '.join(names[:-1])} and {names[-1]} {many}"
+
+
+def busy_tables(tables: Iterable[Table]) -> dict[str, list[int]]:
+    """Of these room tables, those in a tournament still in play: room numbers by tournament."""
+    busy: dict[str, list[int]] = {}
+    for name, number in (
+        TournamentTable.objects.in_play()
+        .filter(table__in=list(tables))
+        .order_by("tournament__name", "table__number")
+        .values_list("tournament__name", "table__number")
+    ):
+        busy.setdefault(name, []).append(number)
+    return busy
+
+
+def _check_levels(
+    levels: Sequence[Mapping[str, Any]], errors: dict[str, str]
+) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = []
+    for number, level in enumerate(levels, start=1):
+        seconds = int(level.get("seconds") or 60 * int(level.get("minutes") or 0))
+        is_break = bool(level.get("is_break", False))
+        sb, bb, ante = (int(level.get(k) or 0) for k in ("small_blind", "big_blind", "ante"))
+        if seconds <= 0:
+            errors["levels"] = f"Level {number} needs a duration."
+        elif not is_break and not 0 < sb < bb:
+            errors["levels"] = f"Level {number}: the big blind must be larger than the small."
+        result.append(
+            {
+                "number": number,
+                "small_blind": sb,
+                "big_blind": bb,
+                "ante": ante,
+                "duration": timedelta(seconds=seconds),
+                "is_break": is_break,
+            }
+        )
+    if not result:
+        errors["levels"] = "Give the blind structure: at least one level."
+    return result
+
+
+def name_key(name: str) -> str:
+    """Two names are the same entrant's when they match trimmed, spaces collapsed, any case."""
+    return " ".join(name.split()).casefold()
+
+
+def register_entrants(
+    *,
+    tournament: Tournament,
+    names: Sequence[str],
+    by: User,
+    alternate: bool = False,
+    reentry_of: Entrant | None = None,
+    special_needs: str = "",
+) -> list[Entrant]:
+    """Register players. After the initial draw they are late entries (TDA 8-A): they wait for a
+    late-entry draw into the open seats.
+
+    One name, one player: a name already in this tournament (trimmed, any case) is refused,
+    except on a re-entry, where the player chosen is the source of truth and the name is theirs
+    (a different name typed with it is refused, never silently kept)."""
+    cleaned = [" ".join(name.split()) for name in names]
+    with transaction.atomic():
+        locked = _lock(tournament.pk)
+        if not locked.registration_open:
+            raise ValidationError({"name": "Registration and re-entry are closed."})
+        if reentry_of is not None:
+            previous = _reentering(locked, reentry_of, cleaned)
+            cleaned = [previous.name]
+        if not cleaned or not all(cleaned):
+            raise ValidationError({"name": "Give the player's name."})
+        if reentry_of is None:
+            _refuse_duplicate_names(locked, cleaned)
+        last = locked.entrants.aggregate(n=Max("number"))["n"] or 0
+        late = locked.status != TournamentStatus.REGISTERING
+        return Entrant.objects.bulk_create(
+            Entrant(
+                tournament=locked,
+                number=last + i,
+                name=name,
+                late=late,
+                alternate=alternate,
+                reentry_of=reentry_of,
+                special_needs=special_needs.strip(),
+                registered_by=by,
+            )
+            for i, name in enumerate(cleaned, start=1)
+        )
+
+
+def _reentering(tournament: Tournament, reentry_of: Entrant, names: Sequence[str]) -> Entrant:
+    """The entry a re-entry follows: this tournament's, out, and not already re-entered (one
+    live entry per player); a name given with it must be that player's."""
+    if len(names) > 1:
+        raise ValidationError({"reentry_of": "Re-enter one player at a time."})
+    previous = Entrant.objects.get(pk=reentry_of.pk)
+    if previous.tournament_id != tournament.pk or previous.status != EntrantStatus.ELIMINATED:
+        raise ValidationError({"reentry_of": "Only an eliminated entry re-enters."})
+    again = previous.reentries.order_by("number").first()
+    if again is not None:
+        raise ValidationError(
+            {"reentry_of": f"{previous.name} (#{previous.number}) has already re-entered as "
+                           f"#{again.number}."}
+        )  # fmt: skip
+    typed = names[0] if names else ""
+    if typed and name_key(typed) != name_key(previous.name):
+        raise ValidationError(
+            {"name": f"This is a re-entry of {previous.name} (#{previous.number}), not "
+                     f"{typed}: leave the name blank or type {previous.name}."}
+        )  # fmt: skip
+    return previous
+
+
+def _refuse_duplicate_names(tournament: Tournament, names: Sequence[str]) -> None:
+    wanted: dict[str, str] = {}
+    for name in names:
+        key = name_key(name)
+        if key in wanted:
+            raise ValidationError({"name": f"{name} is in the list twice."})
+        wanted[key] = name
+    rows = tournament.entrants.order_by("number")
+    if len(names) <= 50:  # the database narrows it down; stored names are already trimmed
+        rows = rows.filter(functools.reduce(operator.or_, (Q(name__iexact=n) for n in names)))
+    taken = [
+        (name, number)
+        for name, number in rows.values_list("name", "number")
+        if name_key(name) in wanted
+    ]
+    if taken:
+        name, number = taken[0]
+        raise ValidationError(
+            {"name": f"{name} is already entered (#{number}). A player coming back after busting "
+                     "is a re-entry: choose them under \"Re-entry of\"."}
+        )  # fmt: skip
+
+
+def register_entrant(
+    *,
+    tournament: Tournament,
+    name: str,
+    by: User,
+    alternate: bool = False,
+    reentry_of: Entrant | None = None,
+    special_needs: str = "",
+) -> Entrant:
+    return register_entrants(
+        tournament=tournament, names=[name], by=by, alternate=alternate,
+        reentry_of=reentry_of, special_needs=special_needs,
+    )[0]  # fmt: skip
