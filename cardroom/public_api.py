@@ -16,6 +16,7 @@ trusted proxies give: ``REST_FRAMEWORK["NUM_PROXIES"]``). Over the rate the answ
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -33,8 +34,8 @@ class PublicRateThrottle(ScopedRateThrottle):
     each request (so a deployment's or a test's setting takes effect at once)."""
 
     def get_rate(self) -> str | None:
-        rates: dict[str, str | None] = settings.CARDROOM_THROTTLE_RATES
-        return rates.get(self.scope)
+        rates: Mapping[str, str | None] = settings.CARDROOM_THROTTLE_RATES
+        return rates.get(self.scope) if self.scope is not None else None
 
     def get_rate_for(self, view: Any) -> str | None:
         scope = getattr(view, self.scope_attr, None)

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 
 from cardroom.pagination import BoundedLimitOffsetPagination
 from cardroom.public_api import PublicRateThrottle
+from cardroom.request_types import AuthenticatedApiRequest
 from cardroom.roles import Role, can_read, has_role
 from rules.models import Rule
 from rules.search import MAX_QUERY, Hit, resolve_citation, search_rules
@@ -42,7 +43,7 @@ class RulebookPermission(BasePermission):
         return signed_in and has_role(request.user, Role.FLOOR_MANAGER)
 
 
-class RuleSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class RuleSerializer(serializers.ModelSerializer[Rule]):
     book = serializers.CharField(source="rulebook.code", read_only=True)
     section = serializers.CharField(source="section.code", read_only=True)
     section_title = serializers.CharField(source="section.title", read_only=True)
@@ -80,12 +81,12 @@ class RuleSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         return str(hit.snippet) if hit else None
 
 
-class ExampleSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ExampleSerializer(serializers.Serializer[Any]):
     title = serializers.CharField()
     text = serializers.CharField()
 
 
-class OtherEditionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class OtherEditionSerializer(serializers.Serializer[Any]):
     citation_id = serializers.CharField()
     edition = serializers.CharField()
     number = serializers.CharField()
@@ -125,7 +126,7 @@ class RuleDetailSerializer(RuleSerializer):
         return after.citation_id if after else None
 
 
-class HouseRuleInput(serializers.Serializer):  # type: ignore[type-arg]
+class HouseRuleInput(serializers.Serializer[Any]):
     title = serializers.CharField(max_length=200)
     text = serializers.CharField()
 
@@ -144,7 +145,7 @@ SEARCH_PARAMETERS = [
 ]
 
 
-class RuleListView(GenericAPIView):  # type: ignore[type-arg]
+class RuleListView(GenericAPIView[Rule]):
     permission_classes = [RulebookPermission]
     throttle_classes = [PublicRateThrottle]
     throttle_scope = "rulebook"
@@ -180,7 +181,7 @@ class RuleListView(GenericAPIView):  # type: ignore[type-arg]
             if section:
                 rules = rules.filter(section__code__iexact=section)
         paginator = BoundedLimitOffsetPagination()
-        page = paginator.paginate_queryset(rules, request, view=self) or []
+        page: list[Rule] = paginator.paginate_queryset(rules, request, view=self) or []
         context = {"request": request, "hits": hits}
         return paginator.get_paginated_response(
             RuleSerializer(page, many=True, context=context).data
@@ -191,7 +192,7 @@ class RuleListView(GenericAPIView):  # type: ignore[type-arg]
         request=NewHouseRuleInput,
         responses={201: RuleDetailSerializer},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedApiRequest) -> Response:
         data = _valid(NewHouseRuleInput, request)
         rule = create_house_rule(by=request.user, **data)
         body = RuleDetailSerializer(rule, context={"request": request}).data
@@ -224,7 +225,7 @@ class RuleDetailView(APIView):
         request=HouseRuleInput,
         responses=RuleDetailSerializer,
     )
-    def put(self, request: Request, citation_id: str) -> Response:
+    def put(self, request: AuthenticatedApiRequest, citation_id: str) -> Response:
         return self._update(request, citation_id, partial=False)
 
     @extend_schema(
@@ -232,10 +233,12 @@ class RuleDetailView(APIView):
         request=HouseRuleInput(partial=True),
         responses=RuleDetailSerializer,
     )
-    def patch(self, request: Request, citation_id: str) -> Response:
+    def patch(self, request: AuthenticatedApiRequest, citation_id: str) -> Response:
         return self._update(request, citation_id, partial=True)
 
-    def _update(self, request: Request, citation_id: str, *, partial: bool) -> Response:
+    def _update(
+        self, request: AuthenticatedApiRequest, citation_id: str, *, partial: bool
+    ) -> Response:
         rule = self._rule(citation_id)
         data = {"title": rule.title, "text": rule.text, **_valid(HouseRuleInput, request, partial)}
         rule = update_house_rule(rule=rule, by=request.user, **data)
@@ -243,8 +246,8 @@ class RuleDetailView(APIView):
 
 
 def _valid(
-    serializer: type[serializers.Serializer], request: Request, partial: bool = False
-) -> Any:  # type: ignore[type-arg]
+    serializer: type[serializers.Serializer[Any]], request: Request, partial: bool = False
+) -> Any:
     checked = serializer(data=request.data, partial=partial)
     checked.is_valid(raise_exception=True)
     return checked.validated_data

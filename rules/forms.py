@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.urls import reverse
@@ -19,9 +19,11 @@ class SearchForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         books = list(Rulebook.objects.values_list("code", "title"))
-        self.fields["book"].choices = [("", "All books"), *books]
+        book_field = cast(forms.ChoiceField, self.fields["book"])  # declared just above
+        section_field = cast(forms.ChoiceField, self.fields["section"])
+        book_field.choices = [("", "All books"), *books]
         sections = Section.objects.select_related("rulebook").order_by("rulebook__order", "order")
-        self.fields["section"].choices = [
+        section_field.choices = [
             ("", "All sections"),
             *((s.code, f"{s.rulebook.code} · {s.title}") for s in sections),
         ]
@@ -58,7 +60,7 @@ class NewHouseRuleForm(HouseRuleForm):
     MAX_NUMBER = 999_999_999
 
     def clean_number(self) -> str:
-        number = self.cleaned_data["number"].strip()
+        number: str = self.cleaned_data["number"].strip()
         if number and not (
             number.isascii() and number.isdigit() and 1 <= int(number) <= self.MAX_NUMBER
         ):

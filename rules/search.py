@@ -509,8 +509,8 @@ def _stored_vector() -> Col:
     return Col(Rule._meta.db_table, field)
 
 
-def _scope_sql(scope: Scope) -> tuple[str, list[object]]:
-    sql, params = "", []
+def _scope_sql(scope: Scope) -> tuple[str, list[int]]:
+    sql, params = "", list[int]()
     for column, ids in (("rulebook_id", scope.books), ("section_id", scope.sections)):
         if ids is not None:
             sql += f" AND r.{column} IN ({', '.join('%s' for _ in ids)})"
@@ -518,7 +518,7 @@ def _scope_sql(scope: Scope) -> tuple[str, list[object]]:
     return sql, params
 
 
-def _fetch(sql: str, params: list[object]) -> list[tuple[Any, ...]]:
+def _fetch(sql: str, params: list[str | int]) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return list(cursor.fetchall())

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -149,7 +149,7 @@ def _clean(title: str, text: str) -> tuple[str, str]:
     return title, text
 
 
-def create_house_rule(*, by: AbstractBaseUser, title: str, text: str, number: str = "") -> Rule:
+def create_house_rule(*, by: User, title: str, text: str, number: str = "") -> Rule:
     """Add a house rule, cited ``HOUSE-<number>`` (the next free number unless given)."""
     title, text = _clean(title, text)
     number = number.strip()
@@ -182,7 +182,7 @@ def create_house_rule(*, by: AbstractBaseUser, title: str, text: str, number: st
     return rule
 
 
-def update_house_rule(*, rule: Rule, by: AbstractBaseUser, title: str, text: str) -> Rule:
+def update_house_rule(*, rule: Rule, by: User, title: str, text: str) -> Rule:
     """Change a house rule's words; the previous versions stay in its history."""
     title, text = _clean(title, text)
     if not rule.house:

@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
+from cardroom.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.roles import READERS, Role, RoleRequired, can_read, role_required
 from rules.forms import HouseRuleForm, NewHouseRuleForm, SearchForm
 from rules.models import Rule, Rulebook, Section
@@ -44,7 +45,7 @@ def public_rulebook(view: View) -> View:
 
 @require_GET
 @public_rulebook
-def search(request: HttpRequest) -> HttpResponse:
+def search(request: HtmxRequest) -> HttpResponse:
     form = SearchForm(request.GET or None)
     query, book, section = form.values()
     context: dict[str, Any] = {"form": form, "query": query, "book": book, "section": section}
@@ -94,7 +95,7 @@ def rule_detail(request: HttpRequest, citation_id: str) -> HttpResponse:
 
 
 @role_required(Role.FLOOR_MANAGER)
-def house_rule_create(request: HttpRequest) -> HttpResponse:
+def house_rule_create(request: AuthenticatedRequest) -> HttpResponse:
     form = NewHouseRuleForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -109,7 +110,7 @@ def house_rule_create(request: HttpRequest) -> HttpResponse:
 
 
 @role_required(Role.FLOOR_MANAGER)
-def house_rule_edit(request: HttpRequest, citation_id: str) -> HttpResponse:
+def house_rule_edit(request: AuthenticatedRequest, citation_id: str) -> HttpResponse:
     rule = get_object_or_404(Rule, citation_id=citation_id, house=True)
     initial = {"title": rule.title, "text": rule.text}
     form = HouseRuleForm(request.POST or None, initial=initial)

@@ -1,6 +1,8 @@
 """On PostgreSQL the database itself refuses to change or delete a ruling or its citations,
 whatever client writes to it. (SQLite relies on the model layer: its test flush deletes rows.)"""
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db import migrations
 
 FUNCTION = """
@@ -14,7 +16,7 @@ $$ LANGUAGE plpgsql
 TABLES = ("cardroom_ruling", "cardroom_rulingcitation")
 
 
-def install(apps, schema_editor):
+def install(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor != "postgresql":
         return
     schema_editor.execute(FUNCTION)
@@ -25,7 +27,7 @@ def install(apps, schema_editor):
         )
 
 
-def remove(apps, schema_editor):
+def remove(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor != "postgresql":
         return
     for table in TABLES:

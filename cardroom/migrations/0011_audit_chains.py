@@ -1,11 +1,13 @@
 """Issue 16: the rows written before the chains existed are linked, stream by stream."""
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db import migrations
 
 from cardroom.audit import chain_existing
 
 
-def drop_rulings_triggers(apps, schema_editor):
+def drop_rulings_triggers(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """0005's triggers give way to the ones every audit log gets (0012)."""
     if schema_editor.connection.vendor != "postgresql":
         return

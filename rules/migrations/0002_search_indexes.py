@@ -2,6 +2,10 @@
 stored) with a GIN index and pg_trgm for typo matching; SQLite gets an FTS5 table kept in
 sync with rules_rule by triggers."""
 
+from collections.abc import Callable
+
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db import migrations
 
 POSTGRES = [
@@ -47,8 +51,10 @@ SQLITE_UNDO = [
 ]
 
 
-def run(statements_by_vendor):
-    def apply(apps, schema_editor):
+def run(
+    statements_by_vendor: dict[str, list[str]],
+) -> Callable[[Apps, BaseDatabaseSchemaEditor], None]:
+    def apply(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
         for sql in statements_by_vendor.get(schema_editor.connection.vendor, []):
             schema_editor.execute(sql)
 

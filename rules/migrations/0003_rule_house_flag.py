@@ -3,15 +3,17 @@ FTS triggers of 0002: they are put back (and the index rebuilt) right here."""
 
 from importlib import import_module
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db import migrations, models
 
 
-def flag_house_rules(apps, schema_editor):
+def flag_house_rules(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Rule = apps.get_model("rules", "Rule")
     Rule.objects.filter(rulebook__kind="house").update(house=True)
 
 
-def restore_fts_triggers(apps, schema_editor):
+def restore_fts_triggers(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor != "sqlite":
         return
     triggers = import_module("rules.migrations.0002_search_indexes").SQLITE[1:]

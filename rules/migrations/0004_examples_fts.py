@@ -4,6 +4,9 @@ weighted tsvector already ranks examples below title and text."""
 
 from importlib import import_module
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.backends.utils import CursorWrapper
 from django.db import migrations
 
 TRIGGERS = ("rules_rule_fts_insert", "rules_rule_fts_delete", "rules_rule_fts_update")
@@ -38,12 +41,12 @@ SQLITE_TRIGGERS = {
 }
 
 
-def rebuild(cursor):
+def rebuild(cursor: CursorWrapper) -> None:
     for table in FTS_TABLES:
         cursor.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
 
 
-def split_index(apps, schema_editor):
+def split_index(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor != "sqlite":
         return
     for name in TRIGGERS:
@@ -55,7 +58,7 @@ def split_index(apps, schema_editor):
         rebuild(cursor)
 
 
-def join_index(apps, schema_editor):
+def join_index(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor != "sqlite":
         return
     for name in TRIGGERS:

@@ -2,12 +2,14 @@
 search-as-you-type query ("stra*") is one index look-up instead of a merge of every term that
 starts with it."""
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db import migrations
 
 from rules.search_index import FTS_TABLES, SQLITE_TRIGGERS, rebuild
 
 
-def rebuild_with_prefixes(apps, schema_editor):
+def rebuild_with_prefixes(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor != "sqlite":
         return
     for name in SQLITE_TRIGGERS:
