@@ -236,155 +236,223 @@ class Table(models.Model):
     # --- validation: the one implementation used by forms, the API and the admin -----------
 
     def clean(self) -> None:
+        """Every check below, in this order; each refusal is kept under its field."""
         errors: dict[str, list[str]] = {}
+        for check in (
+            self._check_blinds,
+            self._check_ante,
+            self._check_limit_bets,
+            self._check_pot_limit_options,
+            self._check_straddle,
+            self._check_run_it_twice,
+            self._check_chips,
+            self._check_buy_ins,
+            self._check_pot_rounding,
+            self._check_action_clock,
+        ):
+            for field, message in check():
+                errors.setdefault(field, []).append(message)
+        if errors:
+            raise ValidationError(errors)
 
-        def refuse(field: str, message: str) -> None:
-            errors.setdefault(field, []).append(message)
-
+    def _check_blinds(self) -> list[tuple[str, str]]:
+        """A small blind above 0, a big blind above it (``citations.BRING_IN_AND_SHORT_BLIND``)."""
         sb, bb = self.small_blind or 0, self.big_blind or 0
+        refusals = []
         if sb <= 0:
-            refuse("small_blind", "The small blind must be more than 0.")
+            refusals.append(("small_blind", "The small blind must be more than 0."))
         if bb <= sb:
-            refuse(
+            refusals.append((
                 "big_blind",
                 "The big blind must be larger than the small blind"
                 + rule(citations.BRING_IN_AND_SHORT_BLIND)
                 + ".",
-            )
+            ))  # fmt: skip
+        return refusals
+
+    def _check_ante(self) -> list[tuple[str, str]]:
+        """An ante amount exactly when there is an ante type; a big-blind ante only in no-limit
+        and pot-limit games (the engine's ``big_blind_ante`` extension)."""
+        refusals = []
         if self.ante_type == AnteType.NONE and self.ante:
-            refuse("ante", "Choose an ante type, or set the ante to 0.")
+            refusals.append(("ante", "Choose an ante type, or set the ante to 0."))
         if self.ante_type != AnteType.NONE and not self.ante:
-            refuse("ante", "Give the ante amount for this ante type.")
+            refusals.append(("ante", "Give the ante amount for this ante type."))
         if self.ante_type == AnteType.BIG_BLIND and self.structure == Structure.FIXED_LIMIT:
-            refuse("ante_type", "A big-blind ante is for no-limit and pot-limit games.")
+            refusals.append(("ante_type", "A big-blind ante is for no-limit and pot-limit games."))
+        return refusals
 
-        limit_fields = ("small_bet", "big_bet", "raise_cap")
+    def _check_limit_bets(self) -> list[tuple[str, str]]:
+        """Fixed-limit games need a small bet, a big bet and a raise cap
+        (``citations.LIMIT_RAISE_CAP``); other structures have none of them."""
+        if self.structure != Structure.FIXED_LIMIT:
+            return [
+                (field, "Small bet, big bet and raise cap are for fixed-limit games only.")
+                for field in ("small_bet", "big_bet", "raise_cap")
+                if getattr(self, field) not in (None, 0)
+            ]
+        bb = self.big_blind or 0
+        refusals = []
+        if not self.small_bet:
+            refusals.append((
+                "small_bet",
+                "Fixed-limit games need a small bet" + rule(citations.LIMIT_RAISE_CAP) + ".",
+            ))  # fmt: skip
+        if not self.big_bet:
+            refusals.append(("big_bet", "Fixed-limit games need a big bet."))
+        if self.small_bet and self.big_bet and self.big_bet < self.small_bet:
+            refusals.append(("big_bet", "The big bet cannot be smaller than the small bet."))
+        if self.small_bet and bb and self.small_bet < bb:
+            refusals.append(("small_bet", "The small bet cannot be smaller than the big blind."))
+        if self.raise_cap is None:
+            refusals.append((
+                "raise_cap",
+                f"Fixed-limit games need a raise cap (a bet and {default_raise_cap(self.variant)} raises for this game"
+                + rule(citations.LIMIT_RAISE_CAP)
+                + ").",
+            ))  # fmt: skip
+        elif not 1 <= self.raise_cap <= 10:
+            refusals.append(("raise_cap", "The raise cap must be between 1 and 10 raises."))
+        return refusals
+
+    def _check_pot_limit_options(self) -> list[tuple[str, str]]:
+        """The small blind counted as a big one (``citations.PL_SMALL_BLIND_AS_BIG``) and pot
+        rounding (``citations.PL_POT_SIZE``) are pot-limit options only."""
+        if self.structure == Structure.POT_LIMIT:
+            return []
+        refusals = []
+        if self.pot_limit_small_blind_as_big:
+            refusals.append((
+                "pot_limit_small_blind_as_big",
+                "This option is for pot-limit games only"
+                + rule(citations.PL_SMALL_BLIND_AS_BIG)
+                + ".",
+            ))  # fmt: skip
+        if self.pot_round_unit:
+            refusals.append((
+                "pot_round_unit",
+                "Pot rounding is for pot-limit games only" + rule(citations.PL_POT_SIZE) + ".",
+            ))  # fmt: skip
+        return refusals
+
+    def _check_straddle(self) -> list[tuple[str, str]]:
+        """A live straddle (``citations.NL_STRADDLE``): no-limit and pot-limit cash games only,
+        exactly twice the big blind."""
+        if not self.straddle:
+            return []
+        bb = self.big_blind or 0
+        refusals = []
         if self.structure == Structure.FIXED_LIMIT:
-            if not self.small_bet:
-                refuse(
-                    "small_bet",
-                    "Fixed-limit games need a small bet" + rule(citations.LIMIT_RAISE_CAP) + ".",
-                )
-            if not self.big_bet:
-                refuse("big_bet", "Fixed-limit games need a big bet.")
-            if self.small_bet and self.big_bet and self.big_bet < self.small_bet:
-                refuse("big_bet", "The big bet cannot be smaller than the small bet.")
-            if self.small_bet and bb and self.small_bet < bb:
-                refuse("small_bet", "The small bet cannot be smaller than the big blind.")
-            if self.raise_cap is None:
-                refuse(
-                    "raise_cap",
-                    f"Fixed-limit games need a raise cap (a bet and {default_raise_cap(self.variant)} raises for this game"
-                    + rule(citations.LIMIT_RAISE_CAP)
-                    + ").",
-                )
-            elif not 1 <= self.raise_cap <= 10:
-                refuse("raise_cap", "The raise cap must be between 1 and 10 raises.")
-        else:
-            for field in limit_fields:
-                if getattr(self, field) not in (None, 0):
-                    refuse(
-                        field, "Small bet, big bet and raise cap are for fixed-limit games only."
-                    )
-        if self.structure != Structure.POT_LIMIT:
-            if self.pot_limit_small_blind_as_big:
-                refuse(
-                    "pot_limit_small_blind_as_big",
-                    "This option is for pot-limit games only"
-                    + rule(citations.PL_SMALL_BLIND_AS_BIG)
-                    + ".",
-                )
-            if self.pot_round_unit:
-                refuse(
-                    "pot_round_unit",
-                    "Pot rounding is for pot-limit games only" + rule(citations.PL_POT_SIZE) + ".",
-                )
+            refusals.append((
+                "straddle",
+                "A live straddle is a no-limit and pot-limit rule"
+                + rule(citations.NL_STRADDLE)
+                + ".",
+            ))  # fmt: skip
+        if self.kind == TableKind.TOURNAMENT:
+            refusals.append((
+                "straddle",
+                "Straddles are not allowed at tournament tables"
+                + rule(citations.NL_STRADDLE)
+                + ".",
+            ))  # fmt: skip
+        if bb and self.straddle != 2 * bb:
+            refusals.append((
+                "straddle",
+                f"A straddle must be exactly twice the big blind ({2 * bb})"
+                + rule(citations.NL_STRADDLE)
+                + ".",
+            ))  # fmt: skip
+        return refusals
 
-        if self.straddle:
-            if self.structure == Structure.FIXED_LIMIT:
-                refuse(
-                    "straddle",
-                    "A live straddle is a no-limit and pot-limit rule"
-                    + rule(citations.NL_STRADDLE)
-                    + ".",
-                )
-            if self.kind == TableKind.TOURNAMENT:
-                refuse(
-                    "straddle",
-                    "Straddles are not allowed at tournament tables"
-                    + rule(citations.NL_STRADDLE)
-                    + ".",
-                )
-            if bb and self.straddle != 2 * bb:
-                refuse(
-                    "straddle",
-                    f"A straddle must be exactly twice the big blind ({2 * bb})"
-                    + rule(citations.NL_STRADDLE)
-                    + ".",
-                )
+    def _check_run_it_twice(self) -> list[tuple[str, str]]:
+        """Running it twice (``citations.NL_RUN_IT_TWICE``) is for cash games only."""
         if self.run_it_twice and self.kind == TableKind.TOURNAMENT:
-            refuse(
+            return [(
                 "run_it_twice",
                 "Running it twice is for cash games only" + rule(citations.NL_RUN_IT_TWICE) + ".",
-            )
+            )]  # fmt: skip
+        return []
 
+    def _check_chips(self) -> list[tuple[str, str]]:
+        """The smallest chip that plays is no larger than the smallest in the blinds and antes,
+        and every amount can be made with chips that play (``citations.SMALLEST_CHIP``)."""
+        sb, bb = self.small_blind or 0, self.big_blind or 0
         chip = self.chip_that_plays
+        refusals = []
         if self.min_chip and sb and bb:
             used = smallest_chip_in_play(sb, bb, self.ante or 0)
             if self.min_chip > used:
-                refuse(
+                refusals.append((
                     "min_chip",
                     f"The smallest chip that plays cannot be larger than the smallest chip in the blinds and antes ({used})"
                     + rule(citations.SMALLEST_CHIP)
                     + ".",
-                )
+                ))  # fmt: skip
         for field in ("small_blind", "big_blind", "ante", "small_bet", "big_bet", "straddle"):
             amount = getattr(self, field) or 0
             if amount and chip and amount % chip:
-                refuse(
+                refusals.append((
                     field,
                     f"{amount} cannot be made with chips that play (smallest: {chip})"
                     + rule(citations.SMALLEST_CHIP)
                     + ".",
-                )
+                ))  # fmt: skip
+        return refusals
 
+    def _check_buy_ins(self) -> list[tuple[str, str]]:
+        """A minimum buy-in of at least the big blind, a maximum not below it
+        (``citations.NL_TABLE_STAKES_MAX_BUY_IN``), both in chips that play
+        (``citations.SMALLEST_CHIP``)."""
+        bb, chip = self.big_blind or 0, self.chip_that_plays
+        refusals = []
         if self.min_buy_in is not None and bb and self.min_buy_in < bb:
-            refuse("min_buy_in", "The minimum buy-in must be at least the big blind.")
+            refusals.append(("min_buy_in", "The minimum buy-in must be at least the big blind."))
         if (
             self.min_buy_in is not None
             and self.max_buy_in is not None
             and self.max_buy_in < self.min_buy_in
         ):
-            refuse(
+            refusals.append((
                 "max_buy_in",
                 "The maximum buy-in cannot be below the minimum"
                 + rule(citations.NL_TABLE_STAKES_MAX_BUY_IN)
                 + ".",
-            )
+            ))  # fmt: skip
         for field in ("min_buy_in", "max_buy_in"):
             amount = getattr(self, field) or 0
             if amount and chip and amount % chip:
-                refuse(
+                refusals.append((
                     field,
                     f"A buy-in must be a multiple of the smallest chip that plays ({chip})"
                     + rule(citations.SMALLEST_CHIP)
                     + ".",
-                )
+                ))  # fmt: skip
+        return refusals
+
+    def _check_pot_rounding(self) -> list[tuple[str, str]]:
+        """Pot-limit rounding (``citations.PL_POT_SIZE``) in chips that play."""
+        chip = self.chip_that_plays
         if (
             self.structure == Structure.POT_LIMIT
             and self.pot_round_unit
             and chip
             and self.pot_round_unit % chip
         ):
-            refuse("pot_round_unit", f"Round the pot to a multiple of the smallest chip ({chip}).")
+            return [
+                ("pot_round_unit", f"Round the pot to a multiple of the smallest chip ({chip}).")
+            ]
+        return []
+
+    def _check_action_clock(self) -> list[tuple[str, str]]:
+        """The action clock's warning comes before its time runs out."""
         if (
             self.clock_warning_seconds is not None
             and self.action_clock_seconds is not None
             and self.clock_warning_seconds >= self.action_clock_seconds
         ):
-            refuse("clock_warning_seconds", "The warning must come before the clock runs out.")
-        if errors:
-            raise ValidationError(errors)
+            return [("clock_warning_seconds", "The warning must come before the clock runs out.")]
+        return []
 
 
 class TableChange(AppendOnly):
