@@ -7,6 +7,7 @@ Times are medians of several runs, in milliseconds.
 
 from __future__ import annotations
 
+import functools
 import random
 import statistics
 import sys
@@ -51,9 +52,11 @@ def run() -> dict[str, Any]:
     figures: dict[str, Any] = {}
     for tables, seats in ((1_000, 10), (1_112, 9)):
         layout = {t: list(range(1, seats + 1)) for t in range(1, tables + 1)}
-        figures[f"initial_seating_{ENTRANTS}_over_{tables}_tables_ms"] = _median_time(
-            lambda layout=layout: initial_seating(entrants, layout, SeededRandom("bench")), 5
-        )
+
+        def seat(layout: dict[int, list[int]] = layout) -> Any:
+            return initial_seating(entrants, layout, SeededRandom("bench"))
+
+        figures[f"initial_seating_{ENTRANTS}_over_{tables}_tables_ms"] = _median_time(seat, 5)
     layout = {t: list(range(1, 10)) for t in range(1, 1_113)}
     record = initial_seating(entrants, layout, SeededRandom("bench")).to_dict()
     figures["initial_seating_record_and_verify_ms"] = _median_time(lambda: verify(record), 3)
@@ -90,9 +93,7 @@ def run() -> dict[str, Any]:
         moves = balance(after, seats=9, buttons=buttons, game=game, policy=policy)
         figures[f"balance_{name}_moves"] = len(moves)
         figures[f"balance_{name}_ms"] = _median_time(
-            lambda game=game, policy=policy: balance(
-                after, seats=9, buttons=buttons, game=game, policy=policy
-            ),
+            functools.partial(balance, after, seats=9, buttons=buttons, game=game, policy=policy),
             20,
         )
     balanced = {t: players for t, players in room.items() if len(players) == 9}

@@ -377,7 +377,7 @@ def time_pokerkit_evaluate(pk: Any, points: Sequence[tuple[Hand, int]]) -> list[
 def award_cases(hands: Sequence[Hand], seed: int) -> list[tuple[Hand, Showdown | None]]:
     """Each hand with a random showdown ranking of the players still in (ties included)."""
     rng = random.Random(seed)
-    cases = []
+    cases: list[tuple[Hand, Showdown | None]] = []
     for hand in hands:
         state, _ = replay(CONFIG, hand.button, hand.seats, hand.actions)
         if state.street == "complete":

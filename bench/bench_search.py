@@ -78,9 +78,9 @@ def build_rulebook(count: int = SYNTHETIC_RULES, seed: int = 2026) -> float:
         return " ".join(word for word in sentence.split() if rng.random() > 0.1)
 
     with transaction.atomic():
-        book = Rulebook.objects.create(code="SYN", title="Synthetic rules", order=900)
+        synthetic = Rulebook.objects.create(code="SYN", title="Synthetic rules", order=900)
         sections = Section.objects.bulk_create(
-            Section(rulebook=book, code=str(n), title=f"Synthetic section {n}", order=n)
+            Section(rulebook=synthetic, code=str(n), title=f"Synthetic section {n}", order=n)
             for n in range(1, SECTIONS + 1)
         )
         rules = []
@@ -90,7 +90,7 @@ def build_rulebook(count: int = SYNTHETIC_RULES, seed: int = 2026) -> float:
             picked = rng.sample(sentences, min(len(sentences), rng.randint(1, 4)))
             rules.append(
                 Rule(
-                    citation_id=f"SYN-{section.code}.{number}", rulebook=book, section=section,
+                    citation_id=f"SYN-{section.code}.{number}", rulebook=synthetic, section=section,
                     number=str(number), title=" ".join(rng.sample(title, len(title))),
                     text=" ".join(map(restate, picked[:2])),
                     examples_text=" ".join(map(restate, picked[2:])), order=n,

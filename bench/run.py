@@ -24,8 +24,8 @@ from bench.stack import ROOT, fresh_postgres_database
 POSTGRES_URL = os.environ.get(
     "BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/cardroom_bench"
 )
-SQLITE = {"DATABASE_URL": None}
-POSTGRES = {"DATABASE_URL": POSTGRES_URL}
+SQLITE: dict[str, str | None] = {"DATABASE_URL": None}
+POSTGRES: dict[str, str | None] = {"DATABASE_URL": POSTGRES_URL}
 #: (label, module, environment changes): each runs in its own process.
 RUNS: tuple[tuple[str, str, dict[str, str | None]], ...] = (
     ("bench_engine", "bench_engine", {}),
