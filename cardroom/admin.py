@@ -6,17 +6,13 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from cardroom.models import Ruling, RulingCitation, Table, TableChange
+from cardroom.read_only_admin import ReadOnlyAdmin, ReadOnlyInline
 from cardroom.services import EDITABLE_FIELDS, create_table, update_table
 
 
-class TableChangeInline(admin.TabularInline):  # type: ignore[type-arg]
+class TableChangeInline(ReadOnlyInline):
     model = TableChange
-    extra = 0
-    can_delete = False
     readonly_fields = ("changed_at", "changed_by", "action", "changes")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Table)
@@ -37,29 +33,15 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             obj.pk = saved.pk
 
 
-class RulingCitationInline(admin.TabularInline):  # type: ignore[type-arg]
+class RulingCitationInline(ReadOnlyInline):
     model = RulingCitation
-    extra = 0
-    can_delete = False
     readonly_fields = ("rule", "note", "order")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Ruling)
-class RulingAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    """Read-only: rulings are logged on the floor pages and the API, never edited."""
+class RulingAdmin(ReadOnlyAdmin):
+    """Rulings are logged on the floor pages and the API, never edited."""
 
     list_display = ("__str__", "kind", "director", "created_at")
     list_filter = ("kind", "table")
     inlines = [RulingCitationInline]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -7,11 +7,13 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
     extend_schema_field,
+    extend_schema_serializer,
     extend_schema_view,
     inline_serializer,
 )
@@ -21,9 +23,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.api_errors import error_body
 from cardroom.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
-from cardroom.forms import RulingFilterForm
+from cardroom.filters import RulingFilter, TableFilter
 from cardroom.models import (
     Hand,
     HandAction,
@@ -31,16 +32,13 @@ from cardroom.models import (
     Ruling,
     RulingCitation,
     RulingKind,
-    Structure,
     Table,
-    TableKind,
-    TableStatus,
 )
-from cardroom.roles import READERS, Role, role_permission
-from cardroom.ruling_services import IdempotencyKeyReused, record_ruling
+from cardroom.roles import HAND_WRITERS, READERS, Role, role_permission
+from cardroom.ruling_services import record_ruling
+from cardroom.rulings import ruling_references
 from cardroom.services import (
     EDITABLE_FIELDS,
-    StaleHand,
     create_table,
     delete_table,
     engine_state,
@@ -54,16 +52,12 @@ from rules.betting import (
     ERROR_400,
     ERROR_422,
     EVALUATION,
-    MAX_ACTIONS,
-    MAX_SEAT,
-    ActionSerializer,
     BettingView,
-    SeatSerializer,
-    StrictInteger,
+    HandSerializer,
     bad_input,
     evaluation,
 )
-from rules.engine.errors import BadInput, IllegalAction
+from rules.engine.errors import BadInput
 from rules.engine.state import snapshot
 
 
@@ -96,15 +90,7 @@ class TableSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
 
 
 @extend_schema_view(
-    list=extend_schema(
-        summary="List tables",
-        parameters=[
-            OpenApiParameter("status", OpenApiTypes.STR, enum=TableStatus.values),
-            OpenApiParameter("structure", OpenApiTypes.STR, enum=Structure.values),
-            OpenApiParameter("kind", OpenApiTypes.STR, enum=TableKind.values),
-            OpenApiParameter("stakes", OpenApiTypes.STR, description="small/big blind, e.g. 2/5"),
-        ],
-    ),
+    list=extend_schema(summary="List tables"),
     retrieve=extend_schema(summary="One table with its engine-ready game"),
     create=extend_schema(summary="Create a table (floor managers)"),
     update=extend_schema(summary="Replace a table's settings (floor managers)"),
@@ -115,37 +101,18 @@ class TableViewSet(viewsets.ModelViewSet):  # type: ignore[type-arg]
     lookup_value_regex = "[0-9]{1,18}"  # an absurd id is a 404, not a driver overflow
     serializer_class = TableSerializer
     permission_classes = [role_permission(read=READERS, write=[Role.FLOOR_MANAGER])]
-
-    def get_queryset(self) -> QuerySet[Table]:
-        tables = Table.objects.all()
-        params = self.request.query_params
-        choices = {
-            "status": TableStatus.values,
-            "structure": Structure.values,
-            "kind": TableKind.values,
-        }
-        for name, allowed in choices.items():
-            if value := params.get(name):
-                if value not in allowed:
-                    raise ValidationError({name: f"Choose one of {', '.join(allowed)}."})
-                tables = tables.filter(**{name: value})
-        if stakes := params.get("stakes"):
-            parts = stakes.replace("-", "/").split("/")
-            if len(parts) != 2 or not all(part.isdigit() for part in parts):
-                raise ValidationError({"stakes": "Write stakes as small/big blind, e.g. 2/5."})
-            tables = tables.filter(small_blind=int(parts[0]), big_blind=int(parts[1]))
-        return tables
+    queryset = Table.objects.all()
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = TableFilter
 
     def perform_destroy(self, instance: Table) -> None:
         delete_table(table=instance)
 
 
-class TableHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TableHandSerializer(HandSerializer):
     """The contract's hand without its ``game``: the table's configuration supplies it."""
 
-    button = StrictInteger(min_value=1, max_value=MAX_SEAT)
-    seats = SeatSerializer(many=True, allow_empty=False, max_length=MAX_SEAT)
-    actions = ActionSerializer(many=True, default=list, max_length=MAX_ACTIONS)
+    game = None  # type: ignore[assignment]
 
 
 class TableEvaluateView(BettingView):
@@ -176,7 +143,6 @@ class TableEvaluateView(BettingView):
 
 # --- live hands -----------------------------------------------------------------------------
 
-HAND_WRITERS = [Role.FLOOR_MANAGER, Role.DIRECTOR]
 #: An idempotency key: 1-64 visible ASCII characters (a UUID fits).
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,64}")
 HandPermission = role_permission(read=READERS, write=HAND_WRITERS)
@@ -218,7 +184,11 @@ class HandActionSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
         ]  # fmt: skip
 
 
-class HandSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+@extend_schema_serializer(component_name="Hand")
+class DealtHandSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    """A hand dealt at a table, as recorded. (The hand sent to the betting API to be evaluated
+    is ``rules.betting.HandSerializer``.)"""
+
     table = serializers.IntegerField(source="table.number", read_only=True)
     betting = serializers.SerializerMethodField(
         help_text="The engine's evaluation of the hand (the betting API's response body); "
@@ -267,16 +237,6 @@ class VoidInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     reason = serializers.CharField(max_length=500)
 
 
-def stale(exc: StaleHand) -> Response:
-    body = error_body("stale", str(exc), seq=exc.hand.seq)
-    return Response(body, status=409)
-
-
-def refused(exc: IllegalAction) -> Response:
-    body = error_body(exc.code, exc.message, citations=list(exc.citations))
-    return Response(body, status=422)
-
-
 STALE_409 = inline_serializer(
     "StaleHandError",
     {
@@ -308,7 +268,7 @@ REFUSED_422 = inline_serializer(
 class TableHandsView(generics.ListCreateAPIView):  # type: ignore[type-arg]
     """The hands dealt at a table, newest first; POST deals the next one."""
 
-    serializer_class = HandSerializer
+    serializer_class = DealtHandSerializer
     permission_classes = [HandPermission]
 
     def get_queryset(self) -> QuerySet[Hand]:
@@ -318,18 +278,20 @@ class TableHandsView(generics.ListCreateAPIView):  # type: ignore[type-arg]
         ).select_related("table")
 
     @extend_schema(
-        summary="Deal a hand at a table", request=DealSerializer, responses={201: HandSerializer}
+        summary="Deal a hand at a table",
+        request=DealSerializer,
+        responses={201: DealtHandSerializer},
     )
     def post(self, request: Request, table_id: int) -> Response:
         table = get_object_or_404(Table, pk=table_id)
         deal = DealSerializer(data=request.data)
         deal.is_valid(raise_exception=True)
         hand = start_hand(table=table, by=request.user, **deal.validated_data)
-        return Response(HandSerializer(hand).data, status=201)
+        return Response(DealtHandSerializer(hand).data, status=201)
 
 
 class HandDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
-    serializer_class = HandSerializer
+    serializer_class = DealtHandSerializer
     permission_classes = [HandPermission]
     queryset = Hand.objects.select_related("table").prefetch_related("actions__entered_by")
 
@@ -348,19 +310,19 @@ class HandActionsView(generics.ListCreateAPIView):  # type: ignore[type-arg]
     @extend_schema(
         summary="Enter an action (validated by the engine against the table's game)",
         request=ActionInSerializer,
-        responses={201: HandSerializer, 400: OpenApiTypes.OBJECT, 409: STALE_409, 422: REFUSED_422},
+        responses={
+            201: DealtHandSerializer,
+            400: OpenApiTypes.OBJECT,
+            409: STALE_409,
+            422: REFUSED_422,
+        },
     )
     def post(self, request: Request, hand_id: int) -> Response:
         hand = get_object_or_404(Hand, pk=hand_id)
         entry = ActionInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
-        try:
-            record_action(hand=hand, by=request.user, **entry.validated_data)
-        except StaleHand as exc:
-            return stale(exc)
-        except IllegalAction as exc:
-            return refused(exc)
-        return Response(HandSerializer(Hand.objects.get(pk=hand.pk)).data, status=201)
+        record_action(hand=hand, by=request.user, **entry.validated_data)
+        return Response(DealtHandSerializer(Hand.objects.get(pk=hand.pk)).data, status=201)
 
 
 class HandVoidView(APIView):
@@ -370,18 +332,15 @@ class HandVoidView(APIView):
     @extend_schema(
         summary="Void the last action, or the hand, with a reason (both stay on record)",
         request=VoidInSerializer,
-        responses={200: HandSerializer, 409: STALE_409},
+        responses={200: DealtHandSerializer, 409: STALE_409, 422: REFUSED_422},
     )
     def post(self, request: Request, hand_id: int) -> Response:
         hand = get_object_or_404(Hand, pk=hand_id)
         entry = VoidInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
         service = void_last_action if self.what == "last" else void_hand
-        try:
-            service(hand=hand, by=request.user, **entry.validated_data)
-        except StaleHand as exc:
-            return stale(exc)
-        return Response(HandSerializer(Hand.objects.get(pk=hand.pk)).data)
+        service(hand=hand, by=request.user, **entry.validated_data)
+        return Response(DealtHandSerializer(Hand.objects.get(pk=hand.pk)).data)
 
 
 # --- rulings --------------------------------------------------------------------------------
@@ -447,17 +406,7 @@ class RulingInSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 @extend_schema_view(
-    list=extend_schema(
-        summary="Rulings, newest first, filtered",
-        parameters=[
-            OpenApiParameter("q", OpenApiTypes.STR, description="Words in situation or decision"),
-            OpenApiParameter("table", OpenApiTypes.INT),
-            OpenApiParameter("director", OpenApiTypes.STR),
-            OpenApiParameter("rule", OpenApiTypes.STR, description="Citation id cited"),
-            OpenApiParameter("date_from", OpenApiTypes.DATE),
-            OpenApiParameter("date_to", OpenApiTypes.DATE),
-        ],
-    ),
+    list=extend_schema(summary="Rulings, newest first, filtered"),
     retrieve=extend_schema(summary="One ruling with its citations expanded"),
     create=extend_schema(
         summary="Log a ruling (directors); rulings are never updated or deleted",
@@ -496,17 +445,11 @@ class RulingViewSet(
 
     serializer_class = RulingSerializer
     permission_classes = [role_permission(read=READERS, write=[Role.DIRECTOR])]
-
-    def get_queryset(self) -> QuerySet[Ruling]:
-        rulings = Ruling.objects.select_related(
-            "table", "tournament", "director", "action"
-        ).prefetch_related("citations__rule")
-        if self.action != "list":
-            return rulings
-        form = RulingFilterForm(self.request.query_params)
-        if not form.is_valid():
-            raise ValidationError(form.errors.get_json_data())
-        return form.filter(rulings)
+    queryset = Ruling.objects.select_related(
+        "table", "tournament", "director", "action"
+    ).prefetch_related("citations__rule")
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = RulingFilter
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         key = request.headers.get("Idempotency-Key")
@@ -517,29 +460,14 @@ class RulingViewSet(
         entry = RulingInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
         data = dict(entry.validated_data)
-        table = Table.objects.filter(number=data.pop("table")).first()
-        if table is None:
-            raise ValidationError({"table": "There is no such table."})
-        hand = Hand.objects.filter(pk=data.pop("hand", None) or 0).first()
-        seq = data.pop("action", None)
-        action = hand.actions.filter(seq=seq).first() if hand is not None and seq else None
-        if seq and action is None:
-            raise ValidationError({"action": "That hand has no action with this number."})
-        amends_id = data.pop("amends", None)
-        amends = Ruling.objects.filter(pk=amends_id).first() if amends_id else None
-        if amends_id and amends is None:
-            raise ValidationError({"amends": "There is no such ruling."})
+        found = ruling_references(
+            table=data.pop("table"), hand=data.pop("hand", None),
+            action=data.pop("action", None), amends=data.pop("amends", None),
+        )  # fmt: skip
         citations = [(c["rule"], c["note"]) for c in data.pop("citations")]
-        try:
-            ruling, replayed = record_ruling(
-                table=table, director=request.user, hand=hand, action=action, amends=amends,
-                citations=citations, request_key=key, **data,
-            )  # fmt: skip
-        except IdempotencyKeyReused as reused:
-            return Response(
-                error_body(reused.code, reused.messages[0], fields=reused.message_dict),
-                status=422,
-            )
+        ruling, replayed = record_ruling(
+            director=request.user, citations=citations, request_key=key, **found, **data
+        )
         body = RulingSerializer(self.get_queryset().get(pk=ruling.pk)).data
         if replayed:
             return Response(body, status=200, headers={"Idempotent-Replayed": "true"})

@@ -1,4 +1,17 @@
-"""One JSON error shape for every API failure: ``{"error": {"code", "message", ...}}``."""
+"""One JSON error shape for every API failure: ``{"error": {"code", "message", ...}}``.
+
+Every API error is mapped here, by DRF's exception handler, and nowhere else: views and
+services raise, this answers. Besides DRF's own exceptions:
+
+* ``IllegalAction`` (the engine refuses an action): 422 with its code and the rules applied;
+* ``DrawError`` (the seating rules refuse): 422 with the rules and the rulebook's edition, or
+  409 for the codes meaning someone changed the seating first (``SEATING_CONFLICTS``);
+* ``Conflict`` (a write made stale by another change, e.g. a hand's ``seq``): 409;
+* a Django ``ValidationError`` with a code of its own (a class attribute: a well-formed
+  request the state refuses, e.g. ``hand_voided``, ``idempotency_key_reused``): 422 with it;
+* any other Django ``ValidationError``: 400 ``bad_request`` with the fields;
+* ``Http404``/``PermissionDenied``, and numbers no column holds: 404, 403, 400.
+"""
 
 import math
 from typing import Any
@@ -10,6 +23,9 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from rules.engine.errors import IllegalAction
+from tournaments.draws.errors import DrawError
 
 _CODES = {
     status.HTTP_400_BAD_REQUEST: "bad_request",
@@ -28,6 +44,41 @@ _CODES = {
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **extra}}
+
+
+class Conflict(Exception):
+    """Someone else changed it first (another device entered an action): 409, look again.
+    ``extra`` goes into the error body (e.g. ``seq``, where the hand is now)."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code, self.message, self.extra = code, message, extra
+
+
+#: Seating refusals that mean "someone else changed the seating first": 409, look again.
+SEATING_CONFLICTS = frozenset({"stale_draw", "stale_check", "seat_taken"})
+
+
+def refusal(exc: Exception) -> Response | None:
+    """The answer to a refusal raised by a service or the rules, or None if ``exc`` is not one."""
+    if isinstance(exc, IllegalAction):
+        body = error_body(exc.code, exc.message, citations=list(exc.citations))
+        return Response(body, status=422)
+    if isinstance(exc, DrawError):
+        body = error_body(exc.code, exc.message, citations=list(exc.citations), edition=exc.edition)
+        return Response(body, status=409 if exc.code in SEATING_CONFLICTS else 422)
+    if isinstance(exc, Conflict):
+        return Response(error_body(exc.code, exc.message, **exc.extra), status=409)
+    code = getattr(type(exc), "code", None)
+    if isinstance(exc, DjangoValidationError) and isinstance(code, str):
+        fields = (
+            exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        )
+        body = error_body(
+            code, exc.messages[0], fields=fields, citations=list(getattr(exc, "citations", ()))
+        )
+        return Response(body, status=422)
+    return None
 
 
 def _flatten(detail: Any) -> Any:
@@ -49,6 +100,8 @@ def _first_message(fields: Any) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if (refused := refusal(exc)) is not None:
+        return refused
     if isinstance(exc, OverflowError | DataError):
         # A number no database column can hold (an id of 40 digits): bad input, not a crash.
         return Response(

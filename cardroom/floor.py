@@ -19,29 +19,30 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import django_filters
 from django import forms
 from django.db.models import F, OuterRef, Prefetch, QuerySet, Subquery
+from django.http import QueryDict
 from django.utils import timezone
 
-from cardroom.forms import TableFilterForm
-from cardroom.models import Hand, HandStatus, Ruling, Table, Variant
+from cardroom.filters import TableFilter, filtered
+from cardroom.models import Hand, HandStatus, Ruling, Table, TableKind, Variant
 from cardroom.services import engine_state
 from rules.engine.state import snapshot
+from tournaments.clock_reading import ClockReading, read_clock
 from tournaments.models import (
     ClockEvent,
-    ClockReading,
     ClockState,
     Level,
     SeatAssignment,
     Tournament,
     TournamentStatus,
     TournamentTable,
-    read_clock,
 )
 
 #: A write is stamped before it commits; one that commits this much later still shows.
@@ -52,27 +53,37 @@ def live_tournaments() -> QuerySet[Tournament]:
     return Tournament.objects.exclude(status=TournamentStatus.COMPLETE).order_by("name")
 
 
-class FloorFilterForm(TableFilterForm):
+def in_tournament(tables: QuerySet[Table], name: str, value: str) -> QuerySet[Table]:
+    """``yes``: tournament tables; ``no``: cash tables; a tournament's id: its tables in play."""
+    if value.isdigit():
+        in_play = TournamentTable.objects.in_play().filter(tournament_id=int(value))
+        return tables.filter(pk__in=in_play.values("table_id"))
+    return tables.filter(kind=TableKind.TOURNAMENT if value == "yes" else TableKind.CASH)
+
+
+class FloorFilter(TableFilter):
     """The dashboard's filter: the tables' filter, plus cash or tournament tables (or one
     tournament still in play) and the game."""
 
-    tournament = forms.ChoiceField(
-        choices=[("", "Cash and tournament"), ("yes", "Tournament tables"), ("no", "Cash tables")],
-        required=False,
+    tournament = django_filters.ChoiceFilter(
+        choices=[("yes", "Tournament tables"), ("no", "Cash tables")],
+        empty_label="Cash and tournament",
+        method=in_tournament,
     )
-    variant = forms.ChoiceField(choices=[("", "Any game"), *Variant.choices], required=False)
+    variant = django_filters.ChoiceFilter(choices=Variant.choices, empty_label="Any game")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["tournament"]
+    class Meta(TableFilter.Meta):
+        fields = [*TableFilter.Meta.fields, "tournament", "variant"]
+
+    def __init__(self, data: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
+        kwargs.setdefault("queryset", Table.objects.order_by("number"))
+        super().__init__(data, **kwargs)
+        field = self.form.fields["tournament"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [
             *field.choices,
             *((str(t.pk), t.name) for t in live_tournaments().only("pk", "name")),
         ]
-
-    def values(self) -> dict[str, Any]:
-        return {k: v for k, v in self.cleaned_data.items() if v} if self.is_valid() else {}
 
 
 @dataclass(frozen=True)
@@ -143,27 +154,15 @@ class Card:
 # --- which tables ---------------------------------------------------------------------------
 
 
-def filtered_tables(filters: dict[str, Any] | None = None) -> QuerySet[Table]:
-    tables = Table.objects.order_by("number")
-    for name, value in (filters or {}).items():
-        if value in (None, ""):
-            continue
-        if name == "stakes":
-            tables = tables.filter(small_blind=value[0], big_blind=value[1])
-        elif name == "tournament" and str(value).isdigit():  # one tournament's tables
-            tables = tables.filter(
-                pk__in=TournamentTable.objects.in_play()
-                .filter(tournament_id=int(value))
-                .values("table_id")
-            )
-        elif name == "tournament":
-            tables = tables.filter(kind="tournament" if value == "yes" else "cash")
-        else:
-            tables = tables.filter(**{name: value})
-    return tables
+def filtered_tables(filters: FloorFilter | Mapping[str, Any] | None = None) -> QuerySet[Table]:
+    """The tables a filter shows (a query's values, or the filter already read from one), in
+    number order; none while the filter is wrong."""
+    if not isinstance(filters, FloorFilter):
+        filters = FloorFilter(filters or {})
+    return filtered(filters)
 
 
-def tables_for_floor(filters: dict[str, Any] | None = None) -> QuerySet[Table]:
+def tables_for_floor(filters: FloorFilter | Mapping[str, Any] | None = None) -> QuerySet[Table]:
     last_ruling = Ruling.objects.filter(table=OuterRef("pk")).order_by("-created_at", "-id")
     last_deal = (
         Hand.objects.filter(table=OuterRef("pk"))
@@ -246,7 +245,9 @@ def _latest(queryset: QuerySet[Any], stamp: str) -> Subquery:
     )
 
 
-def change_stamps(filters: dict[str, Any] | None, now: datetime) -> list[tuple[int, int, datetime]]:
+def change_stamps(
+    filters: FloorFilter | Mapping[str, Any] | None, now: datetime
+) -> list[tuple[int, int, datetime]]:
     """(id, number, when its card last changed) for each table the filter shows, in order.
 
     Every stamp comes from a row the change wrote, or from the clock for a level reached on
@@ -341,7 +342,9 @@ class Update:
     feed: list[Ruling] | None
 
 
-def poll(filters: dict[str, Any], cursor: str, now: datetime | None = None) -> Update:
+def poll(
+    filters: FloorFilter | Mapping[str, Any] | None, cursor: str, now: datetime | None = None
+) -> Update:
     now = now or timezone.now()
     stamps = change_stamps(filters, now)
     held = digest((pk, number) for pk, number, _ in stamps)
@@ -364,12 +367,10 @@ def recent_rulings(limit: int = 10) -> list[Ruling]:
     )
 
 
-def filter_query(params: Any, names: Iterable[str]) -> str:
+def filter_query(filters: FloorFilter) -> str:
     """The page's filter as a query string (only the filter's own fields: never a cursor)."""
-    from django.http import QueryDict
-
     query = QueryDict(mutable=True)
-    for name in names:
-        if params.get(name):
-            query[name] = params.get(name)
+    for name in filters.filters:
+        if value := (filters.data or {}).get(name):
+            query[name] = value
     return query.urlencode()

@@ -6,7 +6,6 @@ import uuid
 from typing import Any
 
 from django import forms
-from django.db import models
 
 from cardroom.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
 from cardroom.models import AnteType, Structure, Table, TableKind, TableStatus, Variant
@@ -76,33 +75,6 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def changed_values(self) -> dict[str, Any]:
         return {name: self.cleaned_data[name] for name in self.Meta.fields}
-
-
-class TableFilterForm(forms.Form):
-    status = forms.ChoiceField(choices=[("", "Any status"), *TableStatus.choices], required=False)
-    structure = forms.ChoiceField(
-        choices=[("", "Any structure"), *Structure.choices], required=False
-    )
-    stakes = forms.CharField(required=False, max_length=20, help_text="e.g. 2/5")
-
-    def clean_stakes(self) -> tuple[int, int] | None:
-        raw = self.cleaned_data["stakes"].strip()
-        if not raw:
-            return None
-        parts = [whole_number(part) for part in raw.replace("-", "/").split("/")]
-        if len(parts) != 2 or parts[0] is None or parts[1] is None:
-            raise forms.ValidationError("Write stakes as small/big blind, e.g. 2/5.")
-        return parts[0], parts[1]
-
-    def filter(self, tables: Any) -> Any:
-        data = self.cleaned_data
-        if data.get("status"):
-            tables = tables.filter(status=data["status"])
-        if data.get("structure"):
-            tables = tables.filter(structure=data["structure"])
-        if data.get("stakes"):
-            tables = tables.filter(small_blind=data["stakes"][0], big_blind=data["stakes"][1])
-        return tables
 
 
 class DealForm(forms.Form):
@@ -229,41 +201,6 @@ class RulingForm(forms.Form):
         data = super().clean() or {}
         data["citations"] = self.cited
         return data
-
-
-class RulingFilterForm(forms.Form):
-    q = forms.CharField(required=False, max_length=100, label="Text")
-    table = forms.IntegerField(required=False, min_value=1)
-    director = forms.CharField(required=False, max_length=150)
-    rule = forms.CharField(required=False, max_length=40, label="Rule cited")
-    date_from = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if data.get("date_from") and data.get("date_to") and data["date_from"] > data["date_to"]:
-            self.add_error("date_to", "The end date is before the start date.")
-        return data
-
-    def filter(self, rulings: Any) -> Any:
-        if not self.is_valid():
-            return rulings.none()
-        data = self.cleaned_data
-        if data.get("q"):
-            rulings = rulings.filter(
-                models.Q(situation__icontains=data["q"]) | models.Q(decision__icontains=data["q"])
-            )
-        if data.get("table"):
-            rulings = rulings.filter(table__number=data["table"])
-        if data.get("director"):
-            rulings = rulings.filter(director__username=data["director"])
-        if data.get("rule"):
-            rulings = rulings.filter(citations__rule__citation_id=data["rule"]).distinct()
-        if data.get("date_from"):
-            rulings = rulings.filter(created_at__date__gte=data["date_from"])
-        if data.get("date_to"):
-            rulings = rulings.filter(created_at__date__lte=data["date_to"])
-        return rulings
 
 
 class CountForm(forms.Form):

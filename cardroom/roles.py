@@ -26,6 +26,8 @@ class Role(StrEnum):
 
 #: Every role may read the floor, the tables, the rulings and the tournaments.
 READERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR, Role.STAFF)
+#: Who deals hands and enters and voids their actions (the desk and the hands API).
+HAND_WRITERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR)
 
 User = AbstractBaseUser | AnonymousUser
 

@@ -1,4 +1,5 @@
-"""Reading the rulings log: chains of amendments, precedents, CSV export."""
+"""Reading the rulings log: what a ruling points at, chains of amendments, precedents, CSV
+export."""
 
 from __future__ import annotations
 
@@ -6,15 +7,53 @@ import csv
 from collections.abc import Iterable
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db.models import Count
 
-from cardroom.models import Ruling
+from cardroom.models import Hand, HandAction, Ruling, Table
 from rules.models import Rule
 
 CSV_COLUMNS = (
     "id", "table", "tournament", "number", "kind", "amends", "hand", "action", "seats", "situation",
     "decision", "citations", "director", "created_at",
 )  # fmt: skip
+
+
+#: The largest id or number a reference may hold (the columns' limit): past it, nothing is found.
+LARGEST_ID = 2**63 - 1
+
+
+def ruling_references(
+    *, table: int, hand: int | None = None, action: int | None = None, amends: int | None = None
+) -> dict[str, Any]:
+    """What a ruling points at, from the numbers a director gives: the table's number, the
+    hand's id, the action's ``seq`` in that hand, the amended ruling's id. Each one given must
+    exist (``ValidationError`` naming each field that names nothing); the service then checks
+    that they belong together (the hand dealt at the table, the ruling made there)."""
+    found: dict[str, Any] = {"table": None, "hand": None, "action": None, "amends": None}
+    errors: dict[str, str] = {}
+    if 0 < table <= LARGEST_ID:
+        found["table"] = Table.objects.filter(number=table).first()
+    if found["table"] is None:
+        errors["table"] = f"There is no table {table}."
+    if hand is not None:
+        if 0 < hand <= LARGEST_ID:
+            found["hand"] = Hand.objects.filter(pk=hand).first()
+        if found["hand"] is None:
+            errors["hand"] = f"There is no hand {hand}."
+    if action is not None and "hand" not in errors:
+        actions = HandAction.objects.filter(hand=found["hand"], seq=action)
+        found["action"] = actions.first() if found["hand"] and 0 < action <= LARGEST_ID else None
+        if found["action"] is None:
+            errors["action"] = "That hand has no action with this number."
+    if amends is not None:
+        if 0 < amends <= LARGEST_ID:
+            found["amends"] = Ruling.objects.filter(pk=amends).first()
+        if found["amends"] is None:
+            errors["amends"] = f"There is no ruling {amends}."
+    if errors:
+        raise ValidationError(errors)
+    return found
 
 
 def cited_rules(ids: Iterable[str]) -> list[Rule]:

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from cardroom import audit
+from cardroom.api_errors import Conflict
 from cardroom.models import (
     Hand,
     HandAction,
@@ -134,12 +135,14 @@ def delete_table(*, table: Table) -> None:
 # --- live hands -----------------------------------------------------------------------------
 
 
-class StaleHand(Exception):
+class StaleHand(Conflict):
     """The hand changed since the client looked (another device entered first): HTTP 409."""
 
     def __init__(self, hand: Hand) -> None:
         super().__init__(
-            f"{hand} has changed since you looked (now at step {hand.seq}): check the table and enter again."
+            "stale",
+            f"{hand} has changed since you looked (now at step {hand.seq}): check the table and enter again.",
+            seq=hand.seq,
         )
         self.hand = hand
 

@@ -15,12 +15,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect
 
 from cardroom.converters import IdConverter
 from cardroom.desk import desk_view
+from cardroom.filters import RulingFilter, TableFilter, filtered
 from cardroom.floor import (
-    FloorFilterForm,
+    FloorFilter,
     cards,
     filter_query,
     page_cursor,
@@ -33,21 +33,28 @@ from cardroom.forms import (
     ActionForm,
     CountForm,
     DealForm,
-    RulingFilterForm,
     RulingForm,
-    TableFilterForm,
     TableForm,
     VoidForm,
 )
 from cardroom.health import broker_status, database_status, worker_status
 from cardroom.models import Hand, HandStatus, Ruling, Table
-from cardroom.roles import READERS, Role, has_role, refusal_context, role_required
+from cardroom.navigation import redirect_to
+from cardroom.roles import (
+    HAND_WRITERS,
+    READERS,
+    Role,
+    has_role,
+    refusal_context,
+    role_required,
+)
 from cardroom.ruling_services import log_ruling
 from cardroom.rulings import (
     amendment_draft,
     cited_rules,
     precedents,
     ruling_chain,
+    ruling_references,
     write_rulings_csv,
 )
 from cardroom.services import (
@@ -120,12 +127,9 @@ def _error(
 @require_GET
 @role_required(*READERS)
 def table_list(request: HttpRequest) -> HttpResponse:
-    form = TableFilterForm(request.GET or None)
-    tables = Table.objects.all()
-    if form.is_bound and form.is_valid():
-        tables = form.filter(tables)
+    tables = TableFilter(request.GET or None, queryset=Table.objects.all())
     template = "cardroom/table_list.html#table-rows" if request.htmx else "cardroom/table_list.html"
-    return render(request, template, {"form": form, "tables": tables})
+    return render(request, template, {"form": tables.form, "tables": filtered(tables)})
 
 
 @require_GET
@@ -220,16 +224,7 @@ def render_form(
     return render(request, template, context, status=status)
 
 
-def redirect_to(request: HttpRequest, url: str) -> HttpResponse:
-    """After a successful htmx form post, navigate the whole page (keeps history right)."""
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return redirect(url)
-
-
 # --- the betting desk -----------------------------------------------------------------------
-
-HAND_WRITERS = (Role.FLOOR_MANAGER, Role.DIRECTOR)
 
 
 @require_GET
@@ -329,15 +324,15 @@ def render_desk(
 @require_GET
 @role_required(*READERS)
 def floor(request: HttpRequest) -> HttpResponse:
-    form = FloorFilterForm(request.GET or None)
+    filters = FloorFilter(request.GET or None)
     now = timezone.now()  # before the read: the first poll asks for what changed since
-    shown = cards(tables_for_floor(form.values()), now)
+    shown = cards(tables_for_floor(filters), now)
     context = {
-        "form": form,
+        "form": filters.form,
         "cards": shown,
         "feed": recent_rulings(),
         "cursor": page_cursor(shown, now),
-        "query": filter_query(request.GET, form.fields),
+        "query": filter_query(filters),
     }
     # A new filter swaps the grid and the poller with it (the poller carries the filter).
     template = "cardroom/floor.html#filtered" if request.htmx else "cardroom/floor.html"
@@ -350,13 +345,13 @@ def floor(request: HttpRequest) -> HttpResponse:
 def floor_updates(request: HttpRequest) -> HttpResponse:
     """Polled by every open dashboard with its filter and a fixed-size cursor (``v``) that the
     answer replaces: re-renders the cards that changed, or the grid if its tables changed."""
-    form = FloorFilterForm(request.GET or None)
-    update = poll(form.values(), request.GET.get("v", ""))
+    filters = FloorFilter(request.GET)
+    update = poll(filters, request.GET.get("v", ""))
     context = {
         "update": update,
         "cursor": update.cursor,
         "feed": update.feed,
-        "query": filter_query(request.GET, form.fields),
+        "query": filter_query(filters),
     }
     return render(request, "cardroom/floor.html#floor-updates", context)
 
@@ -373,9 +368,12 @@ def ruling_queryset() -> Any:
 @require_GET
 @role_required(*READERS)
 def ruling_list(request: HttpRequest) -> HttpResponse:
-    form = RulingFilterForm(request.GET or None)
-    rulings = form.filter(ruling_queryset()) if form.is_bound else ruling_queryset()
-    context = {"form": form, "rulings": rulings[:200], "query": request.GET.urlencode()}
+    rulings = RulingFilter(request.GET or None, queryset=ruling_queryset())
+    context = {
+        "form": rulings.form,
+        "rulings": filtered(rulings)[:200],
+        "query": request.GET.urlencode(),
+    }
     template = "cardroom/rulings.html#ruling-rows" if request.htmx else "cardroom/rulings.html"
     return render(request, template, context)
 
@@ -383,8 +381,7 @@ def ruling_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 @role_required(*READERS)
 def ruling_export(request: HttpRequest) -> HttpResponse:
-    form = RulingFilterForm(request.GET or None)
-    rulings = form.filter(ruling_queryset()) if form.is_bound else ruling_queryset()
+    rulings = filtered(RulingFilter(request.GET or None, queryset=ruling_queryset()))
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="rulings.csv"'
     write_rulings_csv(response, rulings)
@@ -437,28 +434,23 @@ def typed_id(value: Any) -> int | None:
 
 
 def add_errors(form: Any, exc: ValidationError) -> None:
-    """A service's errors on the form: on their field when the form has it, else on top."""
+    """A service's errors on the form: on their field when the form shows it, else on top
+    (a hidden field's, such as the hand a ruling is about, would not be seen)."""
     if not hasattr(exc, "error_dict"):
         form.add_error(None, exc)
         return
     for field, errors in exc.message_dict.items():
-        form.add_error(field if field in form.fields else None, errors)
+        shown = field in form.fields and not form.fields[field].widget.is_hidden
+        form.add_error(field if shown else None, errors)
 
 
 def ruling_inputs(form: RulingForm, amends: Ruling | None, request: HttpRequest) -> dict[str, Any]:
     data = form.cleaned_data
-    table = Table.objects.filter(number=data["table"]).first()
-    if table is None:
-        raise ValidationError({"table": f"There is no table {data['table']}."})
-    hand = Hand.objects.filter(pk=data["hand"]).first() if data.get("hand") else None
-    action = (
-        hand.actions.filter(seq=data["action"]).first() if hand and data.get("action") else None
-    )
-    if data.get("action") and action is None:
-        raise ValidationError({"action": "That hand has no action with this number."})
+    found = ruling_references(table=data["table"], hand=data["hand"], action=data["action"])
     kind = (data.get("kind") or "amendment") if amends else "ruling"
     return {
-        "table": table, "hand": hand, "action": action, "seats": data["seats"],
+        "table": found["table"], "hand": found["hand"], "action": found["action"],
+        "seats": data["seats"],
         "situation": data["situation"], "decision": data["decision"],
         "citations": data["citations"], "kind": kind,
         "request_key": data.get("request_key") or None,

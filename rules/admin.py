@@ -6,19 +6,9 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from cardroom.read_only_admin import ReadOnlyAdmin, ReadOnlyInline
 from rules.models import Rule, RuleAlias, Rulebook, RuleExample, RuleRevision, Section
 from rules.services import update_house_rule
-
-
-class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class RuleExampleInline(ReadOnlyInline):
@@ -35,17 +25,6 @@ class RuleRevisionInline(ReadOnlyInline):
     model = RuleRevision
     fields = ("changed_at", "changed_by", "title", "text")
     readonly_fields = ("changed_at",)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Rulebook)

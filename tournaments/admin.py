@@ -1,11 +1,9 @@
 """Admin for tournaments: read-only. Seating and draws change only through the services (the
 pages and the API), which lock, record and commit; the admin is for looking."""
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
+from cardroom.read_only_admin import ReadOnlyAdmin, ReadOnlyInline
 from tournaments.models import (
     BalanceCheck,
     Draw,
@@ -19,26 +17,10 @@ from tournaments.models import (
 )
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class TournamentTableInline(admin.TabularInline):  # type: ignore[type-arg]
+class TournamentTableInline(ReadOnlyInline):
     model = TournamentTable
-    extra = 0
-    can_delete = False
     fields = ("number", "table", "seats", "status", "break_position", "button")
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Tournament)

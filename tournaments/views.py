@@ -22,13 +22,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from cardroom.forms import whole_number
+from cardroom.navigation import redirect_to
 from cardroom.roles import READERS, Role, role_required
 from tournaments import balance_checks, director_seats, draw_services, eliminations, setup
 from tournaments.clock import advance_level, pause_clock, resume_clock, start_clock
 from tournaments.clock_display import room_labels, room_state
+from tournaments.clock_reading import read_clock
 from tournaments.draws.errors import DrawError
 from tournaments.forms import (
     ButtonForm,
@@ -48,7 +49,6 @@ from tournaments.models import (
     SeatAssignment,
     Tournament,
     TournamentTable,
-    read_clock,
 )
 
 TABLES_PER_PAGE = 24
@@ -58,10 +58,6 @@ MOVES_SHOWN = 200
 
 def _tournament(pk: int) -> Tournament:
     return get_object_or_404(Tournament, pk=pk)
-
-
-def _go(request: HttpRequest, url: str) -> HttpResponse:
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 def _refused(request: HttpRequest, exc: DrawError | ValidationError, url: str) -> HttpResponse:
@@ -83,7 +79,7 @@ def _act(request: HttpRequest, url: str, action: Callable[[], Any], done: str = 
         return _refused(request, exc, url)
     if done:
         messages.success(request, done)
-    return _go(request, url)
+    return redirect_to(request, url)
 
 
 # --- list, create, detail -----------------------------------------------------------------------
@@ -106,7 +102,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc)
         else:
             messages.success(request, f"{tournament} created.")
-            return _go(request, reverse("tournaments:detail", args=[tournament.pk]))
+            return redirect_to(request, reverse("tournaments:detail", args=[tournament.pk]))
     status = 422 if form.is_bound else 200
     return render(request, "tournaments/form.html", {"form": form}, status=status)
 
@@ -215,7 +211,7 @@ def entrant_register(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(None, exc)  # the service names the field: name or re-entry
         else:
             messages.success(request, f"{entrant.name} registered (#{entrant.number}).")
-            return _go(request, reverse("tournaments:detail", args=[pk]))
+            return redirect_to(request, reverse("tournaments:detail", args=[pk]))
     if request.htmx:
         context = {"tournament": tournament, "entrant_form": form}
         return render(request, "tournaments/detail.html#entrant-form", context, status=422)
@@ -287,7 +283,7 @@ def reserve_seat(request: HttpRequest, pk: int) -> HttpResponse:
     url = reverse("tournaments:detail", args=[pk])
     if not form.is_valid():
         messages.error(request, "Give the entry number, table, seat and the special need.")
-        return _go(request, url)
+        return redirect_to(request, url)
     data = form.cleaned_data
     entrant = get_object_or_404(Entrant, tournament_id=pk, number=data["entrant"])
     table = get_object_or_404(TournamentTable, tournament_id=pk, number=data["table"])
@@ -307,7 +303,7 @@ def wrong_seat(request: HttpRequest, pk: int) -> HttpResponse:
     url = reverse("tournaments:detail", args=[pk])
     if not form.is_valid():
         messages.error(request, "Give the entry number and where the player was found.")
-        return _go(request, url)
+        return redirect_to(request, url)
     data = form.cleaned_data
     entrant = get_object_or_404(Entrant, tournament_id=pk, number=data.pop("entrant"))
     return _act(
@@ -325,7 +321,7 @@ def table_button(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     url = reverse("tournaments:detail", args=[pk])
     if not form.is_valid():
         messages.error(request, "Give the button's seat.")
-        return _go(request, url)
+        return redirect_to(request, url)
     return _act(
         request, url,
         lambda: director_seats.set_button(table=table, seat=form.cleaned_data["seat"], by=request.user),
@@ -390,7 +386,7 @@ def draw_commit(request: HttpRequest, pk: int) -> HttpResponse:
         )  # fmt: skip
     except DrawError as exc:
         return _refused(request, exc, back)
-    return _go(request, reverse("tournaments:draw_detail", args=[pk, draw.number]))
+    return redirect_to(request, reverse("tournaments:draw_detail", args=[pk, draw.number]))
 
 
 @require_POST

@@ -1,0 +1,285 @@
+"""The tournaments API's bodies: what it answers (``...Serializer``) and what it reads
+(``...InSerializer``), and the refusal shape it documents (``cardroom/api_errors.py`` answers
+it). The views are in ``tournaments/api.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field, inline_serializer
+from rest_framework import serializers
+
+from cardroom.models import Structure, Variant
+from tournaments.clock_reading import read_clock
+from tournaments.models import (
+    BalanceCheck,
+    BalancingPolicy,
+    Draw,
+    DrawKind,
+    Elimination,
+    Entrant,
+    Level,
+    Reinstatement,
+    SeatMove,
+    Tournament,
+    TournamentTable,
+)
+
+REFUSED = inline_serializer(
+    "SeatingRefusal",
+    {
+        "error": inline_serializer(
+            "SeatingRefusalBody",
+            {
+                "code": serializers.CharField(),
+                "message": serializers.CharField(),
+                "citations": serializers.ListField(child=serializers.CharField()),
+                "edition": serializers.CharField(),
+            },
+        )
+    },
+)
+ERRORS = {400: OpenApiTypes.OBJECT, 409: REFUSED, 422: REFUSED}
+
+
+# --- serializers --------------------------------------------------------------------------------
+
+
+class LevelSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    seconds = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Level
+        fields = ["number", "small_blind", "big_blind", "ante", "seconds", "is_break"]
+
+    def get_seconds(self, level: Level) -> int:
+        return int(level.duration.total_seconds())
+
+
+class TournamentTableSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    room_table = serializers.IntegerField(source="table.number", read_only=True)
+
+    class Meta:
+        model = TournamentTable
+        fields = ["number", "room_table", "seats", "status", "break_position", "button"]
+
+
+class TournamentSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    levels = LevelSerializer(many=True, read_only=True)
+    tables = TournamentTableSerializer(many=True, read_only=True)
+    clock = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "name", "variant", "structure", "mixed_game", "seats_per_table",
+            "starting_stack", "status", "balancing_policy", "break_order", "balancing_order",
+            "final_table_size", "hand_for_hand", "hand_for_hand_announced_at",
+            "hand_for_hand_hand", "seating_version", "registration_closed_at", "levels", "tables",
+            "clock", "created_at",
+        ]  # fmt: skip
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_clock(self, tournament: Tournament) -> dict[str, Any]:
+        return clock_body(tournament)
+
+
+def clock_body(tournament: Tournament) -> dict[str, Any]:
+    reading = read_clock(tournament, list(tournament.levels.all()), timezone.now())
+    # "name": Level 4 after Level 3 and a break; "number" is the step of the structure.
+    return {
+        "state": reading.state,
+        "level": {**reading.level.as_dict(), "name": reading.level_name} if reading.level else None,
+        "next_level": (
+            {**reading.next_level.as_dict(), "name": reading.next_name}
+            if reading.next_level
+            else None
+        ),
+        "elapsed_seconds": int(reading.elapsed.total_seconds()),
+        "remaining_seconds": max(0, int(reading.remaining.total_seconds())),
+        "version": tournament.clock_version,
+    }
+
+
+class LevelInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    small_blind = serializers.IntegerField(min_value=0, default=0)
+    big_blind = serializers.IntegerField(min_value=0, default=0)
+    ante = serializers.IntegerField(min_value=0, default=0)
+    minutes = serializers.IntegerField(min_value=0, required=False)
+    seconds = serializers.IntegerField(min_value=0, required=False)
+    is_break = serializers.BooleanField(default=False)
+
+
+class TournamentInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=120)
+    tables = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), allow_empty=False,
+        help_text="Room table numbers (tables of kind 'tournament').",
+    )  # fmt: skip
+    levels = LevelInSerializer(many=True, allow_empty=False)
+    variant = serializers.ChoiceField(choices=Variant.values, default=Variant.HOLDEM)
+    structure = serializers.ChoiceField(choices=Structure.values, default=Structure.NO_LIMIT)
+    mixed_game = serializers.BooleanField(default=False)
+    seats_per_table = serializers.IntegerField(min_value=2, max_value=10, default=9)
+    starting_stack = serializers.IntegerField(min_value=1, default=20_000)
+    balancing_policy = serializers.ChoiceField(
+        choices=BalancingPolicy.values, default=BalancingPolicy.TDA
+    )
+    final_table_size = serializers.IntegerField(
+        min_value=2, max_value=10, required=False, allow_null=True
+    )
+    break_order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False,
+        help_text="Tournament table numbers (1..n), first to break first (TDA 11-C).",
+    )  # fmt: skip
+    balancing_order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False
+    )
+
+
+class EntrantSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    reentry_of = serializers.IntegerField(
+        source="reentry_of.number", read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = Entrant
+        fields = [
+            "number", "name", "status", "late", "alternate", "reentry_of", "special_needs",
+            "place", "registered_at",
+        ]  # fmt: skip
+
+
+class EntrantInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(
+        max_length=120, required=False, allow_blank=True, default="",
+        help_text="Required for a new player. A re-entry takes the player's own name: leave it "
+        "out, or give the same name (a different one is refused).",
+    )  # fmt: skip
+    alternate = serializers.BooleanField(default=False)
+    reentry_of = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, help_text="Entry number re-entering."
+    )
+    special_needs = serializers.CharField(max_length=200, required=False, default="")
+
+
+class EliminationSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    entrant = serializers.IntegerField(source="entrant.number")
+    name = serializers.CharField(source="entrant.name")
+    shared_place = serializers.IntegerField(
+        source="entrant.place", allow_null=True,
+        help_text="The finishing place now: shared on one hand-for-hand hand (RP-8), null while "
+        "registration is open (TDA 8) or once the elimination is undone.",
+    )  # fmt: skip
+    by = serializers.CharField(source="by.username")
+
+    class Meta:
+        model = Elimination
+        fields = [
+            "entrant", "name", "place", "shared_place", "hand_for_hand_hand", "table_number",
+            "seat", "by", "at",
+        ]  # fmt: skip
+
+
+class ReinstatementSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    entrant = serializers.IntegerField(source="entrant.number")
+    name = serializers.CharField(source="entrant.name")
+    eliminated_at = serializers.DateTimeField(source="elimination.at")
+    by = serializers.CharField(source="by.username")
+
+    class Meta:
+        model = Reinstatement
+        fields = ["entrant", "name", "table_number", "seat", "reason", "eliminated_at", "by", "at"]
+
+
+class ReinstateInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    reason = serializers.CharField(
+        max_length=200, help_text="Why the elimination is undone (kept in the audit log)."
+    )
+
+
+class DrawSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    seed = serializers.CharField(
+        source="public_seed", allow_null=True, help_text="Sealed (null) until revealed."
+    )
+    committed_by = serializers.CharField(source="committed_by.username")
+
+    class Meta:
+        model = Draw
+        fields = [
+            "number", "kind", "status", "commitment", "seed", "inputs", "result",
+            "rulebook_edition", "citations", "committed_by", "committed_at", "revealed_at",
+        ]  # fmt: skip
+
+
+class DrawInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    kind = serializers.ChoiceField(choices=DrawKind.values)
+    table = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, help_text="The table to break."
+    )
+    entrants = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False, allow_null=True,
+        help_text="Late entry: the entry numbers to draw (default: everyone waiting).",
+    )  # fmt: skip
+    deal = serializers.BooleanField(
+        default=False, help_text="Deal and reveal at once, after committing."
+    )
+
+
+class BalanceCheckSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    stale = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BalanceCheck
+        fields = [
+            "id", "moves", "tables_to_break", "tables_to_halt", "final_table", "citations",
+            "counts", "seating_version", "stale", "at",
+        ]  # fmt: skip
+
+    def get_stale(self, check: BalanceCheck) -> bool:
+        return bool(check.seating_version != check.tournament.seating_version)
+
+
+class SeatMoveSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    entrant = serializers.IntegerField(source="entrant.number")
+    by = serializers.CharField(source="by.username")
+    draw = serializers.IntegerField(source="draw.number", allow_null=True)
+
+    class Meta:
+        model = SeatMove
+        fields = [
+            "entrant", "from_table", "from_seat", "to_table", "to_seat", "reason", "note",
+            "citations", "draw", "by", "at",
+        ]  # fmt: skip
+
+
+SEATING = inline_serializer(
+    "TableMap",
+    {
+        "tables": inline_serializer(
+            "TableMapTable",
+            {
+                "number": serializers.IntegerField(),
+                "button": serializers.IntegerField(allow_null=True),
+                "seats": serializers.ListField(child=serializers.DictField()),
+            },
+            many=True,
+        )
+    },
+)
+
+
+class ReservationInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    entrant = serializers.IntegerField(min_value=1)
+    table = serializers.IntegerField(min_value=1)
+    seat = serializers.IntegerField(min_value=1)
+    reason = serializers.CharField(max_length=200)
+
+
+class WrongSeatInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    entrant = serializers.IntegerField(min_value=1)
+    found_table = serializers.IntegerField(min_value=1)
+    found_seat = serializers.IntegerField(min_value=1)
+    note = serializers.CharField(max_length=200, required=False, default="")
