@@ -12,7 +12,6 @@ from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from cardroom.models import Structure, Variant
-from tournaments.clock_reading import read_clock
 from tournaments.models import (
     BalanceCheck,
     BalancingPolicy,
@@ -25,6 +24,7 @@ from tournaments.models import (
     SeatMove,
     Tournament,
     TournamentTable,
+    read_clock,
 )
 
 REFUSED = inline_serializer(
