@@ -34,16 +34,15 @@ from cardroom.filters import TableFilter, filtered
 from cardroom.models import Hand, HandStatus, Ruling, Table, TableKind, Variant
 from cardroom.services import engine_state
 from rules.engine.state import snapshot
+from tournaments.clock_reading import ClockReading, read_clock
 from tournaments.models import (
     ClockEvent,
-    ClockReading,
     ClockState,
     Level,
     SeatAssignment,
     Tournament,
     TournamentStatus,
     TournamentTable,
-    read_clock,
 )
 
 #: A write is stamped before it commits; one that commits this much later still shows.

@@ -14,14 +14,8 @@ from typing import Any
 
 from django.db.models import Count, Q
 
-from tournaments.models import (
-    ClockReading,
-    ClockState,
-    EntrantStatus,
-    Level,
-    Tournament,
-    read_clock,
-)
+from tournaments.clock_reading import ClockReading, read_clock
+from tournaments.models import ClockState, EntrantStatus, Level, Tournament
 
 MS = timedelta(milliseconds=1)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from cardroom.models import Structure, Variant
+from tournaments.clock_reading import read_clock
 from tournaments.models import (
     BalanceCheck,
     BalancingPolicy,
@@ -24,7 +25,6 @@ from tournaments.models import (
     SeatMove,
     Tournament,
     TournamentTable,
-    read_clock,
 )
 
 REFUSED = inline_serializer(

@@ -29,6 +29,7 @@ from cardroom.roles import READERS, Role, role_required
 from tournaments import balance_checks, director_seats, draw_services, eliminations, setup
 from tournaments.clock import advance_level, pause_clock, resume_clock, start_clock
 from tournaments.clock_display import room_labels, room_state
+from tournaments.clock_reading import read_clock
 from tournaments.draws.errors import DrawError
 from tournaments.forms import (
     ButtonForm,
@@ -48,7 +49,6 @@ from tournaments.models import (
     SeatAssignment,
     Tournament,
     TournamentTable,
-    read_clock,
 )
 
 TABLES_PER_PAGE = 24

@@ -148,7 +148,7 @@ def clock_to_show(
     for it. None when the clock is not running."""
     from django.utils import timezone
 
-    from tournaments.models import read_clock
+    from tournaments.clock_reading import read_clock
 
     now = timezone.now()
     reading = read_clock(tournament, levels, now)
@@ -683,7 +683,8 @@ class Shift:
     def check_clock(self, wait_for_change: float) -> None:
         """Both clock pages show the level the clock is at; when the level runs out within
         ``wait_for_change`` seconds, wait for it and time the new level's appearance."""
-        from tournaments.models import Tournament, level_names
+        from tournaments.clock_reading import level_names
+        from tournaments.models import Tournament
 
         tournament = Tournament.objects.get(pk=self.tournament_id)
         levels = list(tournament.levels.all())

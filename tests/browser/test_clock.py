@@ -54,7 +54,8 @@ def running_at(director: Any, *, seconds_in: float, entrants: int = 9) -> Any:
 def server_seconds_left(tournament: Any) -> float:
     from django.utils import timezone
 
-    from tournaments.models import Tournament, read_clock
+    from tournaments.clock_reading import read_clock
+    from tournaments.models import Tournament
 
     fresh = Tournament.objects.get(pk=tournament.pk)
     return read_clock(fresh, list(fresh.levels.all()), timezone.now()).remaining.total_seconds()

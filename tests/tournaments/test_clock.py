@@ -11,8 +11,9 @@ from django.utils import timezone
 
 from tests.tournaments.factories import make_tournament
 from tournaments import clock
+from tournaments.clock_reading import read_clock
 from tournaments.draws.errors import DrawError
-from tournaments.models import ClockState, Entrant, EntrantStatus, Tournament, read_clock
+from tournaments.models import ClockState, Entrant, EntrantStatus, Tournament
 from tournaments.tasks import advance_clock
 
 pytestmark = pytest.mark.django_db
