@@ -1,7 +1,10 @@
-.PHONY: run test bench soak lint check worker
+.PHONY: run test bench soak lint check worker mutation
 run: ; bin/setup && .venv/bin/python manage.py runserver 127.0.0.1:8000
 test: ; bin/setup --test && .venv/bin/python -m pytest
 bench: ; CARDROOM_UV_GROUPS="--group bench" bin/setup --test && .venv/bin/python bench/run.py
 soak: ; CARDROOM_UV_GROUPS="--group bench" bin/setup --test && .venv/bin/python bench/soak.py --minutes $(or $(MINUTES),60)
 lint: ; .venv/bin/ruff check . && .venv/bin/lint-imports && .venv/bin/ruff format --check . && .venv/bin/mypy
 worker: ; .venv/bin/celery -A cardroom worker -B --schedule=/tmp/cardroom-celerybeat --loglevel=info
+# Mutation testing of the pure engine and draws with their pure tests ([tool.mutmut] in
+# pyproject.toml; incremental: `rm -rf mutants` for a fresh run), then the survival rate.
+mutation: ; bin/setup --test && nice .venv/bin/mutmut run --max-children $(or $(JOBS),2); .venv/bin/python bin/mutation_rate.py
