@@ -25,7 +25,7 @@ CHROMIUM = shutil.which("chromium") or (
 # Hypothesis profiles. Local runs keep the random profile ("default": new examples every run,
 # failures replayed from .hypothesis/); CI (``.ci/run`` exports CI=true) runs "ci": the same
 # examples on every run, so a red build is the code's fault and re-running it gives the same
-# answer. "mutation" (``make mutation``) is "ci" with at most 25 examples per property, since
+# answer. "mutation" (``make mutation``) is "ci" with at most 10 examples per property, since
 # every surviving mutant re-runs every property that reaches it. HYPOTHESIS_PROFILE (or
 # pytest's --hypothesis-profile) overrides.
 hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
@@ -33,7 +33,7 @@ hypothesis_settings.register_profile(
     "mutation",
     derandomize=True,
     database=None,
-    max_examples=25,
+    max_examples=10,
     deadline=None,
     # Under mutmut's trampolines on a shared machine generation is slow; speed is not the test.
     suppress_health_check=list(HealthCheck),
@@ -70,6 +70,9 @@ def pytest_configure(config: pytest.Config) -> None:
         # The suite posts to the public endpoints far faster than any client may: the rate
         # limits themselves are tested with low rates (tests/test_public_bounds.py).
         settings.CARDROOM_THROTTLE_RATES = {"betting": None, "rulebook": None}
+        # They count in the database cache (emptied with the test database) even when
+        # CELERY_BROKER_URL names a Redis; tests/cardroom/test_throttle_cache.py opts in.
+        settings.CACHES.pop("throttle", None)
         # Transactional tests empty every table between tests: the append-only audit logs
         # let that flush through (their one deliberate exception, cardroom/audit.py).
         from cardroom.audit import allow_flush
