@@ -112,7 +112,7 @@ class Action:
 
     @classmethod
     def from_dict(cls, data: Any) -> Action:
-        """Read ``{"seat": 3, "action": "raise", "to": 600}``."""
+        """Read ``{"seat": 3, "action": "raise", "to": 600}`` (``"out_of_turn": true`` too)."""
         if not isinstance(data, Mapping):
             raise BadInput("Each action must be an object.", "actions")
         kind = data.get("action")
@@ -123,7 +123,8 @@ class Action:
         seat, to = data.get("seat"), data.get("to")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise BadInput("An action needs the seat number acting.", "actions")
-        return cls(seat, ActionKind.parse(kind), to if _is_int(to) else None)
+        out_of_turn = data.get("out_of_turn", False)
+        return cls(seat, ActionKind.parse(kind), to if _is_int(to) else None, out_of_turn)
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,3 +126,8 @@ def test_a_held_action_whose_turn_never_comes_is_void() -> None:
     assert state.street == "turn" and state.street_wager[4] == 0
     assert snapshot(state)["voided"] == [{"seat": 4, "action": "raise", "to": 900, "index": 13}]
     assert snapshot(state)["held"] == []
+
+
+def test_an_action_read_from_a_dict_keeps_out_of_turn() -> None:
+    assert Action.from_dict({"seat": 6, "action": "check", "out_of_turn": True}).out_of_turn
+    assert not Action.from_dict({"seat": 6, "action": "check"}).out_of_turn
