@@ -179,7 +179,7 @@ class HandActionSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
     class Meta:
         model = HandAction
         fields = [
-            "id", "seq", "seat", "action", "to", "entered_by", "entered_at",
+            "id", "seq", "seat", "action", "to", "out_of_turn", "entered_by", "entered_at",
             "voided_by", "voided_at", "void_reason",
         ]  # fmt: skip
 
@@ -222,6 +222,12 @@ class ActionInSerializer(serializers.Serializer):  # type: ignore[type-arg]
         required=False,
         allow_null=True,
         error_messages={"max_value": AMOUNT_ERROR},
+    )
+    out_of_turn = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="The seat acted before its turn: held until the turn reaches it, then "
+        "binding, or void if the action to it changed (TDA-53).",
     )
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:

@@ -33,7 +33,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -53,6 +53,10 @@ class Chain:
     fields: tuple[str, ...]
     #: Fields a once-only change sets (covered by ``seal_hash``, not ``row_hash``).
     sealed: tuple[str, ...] = ()
+    #: Fields added to ``fields`` after rows were chained, with their default: a row holding
+    #: the default hashes without the field (the rows written before it keep their hashes),
+    #: any other value is hashed (issue 18: ``HandAction.out_of_turn``).
+    later: Mapping[str, Any] = field(default_factory=dict)
 
 
 CHAINS: dict[str, Chain] = {
@@ -61,8 +65,9 @@ CHAINS: dict[str, Chain] = {
     ),
     "cardroom.HandAction": Chain(
         "hand_id",
-        ("hand_id", "seq", "seat", "action", "to", "entered_by_id", "entered_at"),
+        ("hand_id", "seq", "seat", "action", "to", "entered_by_id", "entered_at", "out_of_turn"),
         sealed=("voided_by_id", "voided_at", "void_reason"),
+        later={"out_of_turn": False},
     ),
     "cardroom.Ruling": Chain(
         "table_id",
@@ -209,11 +214,15 @@ def _plain(value: Any) -> Any:
 def canonical(model: type[Model], values: Mapping[str, Any], fields: Sequence[str]) -> str:
     """The fields as the database gives them back, in one JSON text (keys sorted)."""
     out = {}
+    chain = CHAINS.get(model._meta.label)
+    later = chain.later if chain is not None else {}
     for name in fields:
-        field = model._meta.get_field(name)
+        model_field = model._meta.get_field(name)
         raw = values.get(name)
-        if raw is not None and field.get_internal_type() != "JSONField":
-            raw = field.to_python(raw)
+        if raw is not None and model_field.get_internal_type() != "JSONField":
+            raw = model_field.to_python(raw)
+        if name in later and raw == later[name]:
+            continue
         out[name] = _plain(raw)
     return json.dumps(out, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -428,6 +437,30 @@ class AppendOnlyTriggers(migrations.operations.base.Operation):
             schema_editor.execute(f"DROP TRIGGER IF EXISTS {table}_no_{what}{on}")
 
 
+class ReinstallAppendOnlyTriggers(AppendOnlyTriggers):
+    """The append-only triggers dropped and made again for the model as it then is. SQLite
+    rebuilds a table to add or drop a column with a default, losing its triggers, and its
+    UPDATE trigger lists the columns that may not change: put one on each side of such a
+    change (the one before makes them again when the change is undone)."""
+
+    def describe(self) -> str:
+        return f"Append-only triggers on {self.model_name} made again"
+
+    def _remake(self, app_label: str, schema_editor: Any, state: Any) -> None:
+        AppendOnlyTriggers.database_backwards(self, app_label, schema_editor, state, state)
+        AppendOnlyTriggers.database_forwards(self, app_label, schema_editor, state, state)
+
+    def database_forwards(
+        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
+    ) -> None:
+        self._remake(app_label, schema_editor, to_state)
+
+    def database_backwards(
+        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
+    ) -> None:
+        self._remake(app_label, schema_editor, to_state)
+
+
 def chain_existing(app_label: str, model_names: Sequence[str]) -> migrations.RunPython:
     """A data migration: link the rows written before the chains existed, stream by stream,
     in id order (``prev_hash``, ``row_hash``; ``seal_hash`` for rows already voided or dealt).
@@ -440,11 +473,15 @@ def chain_existing(app_label: str, model_names: Sequence[str]) -> migrations.Run
             label = f"{app_label}.{model.__name__}"
             chain = CHAINS[label]
             heads: dict[Any, str] = {}
+            # A field added later is missing from the model as this migration knows it: its
+            # rows hash as rows holding its default do (``Chain.later``).
+            known = {f.attname for f in model._meta.concrete_fields}
+            fields = tuple(f for f in chain.fields if f not in chain.later or f in known)
             for obj in model._base_manager.using(using).order_by(chain.stream, "pk").iterator():
-                values = {f: getattr(obj, f) for f in (*chain.fields, *chain.sealed)}
+                values = {f: getattr(obj, f) for f in (*fields, *chain.sealed)}
                 stream = values[chain.stream]
                 obj.prev_hash = heads.get(stream, "")
-                obj.row_hash = digest(label, obj.prev_hash, canonical(model, values, chain.fields))
+                obj.row_hash = digest(label, obj.prev_hash, canonical(model, values, fields))
                 update = ["prev_hash", "row_hash"]
                 if chain.sealed:
                     field, initial = UNSEALED[label]

@@ -139,6 +139,9 @@ class ActionForm(forms.Form):
     to = forms.IntegerField(
         min_value=0, max_value=MAX_STACK, required=False, error_messages={"max_value": AMOUNT_ERROR}
     )
+    #: The desk's "Out of turn" form: the seat acted before its turn; the engine holds the
+    #: action until the turn reaches it (TDA-53).
+    out_of_turn = forms.BooleanField(required=False)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -543,6 +543,11 @@ class HandAction(AppendOnly):
     seat = models.PositiveSmallIntegerField()
     action = models.CharField(max_length=10)
     to = models.PositiveIntegerField(null=True, blank=True)
+    out_of_turn = models.BooleanField(
+        default=False,
+        help_text="Made out of turn: held until the turn reaches the seat, then binding or "
+        "void (TDA-53).",
+    )
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -566,12 +571,15 @@ class HandAction(AppendOnly):
 
     def __str__(self) -> str:
         amount = f" to {self.to}" if self.to is not None else ""
-        return f"seat {self.seat} {self.action}{amount}"
+        late = " out of turn" if self.out_of_turn else ""
+        return f"seat {self.seat} {self.action}{amount}{late}"
 
     def as_engine_dict(self) -> dict[str, Any]:
         entry: dict[str, Any] = {"seat": self.seat, "action": self.action}
         if self.to is not None:
             entry["to"] = self.to
+        if self.out_of_turn:
+            entry["out_of_turn"] = True
         return entry
 
 

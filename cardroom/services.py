@@ -22,7 +22,8 @@ from cardroom.models import (
 )
 from rules.engine.config import GameConfig
 from rules.engine.errors import BadInput
-from rules.engine.state import Action, HandState, Seat, apply, replay
+from rules.engine.out_of_turn import play_action
+from rules.engine.state import Action, HandState, Seat, replay
 
 #: Fields a floor manager sets on a table (everything but bookkeeping).
 EDITABLE_FIELDS: tuple[str, ...] = (
@@ -148,7 +149,8 @@ class StaleHand(Conflict):
 
 
 def engine_state(hand: Hand) -> HandState:
-    """The hand as the engine sees it: the deal replayed with every action not voided."""
+    """The hand as the engine sees it: the deal replayed with every action not voided, those
+    made out of turn held until their turn (TDA-53; the engine's ``replay``)."""
     actions = [
         Action.from_dict(a.as_engine_dict()) for a in hand.actions.all() if a.voided_at is None
     ]
@@ -218,14 +220,16 @@ def record_action(
     seat: int,
     action: str,
     to: int | None = None,
+    out_of_turn: bool = False,
 ) -> HandAction:
     """Enter an action: refused (``IllegalAction``) unless the engine allows it at this point,
-    refused (``StaleHand``) if the hand moved on since the client looked."""
-    entry: dict[str, object] = {"seat": seat, "action": action}
+    refused (``StaleHand``) if the hand moved on since the client looked. An action made
+    ``out_of_turn`` by a seat not to act is held until its turn (TDA-53)."""
+    entry: dict[str, object] = {"seat": seat, "action": action, "out_of_turn": out_of_turn}
     if to is not None:
         entry["to"] = to
     try:
-        engine_action = Action.from_dict(entry)
+        played = Action.from_dict(entry)
     except BadInput as exc:
         raise ValidationError({exc.field or "action": exc.message}) from exc
     try:
@@ -235,14 +239,26 @@ def record_action(
             if locked.state == HandStatus.VOIDED:
                 raise ValidationError({"hand": f"{locked} was voided."})
             state = engine_state(locked)
-            apply(state, engine_action)  # IllegalAction: nothing is written
+            index = locked.actions.filter(voided_at__isnull=True).count()
+            # The seat to act is never out of turn: its action is played as any other.
+            out_of_turn = out_of_turn and seat != state.to_act
+            # IllegalAction: nothing is written. So too when a held action this one makes
+            # binding cannot be played at its turn.
+            held = play_action(state, index, played)
+            if held is not None:
+                raise held[1]
             locked.seq += 1
             locked.state = (
                 HandStatus.IN_PROGRESS if state.to_act is not None else HandStatus.COMPLETE
             )
             locked.save(update_fields=["seq", "state", "updated_at"])  # the floor card reads it
             return locked.actions.create(
-                seq=locked.seq, seat=seat, action=action, to=to, entered_by=by
+                seq=locked.seq,
+                seat=seat,
+                action=action,
+                to=to,
+                out_of_turn=out_of_turn,
+                entered_by=by,
             )
     except IntegrityError as exc:
         # Without row locks (SQLite) the unique (hand, seq) pair still lets only one writer win.

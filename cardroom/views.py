@@ -265,6 +265,7 @@ def desk_act(request: HttpRequest, hand_id: int) -> HttpResponse:
         return render_desk(request, hand.table, exc.hand, refusal={"message": str(exc)}, status=409)
     except IllegalAction as exc:
         refusal = {"message": exc.message, "citations": exc.citations, "code": exc.code}
+        refusal["out_of_turn"] = form.cleaned_data["out_of_turn"]  # keeps its form open
         return render_desk(request, hand.table, hand, refusal=refusal, status=422)
     except ValidationError as exc:
         return render_desk(

@@ -56,6 +56,17 @@ def refuse_a_raise(page: Page) -> None:
     expect(page.get_by_role("alert")).to_contain_text("Refused")
 
 
+def hold_out_of_turn(page: Page) -> None:
+    """An action entered out of turn (TDA-53): the form open, the action held on its seat."""
+    if not page.locator(".seat .held").count():  # held at the first viewport already
+        page.get_by_text("Out of turn", exact=True).click()
+        form = page.locator(".out-of-turn-form")
+        form.get_by_label("Action", exact=True).select_option("call")
+        form.get_by_role("button", name="Hold it").click()
+    expect(page.locator(".seat .held")).to_contain_text("Held: call")
+    page.get_by_text("Out of turn", exact=True).click()  # the form open, as the dealer sees it
+
+
 def suggest_rules(page: Page) -> None:
     """The citation autocomplete with its options showing, then one rule cited."""
     page.get_by_label(re.compile(r"^Find a rule")).fill("multiple chips")
@@ -120,6 +131,13 @@ VISITS: tuple[Visit, ...] = (
     ),
     Visit(
         "desk, chip reader with chips", "cardroom:desk", MANAGER | DIRECTOR, TABLE, then=tap_chips
+    ),
+    Visit(
+        "desk, an action held out of turn",
+        "cardroom:desk",
+        MANAGER | DIRECTOR,
+        TABLE,
+        then=hold_out_of_turn,
     ),
     Visit("rulings", "cardroom:ruling_list", READERS),
     Visit("ruling", "cardroom:ruling_detail", READERS, {"ruling_id": "ruling"}),

@@ -145,3 +145,31 @@ def test_a_voided_hand_matches_the_schema_betting_is_null(api_client_for: Any) -
     as_json_schema.pop("nullable")
     as_json_schema.pop("readOnly", None)
     jsonschema.validate(dead.json()["betting"], as_json_schema)
+
+
+def test_an_out_of_turn_action_is_held_then_binding(api_client_for: Any) -> None:
+    """TDA-53 through the API: seat 3 (big blind) checks out of turn; seats 1 and 2 call, and
+    the held check becomes seat 3's action; a second out-of-turn action is 422."""
+    hand = make_hand(table=make_table(number=5))
+    client = api_client_for("director")
+    url = f"/api/v1/hands/{hand.pk}/actions/"
+    held = client.post(
+        url,
+        {"expected_seq": 0, "seat": 3, "action": "check", "out_of_turn": True},
+        format="json",
+    )
+    assert held.status_code == 201, held.json()
+    betting = held.json()["betting"]
+    assert betting["to_act"] == 1
+    assert [(h["seat"], h["action"]) for h in betting["held"]] == [(3, "check")]
+    again = client.post(
+        url, {"expected_seq": 1, "seat": 3, "action": "fold", "out_of_turn": True}, format="json"
+    )
+    assert again.status_code == 422
+    assert again.json()["error"]["code"] == "not_your_turn"
+    assert "TDA-53" in again.json()["error"]["citations"]
+    client.post(url, {"expected_seq": 1, "seat": 1, "action": "call"}, format="json")
+    done = client.post(url, {"expected_seq": 2, "seat": 2, "action": "call"}, format="json")
+    assert done.json()["betting"]["street"] == "flop" and done.json()["betting"]["held"] == []
+    log = client.get(url).json()
+    assert [a["out_of_turn"] for a in log] == [True, False, False]
