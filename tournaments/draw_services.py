@@ -98,114 +98,20 @@ def _draw_inputs(
 ) -> dict[str, Any]:
     """Everything the draw depends on, as committed before the deal. The same call at the deal
     must give the same inputs, or the field changed in between and the draw is abandoned."""
-    tournament = seating.tournament
     reserved = frozenset(seating.reserved)
     context: dict[str, Any] = {
         "reserved": _seat_dicts(reserved),
         "reserved_for": [seating.reserved[seat] for seat in sorted(reserved)],
-        "seating_version": tournament.seating_version,
+        "seating_version": seating.tournament.seating_version,
     }
     if kind == DrawKind.INITIAL:
-        if tournament.status != TournamentStatus.REGISTERING or any(seating.counts.values()):
-            raise DrawError("already_drawn", "The initial draw has been made.", RANDOM_SEATING)
-        held = set(seating.reserved.values())
-        players = sorted(
-            number
-            for number in tournament.entrants.filter(status=EntrantStatus.REGISTERED).values_list(
-                "number", flat=True
-            )
-            if number not in held
-        )
-        if not players and not held:
-            raise DrawError("no_entrants", "Register players before the draw.", RANDOM_SEATING)
-        pure: dict[str, Any] = {
-            "entrants": players,
-            "tables": [
-                {
-                    "table": number,
-                    "seats": [
-                        s
-                        for s in seating.seat_numbers(number)
-                        if SeatRef(number, s) not in reserved
-                    ],
-                }
-                for number in sorted(seating.tables)
-            ],
-        }
+        pure = _initial_inputs(seating, reserved)
     elif kind == DrawKind.LATE_ENTRY:
-        if tournament.status == TournamentStatus.REGISTERING:
-            raise DrawError("not_started", "Make the initial draw first.", RANDOM_SEATING)
-        players = sorted(entrants)
-        if not players:
-            raise DrawError(
-                "no_entrants", "No late entries are waiting.", ALTERNATES_AND_LATE_ENTRIES
-            )
-        open_seats = [
-            SeatRef(number, seat) for number in sorted(seating.tables)
-            for seat in seating.open_seats(number)
-        ]  # fmt: skip
-        waiting = seating.waiting_seats()
-        forbidden = reserved | waiting
-        if len([s for s in open_seats if s not in forbidden]) < len(players):
-            # Not enough seats where they are dealt in at once: they may take those too, and
-            # sit out until the button passes (TDA 8-A).
-            forbidden = reserved
-        context["waits_for_button"] = _seat_dicts(set(open_seats) & (waiting - forbidden))
-        pure = {
-            "entrants": players,
-            "open_seats": _seat_dicts(open_seats),
-            "forbidden": _seat_dicts(forbidden & set(open_seats)),
-            "seated": [
-                {"table": number, "players": count}
-                for number, count in sorted(seating.counts.items())
-            ],
-        }
+        pure = _late_entry_inputs(seating, reserved, entrants, context)
     elif kind == DrawKind.BREAK_TABLE:
-        if table not in seating.tables:
-            raise DrawError("unknown_table", f"Table {table} is not in play.", BREAKING_TABLES)
-        if len(seating.tables) < 2:
-            raise DrawError("last_table", "The last table cannot break.", BREAKING_TABLES)
-        players = _dealing_order(seating, table)
-        if not players:
-            raise DrawError("empty_table", f"Table {table} has no players.", BREAKING_TABLES)
-        # Only tables with an open seat can receive; full ones change nothing in the choice.
-        layout = seating.seated_players()
-        seat_map = {number: seating.seat_numbers(number) for number in layout}
-        waiting = seating.waiting_seats()
-        room = [
-            SeatRef(n, s) for n in layout if n != table for s in seating.open_seats(n)
-        ]  # fmt: skip
-        forbidden = reserved | waiting
-        if len([seat for seat in room if seat not in forbidden]) < len(players):
-            # Too few seats where movers are dealt in at once: use those too (TDA 10-A).
-            forbidden = reserved
-        receiving = seat_cards_for_break(
-            layout, seats=seat_map, breaking_table=table, forbidden=forbidden,
-            balancing_order=tournament.balancing_order,
-        )  # fmt: skip
-        context["waits_for_button"] = _seat_dicts(set(receiving) & waiting)
-        pure = {
-            "breaking_table": table,
-            "players": players,
-            "receiving_seats": _seat_dicts(receiving),
-            "forbidden": [],
-        }
+        pure = _break_inputs(seating, reserved, table, context)
     elif kind == DrawKind.FINAL_TABLE:
-        players = sorted(seating.live)
-        size = tournament.final_table_size or tournament.seats_per_table
-        if len(seating.tables) < 2:
-            raise DrawError("one_table", "Play is already on one table.", FINAL_TABLE)
-        if tables_needed(len(players), tournament.seats_per_table, size) != 1:
-            raise DrawError(
-                "too_many_players",
-                f"{len(players)} players left: the final table seats {size} (TDA RP-9).",
-                FINAL_TABLE,
-            )
-        final = [n for n in tournament.break_order if n in seating.tables][-1]
-        pure = {
-            "entrants": players,
-            "tables": [{"table": final, "seats": list(range(1, size + 1))}],
-        }
+        pure = _final_table_inputs(seating)
     else:
         raise DrawError("unknown_kind", f"No draw of kind {kind!r}.")
     return {
@@ -213,6 +119,127 @@ def _draw_inputs(
         "algorithm": ALGORITHM,
         "input": pure,
         "context": context,
+    }
+
+
+def _initial_inputs(seating: Seating, reserved: frozenset[SeatRef]) -> dict[str, Any]:
+    """TDA 7: every registered player not holding a reserved seat, every seat not reserved."""
+    tournament = seating.tournament
+    if tournament.status != TournamentStatus.REGISTERING or any(seating.counts.values()):
+        raise DrawError("already_drawn", "The initial draw has been made.", RANDOM_SEATING)
+    held = set(seating.reserved.values())
+    players = sorted(
+        number
+        for number in tournament.entrants.filter(status=EntrantStatus.REGISTERED).values_list(
+            "number", flat=True
+        )
+        if number not in held
+    )
+    if not players and not held:
+        raise DrawError("no_entrants", "Register players before the draw.", RANDOM_SEATING)
+    return {
+        "entrants": players,
+        "tables": [
+            {
+                "table": number,
+                "seats": [
+                    s for s in seating.seat_numbers(number) if SeatRef(number, s) not in reserved
+                ],
+            }
+            for number in sorted(seating.tables)
+        ],
+    }
+
+
+def _late_entry_inputs(
+    seating: Seating,
+    reserved: frozenset[SeatRef],
+    entrants: Sequence[int],
+    context: dict[str, Any],
+) -> dict[str, Any]:
+    """TDA 8-A: the waiting players and the open seats, those where a newcomer would wait for
+    the button left out while there are enough others (noted in ``context``)."""
+    tournament = seating.tournament
+    if tournament.status == TournamentStatus.REGISTERING:
+        raise DrawError("not_started", "Make the initial draw first.", RANDOM_SEATING)
+    players = sorted(entrants)
+    if not players:
+        raise DrawError("no_entrants", "No late entries are waiting.", ALTERNATES_AND_LATE_ENTRIES)
+    open_seats = [
+        SeatRef(number, seat) for number in sorted(seating.tables)
+        for seat in seating.open_seats(number)
+    ]  # fmt: skip
+    waiting = seating.waiting_seats()
+    forbidden = reserved | waiting
+    if len([s for s in open_seats if s not in forbidden]) < len(players):
+        # Not enough seats where they are dealt in at once: they may take those too, and
+        # sit out until the button passes (TDA 8-A).
+        forbidden = reserved
+    context["waits_for_button"] = _seat_dicts(set(open_seats) & (waiting - forbidden))
+    return {
+        "entrants": players,
+        "open_seats": _seat_dicts(open_seats),
+        "forbidden": _seat_dicts(forbidden & set(open_seats)),
+        "seated": [
+            {"table": number, "players": count} for number, count in sorted(seating.counts.items())
+        ],
+    }
+
+
+def _break_inputs(
+    seating: Seating, reserved: frozenset[SeatRef], table: int | None, context: dict[str, Any]
+) -> dict[str, Any]:
+    """TDA 10 and 10-A: the breaking table's players in dealing order and the seat cards of the
+    receiving tables (those where a mover would wait for the button noted in ``context``)."""
+    tournament = seating.tournament
+    if table not in seating.tables:
+        raise DrawError("unknown_table", f"Table {table} is not in play.", BREAKING_TABLES)
+    if len(seating.tables) < 2:
+        raise DrawError("last_table", "The last table cannot break.", BREAKING_TABLES)
+    players = _dealing_order(seating, table)
+    if not players:
+        raise DrawError("empty_table", f"Table {table} has no players.", BREAKING_TABLES)
+    # Only tables with an open seat can receive; full ones change nothing in the choice.
+    layout = seating.seated_players()
+    seat_map = {number: seating.seat_numbers(number) for number in layout}
+    waiting = seating.waiting_seats()
+    room = [
+        SeatRef(n, s) for n in layout if n != table for s in seating.open_seats(n)
+    ]  # fmt: skip
+    forbidden = reserved | waiting
+    if len([seat for seat in room if seat not in forbidden]) < len(players):
+        # Too few seats where movers are dealt in at once: use those too (TDA 10-A).
+        forbidden = reserved
+    receiving = seat_cards_for_break(
+        layout, seats=seat_map, breaking_table=table, forbidden=forbidden,
+        balancing_order=tournament.balancing_order,
+    )  # fmt: skip
+    context["waits_for_button"] = _seat_dicts(set(receiving) & waiting)
+    return {
+        "breaking_table": table,
+        "players": players,
+        "receiving_seats": _seat_dicts(receiving),
+        "forbidden": [],
+    }
+
+
+def _final_table_inputs(seating: Seating) -> dict[str, Any]:
+    """TDA RP-9: every live player, redrawn for the seats of the final table."""
+    tournament = seating.tournament
+    players = sorted(seating.live)
+    size = tournament.final_table_size or tournament.seats_per_table
+    if len(seating.tables) < 2:
+        raise DrawError("one_table", "Play is already on one table.", FINAL_TABLE)
+    if tables_needed(len(players), tournament.seats_per_table, size) != 1:
+        raise DrawError(
+            "too_many_players",
+            f"{len(players)} players left: the final table seats {size} (TDA RP-9).",
+            FINAL_TABLE,
+        )
+    final = [n for n in tournament.break_order if n in seating.tables][-1]
+    return {
+        "entrants": players,
+        "tables": [{"table": final, "seats": list(range(1, size + 1))}],
     }
 
 
