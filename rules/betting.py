@@ -1,7 +1,8 @@
 """The public betting API (``../shared/contracts/betting-api.md``): stateless, no database.
 
-Input serializers check the shape of the body (400 ``bad_request``), the engine does the poker
-(422 with the rule it applies), output is the engine's snapshot. No poker in here.
+``rules.betting_request`` reads the body (400 ``bad_request``; the schema's serializers are
+derived from the same description), the engine does the poker (422 with the rule it applies),
+output is the engine's snapshot. No poker in here.
 """
 
 from __future__ import annotations
@@ -23,91 +24,27 @@ from rest_framework.views import APIView
 
 from cardroom.api_errors import error_body
 from cardroom.public_api import PublicRateThrottle
-from rules.engine.chips import Facing, Physical, interpret
-from rules.engine.config import GameConfig
+from rules.betting_request import ACTIONS as ACTIONS
+from rules.betting_request import HAND, PHYSICAL, read_hand, read_physical, serializer_for
+from rules.betting_request import MAX_ACTIONS as MAX_ACTIONS
+from rules.betting_request import MAX_CHIPS as MAX_CHIPS
+from rules.betting_request import MAX_SEAT as MAX_SEAT
+from rules.betting_request import VERBALS as VERBALS
+from rules.betting_request import ActionSerializer as ActionSerializer
+from rules.betting_request import HandSerializer as HandSerializer
+from rules.betting_request import SeatSerializer as SeatSerializer
+from rules.betting_request import StrictInteger as StrictInteger
+from rules.betting_request import build_hand as build_hand
+from rules.engine.award import award_hand, check_showdown, closing_returns, parse_showdown
+from rules.engine.chips import Facing, interpret
 from rules.engine.errors import BadInput, IllegalAction
-from rules.engine.state import Action, HandState, Seat, legal_options, replay, snapshot
-
-ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
-VERBALS = ("check", "call", "bet", "raise", "all_in")
-
-
-#: The contract's limits, for the serializers that document the body (``parse_hand`` applies
-#: them): seat numbers 1 to 12, at most 1,000 actions, every number from 0 to 10^15.
-MAX_SEAT = 12
-MAX_ACTIONS = 1000
-MAX_CHIPS = 10**15
-
-
-class StrictInteger(serializers.IntegerField):
-    """A JSON integer: ``"5"``, ``5.5`` and ``true`` are type errors, not numbers. At most
-    10^15 unless told otherwise (the contract: exact in every JSON client)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("max_value", MAX_CHIPS)
-        super().__init__(**kwargs)
-
-    def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            self.fail("invalid")
-        return int(super().to_internal_value(data))
-
-
-class GameSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    structure = serializers.ChoiceField(choices=["no_limit", "pot_limit", "fixed_limit"])
-    small_blind = StrictInteger(min_value=1)
-    big_blind = StrictInteger(min_value=1)
-    ante = StrictInteger(min_value=0, default=0)
-    straddle = StrictInteger(min_value=0, default=0)
-    small_bet = StrictInteger(min_value=1, required=False, allow_null=True)
-    big_bet = StrictInteger(min_value=1, required=False, allow_null=True)
-    raise_cap = StrictInteger(min_value=0, default=3)
-    pot_limit_small_blind_as_big = serializers.BooleanField(default=False)
-    min_chip = StrictInteger(min_value=1, default=1)
-    big_blind_ante = StrictInteger(
-        min_value=0, default=0, help_text="Extension: the big blind posts the table's ante."
-    )
-    pot_round_unit = StrictInteger(
-        min_value=0, default=0, help_text="Extension: pot limit, round the pot size up to this."
-    )
-
-
-class SeatSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    seat = StrictInteger(min_value=1, max_value=MAX_SEAT)
-    stack = StrictInteger(min_value=1, help_text="A player with no chips is not dealt in.")
-
-
-class ActionSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    seat = StrictInteger(min_value=1, max_value=MAX_SEAT)
-    action = serializers.ChoiceField(choices=ACTIONS)
-    to = StrictInteger(min_value=0, required=False, allow_null=True)
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        if data["action"] in ("bet", "raise") and data.get("to") is None:
-            raise serializers.ValidationError({"to": f"A {data['action']} needs `to`."})
-        return data
-
-
-class HandSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    game = GameSerializer()
-    button = StrictInteger(min_value=1, max_value=MAX_SEAT)
-    seats = SeatSerializer(many=True, allow_empty=False, max_length=MAX_SEAT)
-    actions = ActionSerializer(many=True, default=list, max_length=MAX_ACTIONS)
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        numbers = [seat["seat"] for seat in data["seats"]]
-        if len(numbers) != len(set(numbers)):
-            raise serializers.ValidationError({"seats": "Each seat may be dealt in only once."})
-        if len(numbers) < 2:
-            raise serializers.ValidationError({"seats": "A hand needs at least two players."})
-        if data["button"] not in numbers:
-            raise serializers.ValidationError({"button": "The button must be a seat dealt in."})
-        for index, action in enumerate(data["actions"]):
-            if action["seat"] not in numbers:
-                raise serializers.ValidationError(
-                    {"actions": {index: {"seat": f"Seat {action['seat']} is not dealt in."}}}
-                )
-        return data
+from rules.engine.state import (
+    HandState,
+    legal_options,
+    pots,
+    replay,
+    snapshot,
+)
 
 
 @extend_schema_field(
@@ -126,144 +63,22 @@ class HandSerializer(serializers.Serializer):  # type: ignore[type-arg]
         ],
     }
 )
-class VerbalField(serializers.Field):  # type: ignore[type-arg]
-    """``null``, a word (``"raise"``), or ``{"action": "bet" | "raise", "to": N}``."""
-
-    def to_internal_value(self, data: Any) -> dict[str, Any] | str | None:
-        if data is None or (isinstance(data, str) and data in VERBALS):
-            return data
-        if isinstance(data, dict) and data.get("action") in ("bet", "raise"):
-            to = data.get("to")
-            if isinstance(to, int) and not isinstance(to, bool) and to > 0:
-                return {"action": data["action"], "to": to}
-            raise serializers.ValidationError("A spoken amount needs a positive integer `to`.")
-        raise serializers.ValidationError(
-            f"Say one of {', '.join(VERBALS)}, or give {{'action': 'bet'|'raise', 'to': N}}."
-        )
-
-    def to_representation(self, value: Any) -> Any:
-        return value
+class VerbalField(serializers.Field[Any, Any, Any, Any]):
+    """Schema only (``Physical.from_dict`` reads it): ``null``, a word (``"raise"``), or
+    ``{"action": "bet" | "raise", "to": N}``."""
 
 
 @extend_schema_field({"oneOf": [{"type": "boolean"}, {"type": "string", "enum": ["some"]}]})
-class PulledBackField(serializers.Field):  # type: ignore[type-arg]
-    def to_internal_value(self, data: Any) -> bool | str:
-        if isinstance(data, bool) or data == "some":
-            return data
-        raise serializers.ValidationError('Use true, false or "some".')
-
-    def to_representation(self, value: Any) -> Any:
-        return value
+class PulledBackField(serializers.Field[Any, Any, Any, Any]):
+    """Schema only (``Physical.from_dict`` reads it): true, false or "some"."""
 
 
-class PhysicalSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    chips = serializers.ListField(child=StrictInteger(min_value=1), default=list)
-    prior_chips = serializers.ListField(child=StrictInteger(min_value=1), default=list)
-    pulled_back = PulledBackField(default=False)
-    verbal = VerbalField(default=None, allow_null=True)
-
-
-class InterpretSerializer(HandSerializer):
-    physical = PhysicalSerializer()
-
-
-#: The game's numbers, each a whole number from 0 to 10^15 (a body over the contract's 256 KB
-#: is refused before it is read: ``cardroom.middleware.BodySizeLimitMiddleware``). With the
-#: limits above they bound the work of one request: ``bench/bench_engine.py`` times the worst.
-_GAME_NUMBERS = (
-    "small_blind", "big_blind", "ante", "straddle", "small_bet", "big_bet", "raise_cap",
-    "min_chip", "big_blind_ante", "pot_round_unit",
-)  # fmt: skip
-
-
-def _whole(value: Any, field: str, minimum: int = 0, maximum: int = MAX_CHIPS) -> int:
-    """A whole number from ``minimum`` to ``maximum``, or a ``BadInput`` naming ``field`` (its
-    dotted path, as the contract's ``fields`` keys it: ``seats.2.stack``)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(f"`{field}` must be a whole number.", field)
-    if not minimum <= value <= maximum:
-        raise BadInput(f"`{field}` must be from {minimum:,} to {maximum:,}.", field)
-    return value
-
-
-def _game(raw: Any) -> GameConfig:
-    if not isinstance(raw, dict):
-        raise BadInput("`game` must be an object.", "game")
-    for name in _GAME_NUMBERS:
-        value = raw.get(name)
-        if value is not None:
-            _whole(value, f"game.{name}")
-    try:
-        return GameConfig.from_dict(raw)
-    except BadInput as exc:  # the engine names the game's own field: give its dotted path
-        field = exc.field if exc.field and exc.field.startswith("game") else f"game.{exc.field}"
-        raise BadInput(exc.message, field) from None
-
-
-def parse_hand(data: Any) -> tuple[GameConfig, int, list[Seat], list[Action]]:
-    """Read a request body into engine objects. Hand-written rather than a DRF serializer: this
-    is the hot path of the public API (the serializers above document it in the schema).
-
-    Every list is measured before it is walked, so the work is bounded by the contract's
-    limits whatever the body holds."""
-    if not isinstance(data, dict):
-        raise BadInput("The body must be a JSON object.", "body")
-    if "game" not in data:
-        raise BadInput("`game` is required.", "game")
-    config = _game(data["game"])
-    button = _whole(data.get("button"), "button", 1, MAX_SEAT)
-    raw_seats = data.get("seats")
-    if not isinstance(raw_seats, list) or not raw_seats:
-        raise BadInput("`seats` must be a non-empty list of {seat, stack}.", "seats")
-    if len(raw_seats) > MAX_SEAT:
-        raise BadInput(f"At most {MAX_SEAT} players: seats run from 1 to {MAX_SEAT}.", "seats")
-    seats = []
-    for index, entry in enumerate(raw_seats):
-        if not isinstance(entry, dict):
-            raise BadInput("Each seat is an object {seat, stack}.", f"seats.{index}")
-        seat = _whole(entry.get("seat"), f"seats.{index}.seat", 1, MAX_SEAT)
-        # Contract v2: players with no chips are not dealt in, so a stack is at least 1.
-        stack = _whole(entry.get("stack"), f"seats.{index}.stack", 1)
-        seats.append(Seat(seat=seat, stack=stack))
-    raw_actions = data.get("actions", [])
-    if not isinstance(raw_actions, list):
-        raise BadInput("`actions` must be a list.", "actions")
-    if len(raw_actions) > MAX_ACTIONS:
-        raise BadInput(f"At most {MAX_ACTIONS:,} actions.", "actions")
-    actions = []
-    for index, entry in enumerate(raw_actions):
-        if not isinstance(entry, dict):
-            raise BadInput("Each action is an object {seat, action, to}.", f"actions.{index}")
-        _whole(entry.get("seat"), f"actions.{index}.seat", 1, MAX_SEAT)
-        to = entry.get("to")
-        # A `to` sent with a call or all-in is ignored (v1), unless it is a number out of range.
-        if isinstance(to, int) or (to is not None and entry.get("action") in ("bet", "raise")):
-            _whole(to, f"actions.{index}.to")
-        try:
-            actions.append(Action.from_dict(entry))
-        except BadInput as exc:
-            raise BadInput(exc.message, f"actions.{index}") from None
-    return config, button, seats, actions
-
-
-def parse_physical(data: Any) -> Physical:
-    """The ``physical`` object, every number within the contract's limits."""
-    if not isinstance(data, dict):
-        raise BadInput("physical must be an object.", "physical")
-    for name in ("chips", "prior_chips"):
-        chips = data.get(name)
-        if isinstance(chips, list):
-            for index, chip in enumerate(chips):
-                _whole(chip, f"physical.{name}.{index}", 1)
-    verbal = data.get("verbal")
-    if isinstance(verbal, dict) and verbal.get("to") is not None:
-        _whole(verbal["to"], "physical.verbal.to", 1)
-    return Physical.from_dict(data)
-
-
-def build_hand(data: Any) -> tuple[HandState, tuple[int, IllegalAction] | None]:
-    """The engine's hand from a request body; ``BadInput`` (a 400) for what it refuses."""
-    return replay(*parse_hand(data))
+PhysicalSerializer = serializer_for(
+    PHYSICAL,
+    pulled_back=PulledBackField(default=False),
+    verbal=VerbalField(default=None, allow_null=True),
+)
+InterpretSerializer = serializer_for(HAND, name="Interpret", physical=PhysicalSerializer())
 
 
 def illegal(index: int, error: IllegalAction) -> Response:
@@ -322,6 +137,7 @@ ERROR_422 = inline_serializer(
                         "raise_not_allowed",
                         "raise_too_small",
                         "raise_too_large",
+                        "hand_not_over",
                     ]
                 ),
                 "message": serializers.CharField(),
@@ -435,13 +251,13 @@ class InterpretView(BettingView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        data = request.data
+        data: Any = request.data  # JSON of any shape: read_hand checks it
         try:
             # The contract: the body's form first (400), then the first illegal action (422).
-            hand = parse_hand(data)
+            hand = read_hand(data)
             if "physical" not in data:
                 raise BadInput("`physical` is required.", "physical")
-            physical = parse_physical(data["physical"])
+            physical = read_physical(data["physical"])
             state, error = replay(*hand)
             if error is not None:
                 return illegal(*error)
@@ -472,3 +288,114 @@ def facing_of(state: HandState) -> Facing:
         bring_in=state.bring_in,
         min_chip=state.config.min_chip,
     )
+
+
+AWARD_EXAMPLE = {
+    **EXAMPLE_HAND,
+    "actions": [
+        {"seat": 3, "action": "all_in"},
+        {"seat": 4, "action": "call"},
+        {"seat": 1, "action": "fold"},
+        {"seat": 2, "action": "fold"},
+    ],
+    "showdown": {"ranking": [[3, 4]]},
+}
+SEAT_AMOUNTS = inline_serializer(
+    "SeatAmount",
+    {"seat": serializers.IntegerField(), "amount": serializers.IntegerField()},
+    many=True,
+)
+AWARD = inline_serializer(
+    "Award",
+    {
+        "pots": inline_serializer(
+            "AwardedPot",
+            {
+                "amount": serializers.IntegerField(),
+                "eligible": serializers.ListField(child=serializers.IntegerField()),
+                "awards": SEAT_AMOUNTS,
+            },
+            many=True,
+        ),
+        "returned": SEAT_AMOUNTS,
+        "stacks": inline_serializer(
+            "SeatStack",
+            {"seat": serializers.IntegerField(), "stack": serializers.IntegerField()},
+            many=True,
+        ),
+        "citations": serializers.ListField(child=serializers.CharField()),
+    },
+)
+
+
+class BoardSerializer(serializers.Serializer[Any]):
+    ranking = serializers.ListField(
+        child=serializers.ListField(child=StrictInteger(min_value=1, max_value=MAX_SEAT)),
+        help_text="Players still in the hand, best first; tied players share a group.",
+    )
+    low_ranking = serializers.ListField(
+        child=serializers.ListField(child=StrictInteger(min_value=1, max_value=MAX_SEAT)),
+        required=False,
+        allow_null=True,
+        help_text="High-low: the qualifying lows, best first (no qualifying low: left out).",
+    )
+
+
+class ShowdownSerializer(BoardSerializer):
+    ranking = serializers.ListField(
+        child=serializers.ListField(child=StrictInteger(min_value=1, max_value=MAX_SEAT)),
+        required=False,
+        help_text="Required unless the hand is complete (or `boards` is given).",
+    )
+    boards = BoardSerializer(
+        many=True, required=False, allow_null=True, help_text="Run it twice: two boards."
+    )
+
+
+AwardSerializer = serializer_for(HAND, name="Award", showdown=ShowdownSerializer(required=False))
+
+
+class AwardView(BettingView):
+    @extend_schema(
+        summary="Award the pots of a hand whose betting is over",
+        request=AwardSerializer,
+        responses={200: AWARD, 400: ERROR_400, 422: ERROR_422},
+        examples=[OpenApiExample("A tie at showdown", value=AWARD_EXAMPLE, request_only=True)],
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        data: Any = request.data  # JSON of any shape: read_hand checks it
+        try:
+            # The contract: the body's form first (400), then the first illegal action and
+            # `hand_not_over` (422), then the ranking against the players still in (400).
+            hand = read_hand(data)
+            state, error = replay(*hand)
+            complete = error is None and state.street == "complete"
+            # A complete hand's last player wins every pot: its showdown is ignored.
+            raw = data.get("showdown")
+            showdown = None if complete else parse_showdown(raw, dealt=state.seat_order)
+            if error is not None:
+                return illegal(*error)
+            if state.street not in ("showdown", "complete"):
+                return illegal(len(hand.actions), HAND_NOT_OVER)
+            if showdown is not None:
+                check_showdown(
+                    showdown, live=[s for s in state.seat_order if s not in state.folded]
+                )
+            returned = closing_returns(**hand._asdict(), final=state)
+            body = award_hand(
+                pots=pots(state),
+                showdown=showdown,
+                button=hand.button,
+                stacks=state.stacks,
+                returned=returned,
+                min_chip=hand.config.min_chip,
+            )
+        except BadInput as exc:
+            return bad_input(exc)
+        return Response(body)
+
+
+HAND_NOT_OVER = IllegalAction(
+    "hand_not_over", "The betting is not over: nobody wins a pot before it ends."
+)

@@ -192,7 +192,7 @@ def check(kind: Kind, value: Any, path: str) -> Any:
         where = prefix + member.name
         if raw is None:
             if member.required and not (member.nullable and member.name in value):
-                raise BadInput(f"`{where}` is required.", where)
+                raise BadInput(f"{where} is required.", where)
             result[member.name] = member.default
         else:
             result[member.name] = check(member.kind, raw, where)
@@ -286,13 +286,16 @@ class StrictInteger(serializers.IntegerField):
         return int(super().to_internal_value(data))
 
 
-def serializer_for(kind: Object, **extra: Any) -> type[serializers.Serializer]:  # type: ignore[type-arg]
-    """A DRF serializer class documenting ``kind`` (for drf-spectacular; never validates)."""
+def serializer_for(
+    kind: Object, name: str | None = None, **extra: Any
+) -> type[serializers.Serializer[Any]]:
+    """A DRF serializer class documenting ``kind`` (for drf-spectacular; never validates),
+    named ``<name>Serializer`` (default: the kind's name), with ``extra`` fields added."""
     attrs: dict[str, Any] = {
         member.name: _field_for(member.kind, **_options(member)) for member in kind.fields
     }
     attrs.update(extra)
-    return type(f"{kind.name}Serializer", (serializers.Serializer,), attrs)
+    return type(f"{name or kind.name}Serializer", (serializers.Serializer,), attrs)
 
 
 def _options(member: Field) -> dict[str, Any]:
@@ -320,7 +323,9 @@ def _field_for(kind: Kind, **options: Any) -> Any:
         return serializer_for(kind)(**options)
     allow_empty = kind.min_items == 0
     if isinstance(kind.item, Object):
-        return serializer_for(kind.item)(
+        # many=True makes a ListSerializer (DRF's many_init), which takes max_length; the
+        # stubs type the call as Serializer.__init__, which does not.
+        return serializer_for(kind.item)(  # type: ignore[call-arg]
             many=True, max_length=kind.max_items, allow_empty=allow_empty, **options
         )
     return serializers.ListField(
