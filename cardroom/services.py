@@ -21,7 +21,7 @@ from cardroom.models import (
     TableStatus,
 )
 from rules.engine.config import GameConfig
-from rules.engine.errors import BadInput
+from rules.engine.errors import BadInput, IllegalAction
 from rules.engine.out_of_turn import play_action
 from rules.engine.state import Action, HandState, Seat, replay
 
@@ -239,14 +239,21 @@ def record_action(
             if locked.state == HandStatus.VOIDED:
                 raise ValidationError({"hand": f"{locked} was voided."})
             state = engine_state(locked)
-            index = locked.actions.filter(voided_at__isnull=True).count()
+            live = list(locked.actions.filter(voided_at__isnull=True).order_by("seq"))
             # The seat to act is never out of turn: its action is played as any other.
             out_of_turn = out_of_turn and seat != state.to_act
             # IllegalAction: nothing is written. So too when a held action this one makes
-            # binding cannot be played at its turn.
-            held = play_action(state, index, played)
+            # binding cannot be played at its turn (contract v2: checked then).
+            held = play_action(state, len(live), played)
             if held is not None:
-                raise held[1]
+                index, error = held
+                raise IllegalAction(
+                    error.code,
+                    f"Seat {live[index].seat}'s out-of-turn {live[index].action.replace('_', '-')}"
+                    f" cannot stand at its turn: {error.message} Void the actions back to it"
+                    " first.",
+                    *error.citations,
+                )
             locked.seq += 1
             locked.state = (
                 HandStatus.IN_PROGRESS if state.to_act is not None else HandStatus.COMPLETE

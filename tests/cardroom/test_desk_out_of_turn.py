@@ -172,3 +172,16 @@ def test_the_desk_form_posts_an_out_of_turn_bet_with_its_amount(persona_client: 
     assert "Held: raise to 10" in response.content.decode()
     entry = hand.actions.get()
     assert entry.out_of_turn and entry.to == 10
+
+
+def test_a_held_check_that_cannot_stand_refuses_the_action_that_reaches_it() -> None:
+    """Contract v2: a held action is checked at its turn. Seat 2 (small blind, facing the big
+    blind) checks out of turn; seat 1's call reaches seat 2 with the action unchanged, and the
+    check cannot stand: the call is refused with the held check's error, nothing written."""
+    hand = make_hand()
+    act(hand, 2, "check", out_of_turn=True)
+    with pytest.raises(IllegalAction) as refused:
+        act(hand, 1, "call")
+    assert refused.value.code == "cannot_check"
+    assert refused.value.message.startswith("Seat 2's out-of-turn check cannot stand at its turn")
+    assert hand.actions.count() == 1
