@@ -21,7 +21,7 @@ from cardroom.api import (
 from cardroom.api_docs import ApiDocsView
 from cardroom.login_throttle import ThrottledLoginView, admin_login
 from rules.api import RuleDetailView, RuleListView
-from rules.betting import EvaluateView, InterpretView
+from rules.betting import AwardView, EvaluateView, InterpretView
 from tournaments.api import TournamentViewSet
 from tournaments.api import api_urls as tournament_api_urls
 
@@ -35,6 +35,7 @@ api_patterns = [
     # The contract has no trailing slash; accept one too rather than answer a POST with 404.
     re_path(r"^betting/evaluate/?$", EvaluateView.as_view(), name="betting-evaluate"),
     re_path(r"^betting/interpret/?$", InterpretView.as_view(), name="betting-interpret"),
+    re_path(r"^betting/award/?$", AwardView.as_view(), name="betting-award"),
     re_path(
         r"^tables/(?P<table_id>[0-9]{1,18})/betting/evaluate/?$",
         TableEvaluateView.as_view(),

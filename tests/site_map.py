@@ -116,6 +116,7 @@ ROUTES: dict[str, dict[str, str]] = {
     "api:tournament-detail": {"pk": "tournament"},
     "api:betting-evaluate": {},
     "api:betting-interpret": {},
+    "api:betting-award": {},
     "api:table-hands": {"table_id": "table_pk"},
     "api:table-betting-evaluate": {"table_id": "table_pk"},
     "api:hand-detail": {"pk": "hand"},

@@ -96,6 +96,7 @@ READS: dict[str, tuple[int | str, ...]] = {
     "api:tournament-detail": READ_API,
     "api:betting-evaluate": (405, 405, 405, 405, 405),  # public, POST only
     "api:betting-interpret": (405, 405, 405, 405, 405),
+    "api:betting-award": (405, 405, 405, 405, 405),
     "api:table-betting-evaluate": (405, 405, 405, 405, 405),
     "api:table-hands": READ_API,
     "api:hand-detail": READ_API,
@@ -190,6 +191,7 @@ OPEN_POSTS: dict[str, tuple[int | str, ...]] = {
     # The public betting API (CARDROOM_PUBLIC_BETTING_API): an empty body is a bad request.
     "api:betting-evaluate": (400, 400, 400, 400, 400),
     "api:betting-interpret": (400, 400, 400, 400, 400),
+    "api:betting-award": (400, 400, 400, 400, 400),
     "api:table-betting-evaluate": (400, 400, 400, 400, 400),
 }
 

@@ -85,6 +85,15 @@ def test_the_body_form_is_judged_before_an_illegal_action() -> None:
     refused(post(body, "/api/v1/betting/interpret"), "physical.chips.0")
 
 
+def test_award_applies_the_same_limits_and_bounds_its_rankings() -> None:
+    award = "/api/v1/betting/award"
+    refused(post(hand(seats=[*SEATS[:3], {"seat": 13, "stack": 1}]), award), "seats.3.seat")
+    # A ranking is never longer than the players dealt in: the work stays bounded.
+    refused(post(hand(showdown={"ranking": [[1], [2], [3], [4], [1]]}), award), "showdown.ranking")
+    crowded = {"ranking": [[1, 2, 3, 4, 1]]}
+    refused(post(hand(showdown=crowded), award), "showdown.ranking.0")
+
+
 def padded(body: dict[str, Any], size: int) -> bytes:
     raw = json.dumps(body).encode()
     return raw[:-1] + b" " * (size - len(raw)) + b"}"
@@ -92,7 +101,12 @@ def padded(body: dict[str, Any], size: int) -> bytes:
 
 @pytest.mark.parametrize(
     "path",
-    ["/api/v1/betting/evaluate", "/api/v1/betting/interpret", "/api/v1/tables/1/betting/evaluate"],
+    [
+        "/api/v1/betting/evaluate",
+        "/api/v1/betting/interpret",
+        "/api/v1/betting/award",
+        "/api/v1/tables/1/betting/evaluate",
+    ],
 )
 def test_a_betting_body_over_256_kb_is_a_json_413(path: str) -> None:
     response = Client().post(path, padded(hand(), 262_145), content_type="application/json")
