@@ -15,7 +15,7 @@ before it is walked, so the work is bounded by the contract's limits whatever th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rest_framework import serializers
@@ -81,7 +81,6 @@ class ListOf:
     item: Kind
     max_items: int
     min_items: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 Kind = Whole | Choice | Flag | Object | ListOf
@@ -290,12 +289,20 @@ def serializer_for(
     kind: Object, name: str | None = None, **extra: Any
 ) -> type[serializers.Serializer[Any]]:
     """A DRF serializer class documenting ``kind`` (for drf-spectacular; never validates),
-    named ``<name>Serializer`` (default: the kind's name), with ``extra`` fields added."""
-    attrs: dict[str, Any] = {
-        member.name: _field_for(member.kind, **_options(member)) for member in kind.fields
-    }
+    named ``<name>Serializer`` (default: the kind's name), with ``extra`` fields added. One
+    class per kind (the schema has one component per name)."""
+    if name is None and not extra and kind in _SERIALIZERS:
+        return _SERIALIZERS[kind]
+    attrs: dict[str, Any] = {"__module__": __name__}
+    attrs |= {member.name: _field_for(member.kind, **_options(member)) for member in kind.fields}
     attrs.update(extra)
-    return type(f"{name or kind.name}Serializer", (serializers.Serializer,), attrs)
+    made = type(f"{name or kind.name}Serializer", (serializers.Serializer,), attrs)
+    if name is None and not extra:
+        _SERIALIZERS[kind] = made
+    return made
+
+
+_SERIALIZERS: dict[Object, type[serializers.Serializer[Any]]] = {}
 
 
 def _options(member: Field) -> dict[str, Any]:

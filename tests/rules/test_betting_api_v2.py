@@ -179,3 +179,14 @@ def test_the_schema_documents_what_the_reader_checks() -> None:
     assert documented == {field.name for field in HAND.fields}
     action = HandSerializer().fields["actions"].child.fields
     assert set(action) == {"seat", "action", "to", "out_of_turn"}
+
+
+def test_the_openapi_schema_has_one_component_per_part_of_the_body() -> None:
+    from drf_spectacular.generators import SchemaGenerator
+
+    components = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
+    hand = components["HandRequest"]["properties"]
+    assert {"game", "button", "seats", "actions", "blinds", "posts"} <= set(hand)
+    assert "out_of_turn" in components["ActionRequest"]["properties"]
+    assert set(components["PostRequest"]["properties"]) == {"seat", "live", "dead"}
+    assert "physical" in components["InterpretRequest"]["properties"]
