@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from rules.engine.config import GameConfig
@@ -133,6 +133,7 @@ def test_a_voided_held_action_never_changes_the_hand(deal: Deal, data: Any) -> N
     if held_at is None:
         return
     body = snapshot(state)
+    event("held action voided" if body["voided"] else "held action bound or still held")
     if [v["index"] for v in body["voided"]] == [held_at]:
         # Void: the same hand without the held action is exactly this hand.
         rest = actions[:held_at] + actions[held_at + 1 :]
