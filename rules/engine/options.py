@@ -243,6 +243,8 @@ def too_large_error(state: HandState, seat: int, to: int, high: int) -> IllegalA
     rules: tuple[str, ...] = (rule.PL_MAX_BET, rule.PL_OVERSIZE_REDUCED)
     if _small_blind_counts_as_big(state):
         rules += (rule.PL_SMALL_BLIND_AS_BIG,)
+    if state.street_index == 0 and _short_blinds(state) and not _small_blind_counts_as_big(state):
+        rules += (rule.BRING_IN_AND_SHORT_BLIND,)  # a short blind counted at full size
     return IllegalAction(
         "raise_too_large",
         f"The most you may {word} to is the pot: {high}, not {to}.",

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from rules.engine import citations as rule
 from rules.engine.chips import Physical, interpret
 from rules.engine.state import legal_options, pots
-from tests.rules.engine.hands import game, played
+from tests.rules.engine.hands import game, played, refused
 from tests.rules.engine.test_chips import table as facing
 
 
@@ -70,3 +71,11 @@ def test_pot_limit_counts_a_short_big_blind_at_full_size_for_every_preflop_raise
     options = legal_options(state)
     assert options is not None and options.raise_ is not None
     assert options.raise_.max_to == 450
+
+
+def test_a_pot_limit_raise_over_a_pot_counting_a_short_blind_cites_the_short_blind_rule() -> None:
+    error = refused(
+        game("pot_limit", 50, 100), 1, {1: 5000, 2: 5000, 3: 60, 4: 5000}, ["4 raise 351"]
+    )
+    assert error.code == "raise_too_large" and "350" in error.message
+    assert rule.BRING_IN_AND_SHORT_BLIND in error.citations
