@@ -165,6 +165,17 @@ CELERY_RESULT_BACKEND = env_url(
     "CELERY_RESULT_BACKEND", CELERY_BROKER_URL, ("redis", "rediss", "rpc", "db+postgresql")
 )
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
+# The public API's rate limits count in the broker's Redis when there is one (a round trip
+# instead of a database write on every public request; cardroom/public_api.py). The log-in
+# throttle stays on the database cache, whose advisory lock makes its counts exact.
+if CELERY_BROKER_URL and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CACHES["throttle"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CELERY_BROKER_URL,
+        "KEY_PREFIX": "cardroom-throttle",
+        # An unreachable Redis costs a request half a second at most, then is let through.
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True  # a task killed with its worker runs again on the next one
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
