@@ -148,3 +148,48 @@ def test_a_ranking_error_waits_for_the_illegal_action() -> None:
     actions = [{"seat": 1, "action": "all_in"}, {"seat": 3, "action": "fold"}]
     response = award(hand(actions, showdown={"ranking": [[3], [1], [2]]}))
     assert response.status_code == 422 and response.json()["error"]["code"] == "not_your_turn"
+
+
+def test_a_dead_button_counts_the_odd_chip_from_its_seat_number() -> None:
+    # TDA-32's dead button on seat 4, nobody there; seats 5 and 6 post the blinds. Seat 2
+    # shoves 1001, seats 5 and 6 call and check it down: 3003 chips, seats 2 and 6 tie.
+    seats = [{"seat": 2, "stack": 1001}, {"seat": 5, "stack": 5000}, {"seat": 6, "stack": 5000}]
+    actions = [
+        {"seat": 2, "action": "all_in"},
+        {"seat": 5, "action": "call"},
+        {"seat": 6, "action": "call"},
+    ]
+    actions += [{"seat": s, "action": "check"} for _ in range(3) for s in (5, 6)]
+    body = {
+        "game": GAME,
+        "button": 4,
+        "blinds": {"small": 5, "big": 6},
+        "seats": seats,
+        "actions": actions,
+        "showdown": {"ranking": [[2, 6], [5]]},
+    }
+    response = award(body)
+    assert response.status_code == 200, response.json()
+    (pot,) = response.json()["pots"]
+    # Clockwise from seat 4: 5, 6, ..., 2. Seat 6 is the first tied player: the odd chip.
+    assert pot["amount"] == 3003
+    assert pot["awards"] == [{"seat": 2, "amount": 1501}, {"seat": 6, "amount": 1502}]
+
+
+def test_dead_money_from_a_post_goes_to_the_main_pot_winner() -> None:
+    # Button 1 (seat 2 small blind, seat 3 big blind); seat 1 raises and both blinds fold.
+    seats = [{"seat": n, "stack": 5000} for n in (1, 2, 3)]
+    actions = [{"seat": 1, "action": "raise", "to": 300}]
+    actions += [{"seat": 2, "action": "fold"}, {"seat": 3, "action": "fold"}]
+    body = {"game": GAME, "button": 1, "seats": seats, "actions": actions}
+    plain = award(body).json()
+    assert plain["pots"][0]["amount"] == 250 and plain["returned"] == [{"seat": 1, "amount": 200}]
+    # Seat 1 makes up missed blinds: 100 live (part of its 300) and 50 dead in the pot.
+    posted = award({**body, "posts": [{"seat": 1, "live": 100, "dead": 50}]})
+    assert posted.status_code == 200, posted.json()
+    result = posted.json()
+    assert result["pots"] == [
+        {"amount": 300, "eligible": [1], "awards": [{"seat": 1, "amount": 300}]}
+    ]
+    stacks = {s["seat"]: s["stack"] for s in result["stacks"]}
+    assert stacks == {1: 5150, 2: 4950, 3: 4900}
