@@ -148,6 +148,19 @@ class StaleHand(Conflict):
         self.hand = hand
 
 
+class HandVoided(ValidationError):
+    """The hand was called dead (``void_hand``): it takes no more actions and no more voids,
+    and nothing is written. A ValidationError, so forms show it; the API answers 422
+    ``hand_voided`` (a well-formed request the hand's state refuses, not bad input)."""
+
+    code = "hand_voided"
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+        self.text = f"{hand} was voided: it takes no more actions or voids."
+        super().__init__({"hand": self.text})
+
+
 def engine_state(hand: Hand) -> HandState:
     """The hand as the engine sees it: the deal replayed with every action not voided, those
     made out of turn held until their turn (TDA-53; the engine's ``replay``)."""
@@ -237,7 +250,7 @@ def record_action(
             # Lock the hand row: the sequence check and the write happen as one step.
             locked = _lock(hand, expected_seq)
             if locked.state == HandStatus.VOIDED:
-                raise ValidationError({"hand": f"{locked} was voided."})
+                raise HandVoided(locked)
             state = engine_state(locked)
             live = list(locked.actions.filter(voided_at__isnull=True).order_by("seq"))
             # The seat to act is never out of turn: its action is played as any other.
@@ -281,7 +294,7 @@ def void_last_action(
     with transaction.atomic():
         locked = _lock(hand, expected_seq)
         if locked.state == HandStatus.VOIDED:
-            raise ValidationError({"hand": f"{locked} was voided."})
+            raise HandVoided(locked)
         last = locked.actions.filter(voided_at__isnull=True).order_by("-seq").first()
         if last is None:
             raise ValidationError({"hand": "There is no action to void."})
@@ -300,7 +313,7 @@ def void_hand(*, hand: Hand, by: AbstractBaseUser, expected_seq: int, reason: st
     with transaction.atomic():
         locked = _lock(hand, expected_seq)
         if locked.state == HandStatus.VOIDED:
-            raise ValidationError({"hand": f"{locked} is already voided."})
+            raise HandVoided(locked)
         locked.state = HandStatus.VOIDED
         locked.voided_by, locked.voided_at, locked.void_reason = by, timezone.now(), reason.strip()
         locked.seq += 1
