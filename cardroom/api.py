@@ -61,7 +61,7 @@ from rules.engine.errors import BadInput
 from rules.engine.state import snapshot
 
 
-class TableSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class TableSerializer(serializers.ModelSerializer[Table]):
     """A table's settings. Validation is the model's (``Table.clean``), run by the service."""
 
     game = serializers.SerializerMethodField(
@@ -97,7 +97,7 @@ class TableSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     partial_update=extend_schema(summary="Change some of a table's settings (floor managers)"),
     destroy=extend_schema(summary="Delete a table that has never dealt a hand (floor managers)"),
 )
-class TableViewSet(viewsets.ModelViewSet):  # type: ignore[type-arg]
+class TableViewSet(viewsets.ModelViewSet[Table]):
     lookup_value_regex = "[0-9]{1,18}"  # an absurd id is a 404, not a driver overflow
     serializer_class = TableSerializer
     permission_classes = [role_permission(read=READERS, write=[Role.FLOOR_MANAGER])]
@@ -148,7 +148,7 @@ IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,64}")
 HandPermission = role_permission(read=READERS, write=HAND_WRITERS)
 
 
-class SeatInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SeatInSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(min_value=1)
     # Bounded by the column a raise is stored in (cardroom.desk.MAX_STACK).
     stack = serializers.IntegerField(
@@ -156,7 +156,7 @@ class SeatInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class DealSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DealSerializer(serializers.Serializer[Any]):
     button = serializers.IntegerField(min_value=1)
     seats = SeatInSerializer(many=True, allow_empty=False)
     straddle = serializers.BooleanField(
@@ -172,7 +172,7 @@ class DealSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return [dict(s) for s in seats]
 
 
-class HandActionSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class HandActionSerializer(serializers.ModelSerializer[HandAction]):
     entered_by = serializers.CharField(source="entered_by.username", read_only=True)
     voided_by = serializers.CharField(source="voided_by.username", read_only=True, allow_null=True)
 
@@ -185,7 +185,7 @@ class HandActionSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
 
 
 @extend_schema_serializer(component_name="Hand")
-class DealtHandSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class DealtHandSerializer(serializers.ModelSerializer[Hand]):
     """A hand dealt at a table, as recorded. (The hand sent to the betting API to be evaluated
     is ``rules.betting.HandSerializer``.)"""
 
@@ -210,7 +210,7 @@ class DealtHandSerializer(serializers.ModelSerializer):  # type: ignore[type-arg
         return snapshot(engine_state(hand))
 
 
-class ActionInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ActionInSerializer(serializers.Serializer[Any]):
     expected_seq = serializers.IntegerField(
         min_value=0, help_text="The hand's `seq` you last saw; a stale value gets 409."
     )
@@ -238,7 +238,7 @@ class ActionInSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return data
 
 
-class VoidInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class VoidInSerializer(serializers.Serializer[Any]):
     expected_seq = serializers.IntegerField(min_value=0)
     reason = serializers.CharField(max_length=500)
 
@@ -271,7 +271,7 @@ REFUSED_422 = inline_serializer(
 )
 
 
-class TableHandsView(generics.ListCreateAPIView):  # type: ignore[type-arg]
+class TableHandsView(generics.ListCreateAPIView[Hand]):
     """The hands dealt at a table, newest first; POST deals the next one."""
 
     serializer_class = DealtHandSerializer
@@ -296,13 +296,13 @@ class TableHandsView(generics.ListCreateAPIView):  # type: ignore[type-arg]
         return Response(DealtHandSerializer(hand).data, status=201)
 
 
-class HandDetailView(generics.RetrieveAPIView):  # type: ignore[type-arg]
+class HandDetailView(generics.RetrieveAPIView[Hand]):
     serializer_class = DealtHandSerializer
     permission_classes = [HandPermission]
     queryset = Hand.objects.select_related("table").prefetch_related("actions__entered_by")
 
 
-class HandActionsView(generics.ListCreateAPIView):  # type: ignore[type-arg]
+class HandActionsView(generics.ListCreateAPIView[HandAction]):
     """A hand's actions in order (voided ones included, marked); POST enters the next."""
 
     serializer_class = HandActionSerializer
@@ -352,12 +352,12 @@ class HandVoidView(APIView):
 # --- rulings --------------------------------------------------------------------------------
 
 
-class CitationSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class CitationSerializer(serializers.Serializer[Any]):
     rule = serializers.CharField(help_text="Citation id, e.g. TDA-45.")
     note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
 
-class CitedRuleSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class CitedRuleSerializer(serializers.ModelSerializer[RulingCitation]):
     citation_id = serializers.CharField(source="rule.citation_id")
     title = serializers.CharField(source="rule.title")
     url = serializers.SerializerMethodField()
@@ -370,7 +370,7 @@ class CitedRuleSerializer(serializers.ModelSerializer):  # type: ignore[type-arg
         return f"/rulebook/{citation.rule_id}/"
 
 
-class RulingSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class RulingSerializer(serializers.ModelSerializer[Ruling]):
     table = serializers.IntegerField(source="table.number")
     tournament = serializers.SerializerMethodField()
     director = serializers.CharField(source="director.username", read_only=True)
@@ -397,7 +397,7 @@ class RulingSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         return {"id": ruling.tournament_id, "name": ruling.tournament.name}
 
 
-class RulingInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class RulingInSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField(min_value=1, help_text="Table number.")
     hand = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     action = serializers.IntegerField(
@@ -443,7 +443,7 @@ class RulingViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
-    viewsets.GenericViewSet,  # type: ignore[type-arg]
+    viewsets.GenericViewSet[Ruling],
 ):
     """Append-only: no update, no delete (405)."""
 

@@ -70,7 +70,7 @@ class TournamentViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
-    viewsets.GenericViewSet,  # type: ignore[type-arg]
+    viewsets.GenericViewSet[Tournament],
 ):
     serializer_class = TournamentSerializer
     permission_classes = [TournamentPermission]

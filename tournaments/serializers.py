@@ -47,7 +47,7 @@ ERRORS = {400: OpenApiTypes.OBJECT, 409: REFUSED, 422: REFUSED}
 # --- serializers --------------------------------------------------------------------------------
 
 
-class LevelSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class LevelSerializer(serializers.ModelSerializer[Level]):
     seconds = serializers.SerializerMethodField()
 
     class Meta:
@@ -58,7 +58,7 @@ class LevelSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         return int(level.duration.total_seconds())
 
 
-class TournamentTableSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class TournamentTableSerializer(serializers.ModelSerializer[TournamentTable]):
     room_table = serializers.IntegerField(source="table.number", read_only=True)
 
     class Meta:
@@ -66,7 +66,7 @@ class TournamentTableSerializer(serializers.ModelSerializer):  # type: ignore[ty
         fields = ["number", "room_table", "seats", "status", "break_position", "button"]
 
 
-class TournamentSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     levels = LevelSerializer(many=True, read_only=True)
     tables = TournamentTableSerializer(many=True, read_only=True)
     clock = serializers.SerializerMethodField()
@@ -103,7 +103,7 @@ def clock_body(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-class LevelInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LevelInSerializer(serializers.Serializer[Any]):
     small_blind = serializers.IntegerField(min_value=0, default=0)
     big_blind = serializers.IntegerField(min_value=0, default=0)
     ante = serializers.IntegerField(min_value=0, default=0)
@@ -112,7 +112,7 @@ class LevelInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     is_break = serializers.BooleanField(default=False)
 
 
-class TournamentInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TournamentInSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
     tables = serializers.ListField(
         child=serializers.IntegerField(min_value=1), allow_empty=False,
@@ -139,7 +139,7 @@ class TournamentInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class EntrantSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class EntrantSerializer(serializers.ModelSerializer[Entrant]):
     reentry_of = serializers.IntegerField(
         source="reentry_of.number", read_only=True, allow_null=True
     )
@@ -152,7 +152,7 @@ class EntrantSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         ]  # fmt: skip
 
 
-class EntrantInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class EntrantInSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(
         max_length=120, required=False, allow_blank=True, default="",
         help_text="Required for a new player. A re-entry takes the player's own name: leave it "
@@ -165,7 +165,7 @@ class EntrantInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     special_needs = serializers.CharField(max_length=200, required=False, default="")
 
 
-class EliminationSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class EliminationSerializer(serializers.ModelSerializer[Elimination]):
     entrant = serializers.IntegerField(source="entrant.number")
     name = serializers.CharField(source="entrant.name")
     shared_place = serializers.IntegerField(
@@ -183,7 +183,7 @@ class EliminationSerializer(serializers.ModelSerializer):  # type: ignore[type-a
         ]  # fmt: skip
 
 
-class ReinstatementSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class ReinstatementSerializer(serializers.ModelSerializer[Reinstatement]):
     entrant = serializers.IntegerField(source="entrant.number")
     name = serializers.CharField(source="entrant.name")
     eliminated_at = serializers.DateTimeField(source="elimination.at")
@@ -194,13 +194,13 @@ class ReinstatementSerializer(serializers.ModelSerializer):  # type: ignore[type
         fields = ["entrant", "name", "table_number", "seat", "reason", "eliminated_at", "by", "at"]
 
 
-class ReinstateInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReinstateInSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(
         max_length=200, help_text="Why the elimination is undone (kept in the audit log)."
     )
 
 
-class DrawSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class DrawSerializer(serializers.ModelSerializer[Draw]):
     seed = serializers.CharField(
         source="public_seed", allow_null=True, help_text="Sealed (null) until revealed."
     )
@@ -214,7 +214,7 @@ class DrawSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         ]  # fmt: skip
 
 
-class DrawInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DrawInSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=DrawKind.values)
     table = serializers.IntegerField(
         min_value=1, required=False, allow_null=True, help_text="The table to break."
@@ -228,7 +228,7 @@ class DrawInSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class BalanceCheckSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class BalanceCheckSerializer(serializers.ModelSerializer[BalanceCheck]):
     stale = serializers.SerializerMethodField()
 
     class Meta:
@@ -242,7 +242,7 @@ class BalanceCheckSerializer(serializers.ModelSerializer):  # type: ignore[type-
         return bool(check.seating_version != check.tournament.seating_version)
 
 
-class SeatMoveSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class SeatMoveSerializer(serializers.ModelSerializer[SeatMove]):
     entrant = serializers.IntegerField(source="entrant.number")
     by = serializers.CharField(source="by.username")
     draw = serializers.IntegerField(source="draw.number", allow_null=True)
@@ -271,14 +271,14 @@ SEATING = inline_serializer(
 )
 
 
-class ReservationInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReservationInSerializer(serializers.Serializer[Any]):
     entrant = serializers.IntegerField(min_value=1)
     table = serializers.IntegerField(min_value=1)
     seat = serializers.IntegerField(min_value=1)
     reason = serializers.CharField(max_length=200)
 
 
-class WrongSeatInSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WrongSeatInSerializer(serializers.Serializer[Any]):
     entrant = serializers.IntegerField(min_value=1)
     found_table = serializers.IntegerField(min_value=1)
     found_seat = serializers.IntegerField(min_value=1)
