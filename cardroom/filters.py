@@ -109,5 +109,7 @@ def filtered(filterset: django_filters.FilterSet) -> QuerySet[Any]:
     """A page's list: everything before any filter is chosen, then filtered, or nothing while
     the filter is wrong (its form says why)."""
     if filterset.is_bound and not filterset.is_valid():
-        return filterset.queryset.none()
-    return filterset.qs
+        nothing: QuerySet[Any] = filterset.queryset.none()
+        return nothing
+    shown: QuerySet[Any] = filterset.qs
+    return shown

@@ -3,13 +3,20 @@ tournaments, bundled rulebooks): the admin is for looking. Shared by every app's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.http import HttpRequest
 
+if TYPE_CHECKING:
+    ModelAdmin = admin.ModelAdmin[Any]
+    TabularInline = admin.TabularInline[Any, Any]
+else:  # the admin's classes take no type arguments at run time (django-stubs-ext is dev-only)
+    ModelAdmin = admin.ModelAdmin
+    TabularInline = admin.TabularInline
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+
+class ReadOnlyAdmin(ModelAdmin):
     """Listed and opened, never added, changed or deleted here."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -22,7 +29,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
+class ReadOnlyInline(TabularInline):
     """Rows shown under their record, never added, changed or deleted here."""
 
     extra = 0
