@@ -1,12 +1,13 @@
 """Admin for the rulebook: bundled books are read-only (they are imported from their files);
 house rules are edited through the same service as the pages, so history is kept."""
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.http import HttpRequest
 
 from cardroom.read_only_admin import ReadOnlyAdmin, ReadOnlyInline
+from cardroom.request_types import staff_user
 from rules.models import Rule, RuleAlias, Rulebook, RuleExample, RuleRevision, Section
 from rules.services import update_house_rule
 
@@ -38,8 +39,14 @@ class SectionAdmin(ReadOnlyAdmin):
     list_filter = ("rulebook",)
 
 
+if TYPE_CHECKING:
+    RuleModelAdmin = admin.ModelAdmin[Rule]
+else:  # ModelAdmin takes no type argument at run time (django-stubs-ext is dev-only)
+    RuleModelAdmin = admin.ModelAdmin
+
+
 @admin.register(Rule)
-class RuleAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class RuleAdmin(RuleModelAdmin):
     list_display = ("citation_id", "title", "rulebook", "section", "withdrawn", "house")
     list_filter = ("rulebook", "withdrawn", "house")
     search_fields = ("citation_id", "title")
@@ -59,6 +66,6 @@ class RuleAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def save_model(self, request: HttpRequest, obj: Rule, form: Any, change: bool) -> None:
         update_house_rule(
-            rule=obj, by=request.user, title=form.cleaned_data["title"],
+            rule=obj, by=staff_user(request), title=form.cleaned_data["title"],
             text=form.cleaned_data["text"],
         )  # fmt: skip
