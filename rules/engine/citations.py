@@ -7,6 +7,9 @@ them. Ids are ``<BOOK>-<SECTION>.<RULE>``:
   Raising" rules, ``4`` = "Button and Blind Use", ``14`` = "No-Limit and Pot-Limit",
   ``PL`` = its pot-limit rules.
 - ``TDA``: Poker TDA rules, 2024 numbering (older numbers are aliases in the rulebook).
+- ``CR``: Cardroom's floor procedures (``rules/rulebooks/procedures.toml``), written by
+  Cardroom where the bundled sources are silent: ``BB`` = blinds and the button (TDA 32's
+  dead button, missed blinds), ``DM`` = dead money.
 """
 
 # Robert's Rules: Betting and Raising (general rules).
@@ -59,6 +62,13 @@ TDA_VERBAL_AND_CHIPS = "TDA-40"  # methods of betting: verbal and chips
 TDA_ACTING_IN_TURN = "TDA-53"  # action out of turn
 SPLIT_EVENLY = "TDA-20"  # awarding odd chips: a tie split as evenly as possible
 HIGH_LOW = "TDA-20"  # its high-low examples: 66 chips, both halves tied, 33 and 33
+
+# Cardroom's floor procedures (the sources have no text for TDA 32 or for missed blinds).
+DEAD_BUTTON = "CR-BB.1"  # TDA 32 practice: the button follows the big blind, may be dead
+DEAD_SMALL_BLIND = "CR-BB.2"  # nobody posts it; no straddle; adds nothing to the pot size
+MISSED_BLINDS = "CR-BB.3"  # a live post (the big blind, with its option) and a dead post
+DEAD_MONEY = "CR-DM.1"  # in the main pot, toward nobody's wager, never returned
+BIG_BLIND_ANTE = "CR-DM.2"  # posted by the big blind after the blind; dead money
 
 ALL = frozenset(
     value for name, value in dict(globals()).items() if name.isupper() and isinstance(value, str)

@@ -26,9 +26,20 @@ def by_citation(books: list[fmt.Book]) -> dict[str, fmt.Rule]:
 
 
 def test_every_bundled_book_loads_in_order(books: list[fmt.Book]) -> None:
-    assert [book.code for book in books] == ["RRoP", "TDA", "BH"]
+    assert [book.code for book in books] == ["RRoP", "TDA", "BH", "CR"]
     for book in books:
         assert book.title and book.source and book.edition and book.attribution
+
+
+def test_cardroom_s_procedures_say_they_are_cardroom_s_own_and_whose_practice_they_follow(
+    books: list[fmt.Book],
+) -> None:
+    cr = next(book for book in books if book.code == "CR")
+    assert "Written by Cardroom" in cr.attribution
+    assert "where the bundled sources are silent, written by Cardroom" in cr.notes
+    assert "TDA Rule 32 (Dead Button)" in cr.notes and "missed blinds" in cr.notes
+    # Every procedure is one the engine cites: none is written for its own sake.
+    assert {rule.citation for rule in cr.rules} <= citations.ALL
 
 
 def test_robert_s_rules_are_credited_to_bob_ciaffone_with_his_permission(
@@ -83,6 +94,13 @@ CITED_WORDS = [
     ("TDA-46", "If prior chips don’t cover the call AND are left alone"),
     ("TDA-47", "Multiple short all-in wagers that cumulatively equal a full raise"),
     ("TDA-53", "Step 1: Action backs up to the correct player in order"),
+    ("TDA-20", "split as evenly as possible"),
+    ("RRoP-TI.5", "the first hand clockwise from the button gets the odd chip"),
+    ("CR-BB.1", "the button may be on a seat where nobody is dealt in (a dead button)"),
+    ("CR-BB.2", "the small blind is dead: nobody posts it"),
+    ("CR-BB.3", "The live post counts toward the player's wager"),
+    ("CR-DM.1", "It goes into the main pot and counts toward nobody's wager"),
+    ("CR-DM.2", "the player in the big blind posts one ante for the whole table"),
 ]
 
 
