@@ -93,7 +93,9 @@ def illegal(index: int, error: IllegalAction) -> Response:
 
 def bad_input(error: BadInput) -> Response:
     fields = {error.field: [error.message]} if error.field else {}
-    return Response(error_body("bad_request", error.message, fields=fields), status=400)
+    cited = {"citations": list(error.citations)} if error.citations else {}
+    body = error_body("bad_request", error.message, fields=fields, **cited)
+    return Response(body, status=400)
 
 
 class PublicBettingAPI(BasePermission):
@@ -155,6 +157,8 @@ ERROR_400 = inline_serializer(
                 "code": serializers.CharField(),
                 "message": serializers.CharField(),
                 "fields": serializers.DictField(required=False),
+                # The rules a refused post or blind seat applies (CR-BB.1 to CR-BB.3).
+                "citations": serializers.ListField(child=serializers.CharField(), required=False),
             },
         )
     },
@@ -390,6 +394,7 @@ class AwardView(BettingView):
                 stacks=state.stacks,
                 returned=returned,
                 min_chip=hand.config.min_chip,
+                dead_money=sum(state.dead.values()),
             )
         except BadInput as exc:
             return bad_input(exc)

@@ -155,7 +155,7 @@ def search_rules(
 
 
 def _named_topic(group: list[Term]) -> bool:
-    """A topic the floor names that the bundled books do not cover ("dead button") is never
+    """A topic the floor names that the bundled books do not cover ("button ante") is never
     dropped to find something: what shares the rest of the words is about something else."""
     return any(term.text in NOT_IN_THE_BOOKS for term in group)
 

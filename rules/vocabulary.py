@@ -184,13 +184,26 @@ _same(("misawarded", "awarding a pot"), "wrong player", "pushed the pot to",
 _same(("counting error",), "miscounted", "counted wrong", "count error", "counting mistake")
 _same(("grossly misunderstood", "misunderstanding", "misunderstood"), "misheard",
       "misunderstood", "thought he bet", "thought she bet", "heard wrong")  # fmt: skip
+# Cardroom's floor procedures (CR): the dead button (TDA 32 practice), missed blinds, the
+# big-blind ante and dead money.
+_same(("dead button",), "dead button", "dead buttons", "button on an empty seat",
+      "button on empty seat", "empty button", "tda 32", "rule 32")  # fmt: skip
+_same(("dead small blind",), "dead sb", "dead small", "no small blind",
+      "small blind dead")  # fmt: skip
+_same(("missed blinds", "missed the blinds"), "missed blind", "missed blinds",
+      "missing blinds", "missed the blind", "make up blinds", "making up blinds",
+      "made up blinds", "owes blinds", "owe blinds", "post missed blinds")  # fmt: skip
+_same(("live post",), "live posting", "post live", "posted live")
+_same(("dead post", "dead money"), "post dead", "posted dead", "dead posting",
+      "dead chips")  # fmt: skip
+_same(("big-blind ante",), "big blind ante", "bb ante", "bba", "big blind antes",
+      "bb antes")  # fmt: skip
 
 #: What the floor asks about that none of the bundled books covers. Each stays one phrase, so
 #: a search for it finds a house rule that names it, or nothing: never a rule that only shares
-#: a word with it ("dead button" is not the odd-chip rule's "button").
+#: a word with it ("button ante" is not the odd-chip rule's "button").
 NOT_IN_THE_BOOKS = frozenset({
-    "dead button", "moving button", "rabbit hunting", "rabbit hunt", "one player to a hand",
-    "missed blind", "missed blinds", "button ante", "big blind ante", "bb ante",
+    "moving button", "rabbit hunting", "rabbit hunt", "one player to a hand", "button ante",
     "exposed card", "exposed cards", "card exposed", "cards exposed", "boxed card",
     "color up", "colour up", "chip race", "hand for hand", "soft play", "chip dumping",
     "cell phone", "mobile phone", "english only", "late registration", "time bank",

@@ -16,6 +16,9 @@ Rules applied (each cited in the answer when it decides something):
 - RRoP-BR.7: splits are made in the smallest chip that plays; a remainder smaller than it
   goes with the first share.
 - RRoP-14.17: dealing twice divides the pot in two, each part dealt for separately.
+- CR-BB.1 (TDA 32's dead button): with a dead button the odd chip is counted from the
+  button's seat number, where nobody sits.
+- CR-DM.1: dead money (a big-blind ante, a dead post) is won with the main pot.
 """
 
 from __future__ import annotations
@@ -200,6 +203,8 @@ class _Splitter:
                 self.cite(rule.SMALLEST_CHIP)
             if amount // self.min_chip % len(winners):
                 self.cite(rule.ODD_CHIP)
+                if self.button not in self.seat_order:
+                    self.cite(rule.DEAD_BUTTON)  # counted from the dead button's seat
         shares = split_pot(amount, winners, self.button, self.seat_order, self.min_chip)
         for seat, share in shares.items():
             into[seat] = into.get(seat, 0) + share
@@ -228,11 +233,15 @@ def award_pots(
     button: int,
     seat_order: Sequence[int],
     min_chip: int,
+    dead_money: int = 0,
 ) -> tuple[list[AwardedPot], list[str]]:
     """Award each pot on its own (RRoP-TI.5 (d)) to the best-ranked players eligible for it.
     ``showdown`` None: one player is left (the hand is complete) and wins every pot.
+    ``dead_money``: how much of the main pot is dead money (CR-DM.1, cited when any is).
     Returns the awarded pots, main pot first, and the citations of the rules applied."""
     splitter = _Splitter(button, seat_order, min_chip)
+    if dead_money:
+        splitter.cite(rule.DEAD_MONEY)
     if len(pots) > 1:
         splitter.cite(rule.SEPARATE_POTS)
     if showdown is not None and len(showdown.boards) > 1:
@@ -299,13 +308,19 @@ def award_hand(
     stacks: Mapping[int, int],
     returned: Mapping[int, int],
     min_chip: int,
+    dead_money: int = 0,
 ) -> dict[str, Any]:
     """The contract's response body: the pots with their awards, the chips returned, and
     every dealt-in seat's stack after the award (``stacks``: chips behind once the betting
-    closed, returns included)."""
+    closed, returns included; ``dead_money`` the hand's dead money, in the main pot)."""
     order = sorted(stacks)
     awarded, citations = award_pots(
-        pots=pots, showdown=showdown, button=button, seat_order=order, min_chip=min_chip
+        pots=pots,
+        showdown=showdown,
+        button=button,
+        seat_order=order,
+        min_chip=min_chip,
+        dead_money=dead_money,
     )
     after = dict(stacks)
     for pot in awarded:

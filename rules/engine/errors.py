@@ -12,9 +12,13 @@ class IllegalAction(Exception):
 
 
 class BadInput(ValueError):
-    """Input the engine cannot even read as a hand: a bad config, seat list or action."""
+    """Input the engine cannot even read as a hand: a bad config, seat list or action.
+    ``citations``: the rules a refusal applies, when one does (a post that is not one)."""
 
-    def __init__(self, message: str, field: str | None = None) -> None:
+    def __init__(
+        self, message: str, field: str | None = None, *, citations: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.field = field
+        self.citations = citations

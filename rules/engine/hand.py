@@ -294,7 +294,7 @@ def end_street(state: HandState) -> None:
     else:
         state.min_raise_increment = state.bring_in
     # Later streets start with the first seat dealt in after the button's seat number, dealt in
-    # or not (TDA-32: a dead button).
+    # or not (CR-BB.1: a dead button).
     pass_action(state, state.first_after_button)
 
 

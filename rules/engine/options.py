@@ -96,7 +96,7 @@ def _short_blinds(state: HandState) -> int:
         extra += config.big_blind - wager[big]
     small = state.sb_seat
     if small is None:
-        return extra  # a dead small blind: nobody posted it, nothing to count (TDA-32)
+        return extra  # a dead small blind: nobody posted it, nothing to count (CR-BB.2)
     if _small_blind_counts_as_big(state):
         extra += config.big_blind - wager[small]
     elif stacks[small] == 0 and wager[small] < config.small_blind:

@@ -2,9 +2,12 @@
 straddle, and the posts of players making up missed blinds.
 
 Without ``Blinds`` the blinds follow the button (version 1 of the betting contract); with them
-the request names the blind seats and the button may be dead (TDA-32, tournaments). ``Post``
-is a cash-game player making up missed blinds: ``live`` counts toward their wager like a big
-blind (with its option), ``dead`` goes into the pot as dead money.
+the request names the blind seats and the button may be dead (CR-BB.1, TDA 32's dead button
+for tournaments) and the small blind too (CR-BB.2). ``Post`` is a cash-game player making up
+missed blinds (CR-BB.3): ``live`` counts toward their wager like a big blind (with its
+option), ``dead`` goes into the pot as dead money (CR-DM.1). The big-blind ante (CR-DM.2) is
+dead money too. The TDA's own text of Rule 32 is not in the bundled sources: the rulebook's
+CR book holds Cardroom's written procedures, and refusals here cite them.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rules.engine import citations as rule
 from rules.engine.config import GameConfig, Structure
 from rules.engine.errors import BadInput
 from rules.engine.hand import STREETS, HandState, Seat, _is_int, pass_action
@@ -65,7 +69,7 @@ def start_hand(
     state.seat_order = order
     state.next_seat = {seat: order[(i + 1) % count] for i, seat in enumerate(order)}
     # The seat dealt in at or before the button's seat number (the button itself when dealt
-    # in): later streets start left of it, whether or not the button is dealt in (TDA-32).
+    # in): later streets start left of it, whether or not the button is dealt in (CR-BB.1).
     before = [seat for seat in order if seat <= button]
     state.first_after_button = before[-1] if before else order[-1]
     state.stacks = {s.seat: s.stack for s in seats}
@@ -98,15 +102,15 @@ def start_hand(
         _post(state, sb_seat, config.small_blind)
     _post(state, bb_seat, config.big_blind)
     if config.big_blind_ante:
-        # Dead money from the big blind for the table, after the blind: a big blind who
-        # cannot cover both posts the blind first. Contract v2 "Dead money": it counts toward
-        # nobody's wager or pot level and is never returned as uncalled.
+        # CR-DM.2: dead money from the big blind for the table, after the blind: a big blind
+        # who cannot cover both posts the blind first. CR-DM.1 (contract v2 "Dead money"): it
+        # counts toward nobody's wager or pot level and is never returned as uncalled.
         _post_dead(state, bb_seat, config.big_blind_ante)
     # RRoP-4.2: a short big blind still makes the full big blind the bet to call.
     state.current_bet = state.bring_in = config.big_blind
     last_forced = bb_seat
     # Contract v2: the straddle seat is the first dealt in after the big blind; no straddle
-    # heads-up or behind a dead small blind (fixed limit has none: ``GameConfig``).
+    # heads-up or behind a dead small blind (CR-BB.2; fixed limit has none: ``GameConfig``).
     straddler = nxt[bb_seat]
     may_straddle = not heads_up and sb_seat is not None and straddler != sb_seat
     if config.straddle and may_straddle and stacks[straddler] >= config.straddle:
@@ -137,44 +141,64 @@ def _blind_seats(state: HandState, blinds: Blinds | None, heads_up: bool) -> tup
         # Heads-up the button posts the small blind and acts first preflop.
         sb_seat = state.button if heads_up else nxt[state.button]
         return sb_seat, nxt[sb_seat]
+    # CR-BB.1: the button may be any seat, dealt in or not; the blinds are players.
     if blinds.big not in nxt:
-        raise BadInput(f"The big blind (seat {blinds.big}) must be a seat dealt in.", "blinds.big")
+        raise BadInput(
+            f"The big blind (seat {blinds.big}) must be a seat dealt in.",
+            "blinds.big",
+            citations=(rule.DEAD_BUTTON,),
+        )
     if blinds.small is not None and blinds.small not in nxt:
         raise BadInput(
             f"The small blind (seat {blinds.small}) must be a seat dealt in, or null for a"
             " dead small blind.",
             "blinds.small",
+            citations=(rule.DEAD_BUTTON, rule.DEAD_SMALL_BLIND),
         )
     if blinds.small == blinds.big:
-        raise BadInput("The small and big blinds are two different seats.", "blinds.small")
+        raise BadInput(
+            "The small and big blinds are two different seats.",
+            "blinds.small",
+            citations=(rule.DEAD_BUTTON,),
+        )
     return blinds.small, blinds.big
 
 
 def _make_posts(state: HandState, posts: Sequence[Post], forced: set[int | None]) -> None:
-    """Posts after the blinds and the straddle: live first, then dead, each as far as the
-    player's chips go (RRoP-TR.19: a player short of a forced bet gets action on what they
-    have). A live post has the big blind's option: it is this street's wager and the player
-    has not acted, so the action comes back to them unraised."""
+    """Posts after the blinds and the straddle (CR-BB.3): live first, then dead, each as far
+    as the player's chips go (RRoP-TR.19: a player short of a forced bet gets action on what
+    they have). A live post has the big blind's option: it is this street's wager and the
+    player has not acted, so the action comes back to them unraised. A refused post cites
+    CR-BB.3."""
     config = state.config
+    cited = (rule.MISSED_BLINDS,)
     seen: set[int] = set()
     for index, post in enumerate(posts):
         field = f"posts.{index}"
         if post.seat not in state.next_seat:
-            raise BadInput(f"Seat {post.seat} posts but is not dealt in.", f"{field}.seat")
+            raise BadInput(
+                f"Seat {post.seat} posts but is not dealt in.", f"{field}.seat", citations=cited
+            )
         if post.seat in forced:
             raise BadInput(
-                f"Seat {post.seat} posts a blind or the straddle already.", f"{field}.seat"
+                f"Seat {post.seat} posts a blind or the straddle already.",
+                f"{field}.seat",
+                citations=cited,
             )
         if post.seat in seen:
-            raise BadInput(f"Seat {post.seat} posts twice.", f"{field}.seat")
+            raise BadInput(f"Seat {post.seat} posts twice.", f"{field}.seat", citations=cited)
         seen.add(post.seat)
         if post.live not in (0, config.big_blind):
             raise BadInput(
-                f"A live post is the big blind ({config.big_blind}) or 0.", f"{field}.live"
+                f"A live post is the big blind ({config.big_blind}) or 0.",
+                f"{field}.live",
+                citations=cited,
             )
         if post.dead not in (0, config.small_blind):
             raise BadInput(
-                f"A dead post is the small blind ({config.small_blind}) or 0.", f"{field}.dead"
+                f"A dead post is the small blind ({config.small_blind}) or 0.",
+                f"{field}.dead",
+                citations=cited,
             )
         if post.live:
             _post(state, post.seat, post.live)
@@ -191,7 +215,8 @@ def _post(state: HandState, seat: int, amount: int) -> None:
 
 
 def _post_dead(state: HandState, seat: int, amount: int) -> None:
-    """Dead money (contract v2): in the main pot, toward nobody's wager or pot level."""
+    """Dead money (CR-DM.1, contract v2): in the main pot, toward nobody's wager or pot
+    level."""
     paid = min(amount, state.stacks[seat])
     state.stacks[seat] -= paid
     state.total_contributed[seat] += paid

@@ -120,19 +120,25 @@ FLOOR_QUESTIONS = [
     ("who gets the odd chip in a chopped pot", "RRoP-TI.5"),  # "first hand … from the button"
     # Seating.
     ("table break seat draw", "TDA-10"),  # "2-step random … seat cards"
+    # Cardroom's floor procedures (CR), where the sources are silent.
+    ("dead button", "CR-BB.1"),  # "(a dead button)"
+    ("dead button rule", "CR-BB.1"),
+    ("button on an empty seat", "CR-BB.1"),  # "a seat where nobody is dealt in"
+    ("dead small blind", "CR-BB.2"),  # "the small blind is dead: nobody posts it"
+    ("missed blind", "CR-BB.3"),  # "Making up missed blinds"
+    ("does a live post get the option", "CR-BB.3"),  # "The live poster has the option"
+    ("big blind ante", "CR-DM.2"),  # "The big-blind ante"
+    ("is the dead money returned", "CR-DM.1"),  # "never returned as uncalled"
 ]
 
 #: Floor topics none of the bundled books covers: the search says so (no hit) rather than
-#: offering a rule that only shares a word ("dead button" is not the odd-chip rule's button).
+#: offering a rule that only shares a word ("button ante" is not the odd-chip rule's button).
 NOT_IN_THE_BOOKS = [
-    "dead button",
-    "dead button rule",
     "rabbit hunting",
     "one player to a hand",
     "exposed card on the deal",
-    "missed blind",
     "button ante",
-    "big blind ante",
+    "moving button",
 ]
 
 
@@ -160,8 +166,9 @@ def test_a_topic_the_books_do_not_cover_finds_nothing_rather_than_a_wrong_rule(
 def test_the_issues_four_searches() -> None:
     # "misdeal" found nothing; it finds the books' ruling on a misdealt hand.
     assert ranked("misdeal", 1) == ["TDA-38"]
-    # "dead button" found the odd-chip rule.
+    # "dead button" found the odd-chip rule; it finds Cardroom's dead-button procedure.
     assert "RRoP-TI.5" not in ranked("dead button")
+    assert ranked("dead button", 1) == ["CR-BB.1"]
     # "oversized chip" ranked the pot-limit oversize wager first, missing the single-chip rules.
     oversized = ranked("oversized chip", 3)
     assert oversized[:2] == ["RRoP-BR.15", "RRoP-14.11"]
