@@ -140,7 +140,7 @@ class NewHouseRuleInput(HouseRuleInput):
 
 SEARCH_PARAMETERS = [
     OpenApiParameter("q", str, description="Words, web-search syntax, or a citation (TDA 45)."),
-    OpenApiParameter("book", str, description="A book's code: RRoP, TDA, BH, HOUSE."),
+    OpenApiParameter("book", str, description="A book's code: RRoP, TDA, BH, CR, HOUSE."),
     OpenApiParameter("section", str, description="A section's code within the books: 14, BR."),
 ]
 
