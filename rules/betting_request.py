@@ -218,7 +218,8 @@ def read_hand(data: Any) -> HandRequest:
     try:
         config = GameConfig(**body["game"])
     except BadInput as exc:  # the config names the game's own field: give its dotted path
-        raise BadInput(exc.message, f"game.{exc.field}" if exc.field else "game") from None
+        field = f"game.{exc.field}" if exc.field else "game"
+        raise BadInput(exc.message, field, citations=exc.citations) from None
     seats = [Seat(seat["seat"], seat["stack"]) for seat in body["seats"]]
     actions = []
     for index, entry in enumerate(body["actions"]):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from rules.engine import citations as rule
 from rules.engine.errors import BadInput
 
 
@@ -86,8 +87,10 @@ class GameConfig:
         if self.big_blind_ante < 0:
             raise BadInput("game.big_blind_ante cannot be negative.", "big_blind_ante")
         if self.ante and self.big_blind_ante:
-            raise BadInput(
-                "game: an ante from every player or a big-blind ante, not both.", "big_blind_ante"
+            raise BadInput(  # CR-DM.2: a game with a big-blind ante has no other antes
+                "game: an ante from every player or a big-blind ante, not both.",
+                "big_blind_ante",
+                citations=(rule.BIG_BLIND_ANTE,),
             )
         if self.pot_round_unit < 0:
             raise BadInput("game.pot_round_unit cannot be negative.", "pot_round_unit")

@@ -113,13 +113,15 @@ def test_a_big_blind_ante_in_the_pot_cites_the_dead_money_procedure() -> None:
          ["CR-BB.3"]),
         ({"blinds": {"small": 2, "big": 7}}, "blinds.big", ["CR-BB.1"]),
         ({"blinds": {"small": 7, "big": 3}}, "blinds.small", ["CR-BB.1", "CR-BB.2"]),
+        ({"game": {**GAME, "ante": 10, "big_blind_ante": 100}}, "game.big_blind_ante",
+         ["CR-DM.2"]),
     ],
 )  # fmt: skip
 def test_a_refused_post_or_blind_seat_cites_the_procedure(
     extra: dict[str, Any], field: str, cited: list[str]
 ) -> None:
     seats = [{"seat": n, "stack": 5000} for n in (1, 2, 3)]
-    response = post("evaluate", {"game": GAME, "button": 1, "seats": seats, **extra})
+    response = post("evaluate", {"game": GAME, "button": 1, "seats": seats, "actions": [], **extra})
     assert response.status_code == 400, response.json()
     error = response.json()["error"]
     assert error["code"] == "bad_request" and field in error["fields"], error
