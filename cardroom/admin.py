@@ -1,12 +1,13 @@
 """Admin for the floor: the same validation (Table.clean) and history as the pages and API."""
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.http import HttpRequest
 
 from cardroom.models import Ruling, RulingCitation, Table, TableChange
 from cardroom.read_only_admin import ReadOnlyAdmin, ReadOnlyInline
+from cardroom.request_types import staff_user
 from cardroom.services import EDITABLE_FIELDS, create_table, update_table
 
 
@@ -15,8 +16,14 @@ class TableChangeInline(ReadOnlyInline):
     readonly_fields = ("changed_at", "changed_by", "action", "changes")
 
 
+if TYPE_CHECKING:
+    TableModelAdmin = admin.ModelAdmin[Table]
+else:  # ModelAdmin takes no type argument at run time (django-stubs-ext is dev-only)
+    TableModelAdmin = admin.ModelAdmin
+
+
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class TableAdmin(TableModelAdmin):
     list_display = ("number", "name", "game_label", "status", "kind", "seats")
     list_filter = ("status", "structure", "kind")
     fields = EDITABLE_FIELDS
@@ -27,9 +34,9 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             name: form.cleaned_data[name] for name in EDITABLE_FIELDS if name in form.cleaned_data
         }
         if change:
-            update_table(table=obj, by=request.user, **values)
+            update_table(table=obj, by=staff_user(request), **values)
         else:
-            saved = create_table(by=request.user, **values)
+            saved = create_table(by=staff_user(request), **values)
             obj.pk = saved.pk
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
@@ -34,6 +34,7 @@ from cardroom.models import (
     RulingKind,
     Table,
 )
+from cardroom.request_types import AuthenticatedApiRequest
 from cardroom.roles import HAND_WRITERS, READERS, Role, role_permission
 from cardroom.ruling_services import record_ruling
 from cardroom.rulings import ruling_references
@@ -76,7 +77,7 @@ class TableSerializer(serializers.ModelSerializer[Table]):
         read_only_fields = ["id", "updated_at"]
         # Uniqueness and cross-field rules are checked once, in the model, by the service.
         validators: list[Any] = []
-        extra_kwargs = {"number": {"validators": []}}
+        extra_kwargs: dict[str, dict[str, Any]] = {"number": {"validators": []}}
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_game(self, table: Table) -> dict[str, Any]:
@@ -109,10 +110,16 @@ class TableViewSet(viewsets.ModelViewSet[Table]):
         delete_table(table=instance)
 
 
-class TableHandSerializer(HandSerializer):
+if TYPE_CHECKING:  # built at run time from the contract: mypy knows it as a serializer class
+    _ContractHand = serializers.Serializer[Any]
+else:
+    _ContractHand = HandSerializer
+
+
+class TableHandSerializer(_ContractHand):
     """The contract's hand without its ``game``: the table's configuration supplies it."""
 
-    game = None  # type: ignore[assignment]
+    game = None
 
 
 class TableEvaluateView(BettingView):
@@ -292,7 +299,8 @@ class TableHandsView(generics.ListCreateAPIView[Hand]):
         table = get_object_or_404(Table, pk=table_id)
         deal = DealSerializer(data=request.data)
         deal.is_valid(raise_exception=True)
-        hand = start_hand(table=table, by=request.user, **deal.validated_data)
+        by = cast(AuthenticatedApiRequest, request).user  # ``HandPermission``: signed in
+        hand = start_hand(table=table, by=by, **deal.validated_data)
         return Response(DealtHandSerializer(hand).data, status=201)
 
 
@@ -327,7 +335,8 @@ class HandActionsView(generics.ListCreateAPIView[HandAction]):
         hand = get_object_or_404(Hand, pk=hand_id)
         entry = ActionInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
-        record_action(hand=hand, by=request.user, **entry.validated_data)
+        by = cast(AuthenticatedApiRequest, request).user  # ``HandPermission``: signed in
+        record_action(hand=hand, by=by, **entry.validated_data)
         return Response(DealtHandSerializer(Hand.objects.get(pk=hand.pk)).data, status=201)
 
 
@@ -340,7 +349,7 @@ class HandVoidView(APIView):
         request=VoidInSerializer,
         responses={200: DealtHandSerializer, 409: STALE_409, 422: REFUSED_422},
     )
-    def post(self, request: Request, hand_id: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, hand_id: int) -> Response:
         hand = get_object_or_404(Hand, pk=hand_id)
         entry = VoidInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
@@ -471,8 +480,10 @@ class RulingViewSet(
             action=data.pop("action", None), amends=data.pop("amends", None),
         )  # fmt: skip
         citations = [(c["rule"], c["note"]) for c in data.pop("citations")]
+        # The write permission (``role_permission``) admits only signed-in directors.
+        director = cast(AuthenticatedApiRequest, request).user
         ruling, replayed = record_ruling(
-            director=request.user, citations=citations, request_key=key, **found, **data
+            director=director, citations=citations, request_key=key, **found, **data
         )
         body = RulingSerializer(self.get_queryset().get(pk=ruling.pk)).data
         if replayed:

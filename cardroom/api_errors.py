@@ -129,7 +129,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         response.data = error_body("bad_request", f"Malformed request body: {exc.detail}")
     elif isinstance(exc, exceptions.Throttled):
         # DRF has set Retry-After; the body says it too, for clients that read only bodies.
-        wait = max(1, math.ceil(exc.wait or 1))
+        # DRF's Throttled.__init__ sets ``wait``; its stubs do not declare the attribute.
+        wait = max(1, math.ceil(exc.wait or 1))  # type: ignore[attr-defined]
         response["Retry-After"] = str(wait)
         response.data = error_body(
             code, f"Too many requests: try again in {wait} s.", retry_after=wait

@@ -13,7 +13,7 @@ from django.db import models, router
 from cardroom import audit
 
 
-class AppendOnlyQuerySet(models.QuerySet):  # type: ignore[type-arg]
+class AppendOnlyQuerySet(models.QuerySet[Any]):  # QuerySet takes a type argument at run time
     """Bulk ``update()``/``delete()`` are refused too: the log is never rewritten. Rows made by
     ``bulk_create`` are chained like those made one by one."""
 

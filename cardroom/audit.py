@@ -35,13 +35,13 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, cast
 
 from django.apps import apps as live_apps
 from django.db import connections, migrations, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.backends.signals import connection_created
-from django.db.models import Model
+from django.db.models import Field, Model
 
 
 @dataclass(frozen=True)
@@ -217,7 +217,7 @@ def canonical(model: type[Model], values: Mapping[str, Any], fields: Sequence[st
     chain = CHAINS.get(model._meta.label)
     later = chain.later if chain is not None else {}
     for name in fields:
-        model_field = model._meta.get_field(name)
+        model_field = cast("Field[Any, Any]", model._meta.get_field(name))  # a concrete field
         raw = values.get(name)
         if raw is not None and model_field.get_internal_type() != "JSONField":
             raw = model_field.to_python(raw)
@@ -257,7 +257,9 @@ def _heads(model: type[Model], streams: Iterable[Any], using: str) -> dict[Any, 
     return heads
 
 
-def link_rows(model: type[Model], rows: Sequence[dict[str, Any]], using: str = "default") -> None:
+def link_rows(
+    model: type[Model], rows: Sequence[dict[str, Any] | Model], using: str = "default"
+) -> None:
     """Give rows about to be inserted in this order (dicts by attname, or model instances)
     their ``prev_hash`` and ``row_hash``."""
     chain = CHAINS[model._meta.label]
@@ -379,7 +381,8 @@ class AppendOnlyTriggers(migrations.operations.base.Operation):
     def _sql(self, model: type[Model], vendor: str) -> list[str]:
         table = model._meta.db_table
         transition = TRANSITIONS.get(self.label)
-        sealed = [model._meta.get_field(name).column for name in CHAINS[self.label].sealed]
+        sealed_fields = [model._meta.get_field(name) for name in CHAINS[self.label].sealed]
+        sealed = [cast("Field[Any, Any]", f).column for f in sealed_fields]  # concrete fields
         if vendor == "postgresql":
             allowed = "false"
             if transition:
@@ -540,7 +543,7 @@ def allow_flush() -> None:
     if getattr(original, "audit_maintenance", False):
         return
 
-    def execute_sql_flush(self: Any, sql_list: list[str]) -> None:
+    def execute_sql_flush(self: Any, sql_list: Iterable[str]) -> None:
         with maintenance(self.connection.alias):
             original(self, sql_list)
 

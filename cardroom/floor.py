@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import django_filters
 from django import forms
@@ -81,7 +81,7 @@ class FloorFilter(TableFilter):
         field = self.form.fields["tournament"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [
-            *field.choices,
+            *cast("Iterable[Any]", field.choices),
             *((str(t.pk), t.name) for t in live_tournaments().only("pk", "name")),
         ]
 
@@ -195,7 +195,7 @@ def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
     seatings = seatings_at([t.pk for t in rows], now or timezone.now())
     result = []
     for table in rows:
-        hand = table.live_hands[0] if table.live_hands else None  # type: ignore[attr-defined]
+        hand = table.live_hands[0] if table.live_hands else None
         street = pot = None
         if hand is not None:
             state = snapshot(engine_state(hand))
@@ -254,7 +254,7 @@ def change_stamps(
     time: one query, and two more when a clock runs, for any number of tables."""
     at_table = {"table": OuterRef("pk")}
     in_room = {"table__table": OuterRef("pk")}
-    rows = filtered_tables(filters).annotate(
+    annotated = filtered_tables(filters).annotate(
         hand_at=_latest(Hand.objects.filter(**at_table), "updated_at"),
         ruling_at=_latest(Ruling.objects.filter(**at_table), "created_at"),
         seated_at=_latest(SeatAssignment.objects.filter(**in_room), "started_at"),
@@ -271,7 +271,7 @@ def change_stamps(
         ),
     )
     rows = list(
-        rows.values_list(
+        annotated.values_list(
             "pk",
             "number",
             "updated_at",

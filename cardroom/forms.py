@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
+from django.http import QueryDict
 
 from cardroom.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
 from cardroom.models import AnteType, Structure, Table, TableKind, TableStatus, Variant
@@ -44,7 +45,13 @@ PRESETS: dict[str, dict[str, Any]] = {
 }  # fmt: skip
 
 
-class TableForm(forms.ModelForm):  # type: ignore[type-arg]
+if TYPE_CHECKING:
+    TableModelForm = forms.ModelForm[Table]
+else:  # ModelForm takes no type argument at run time (django-stubs-ext is dev-only)
+    TableModelForm = forms.ModelForm
+
+
+class TableForm(TableModelForm):
     class Meta:
         model = Table
         fields = list(EDITABLE_FIELDS)
@@ -85,7 +92,7 @@ class DealForm(forms.Form):
     def __init__(self, *args: Any, table: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         numbers = range(1, table.seats + 1)
-        self.fields["button"].choices = [(n, f"Seat {n}") for n in numbers]
+        cast(forms.ChoiceField, self.fields["button"]).choices = [(n, f"Seat {n}") for n in numbers]
         last = table.hands.order_by("-number").first()
         for n in numbers:
             initial = None
@@ -189,8 +196,9 @@ class RulingForm(forms.Form):
         #: starts from the citations of the ruling it changes).
         self.cited: list[tuple[str, str]] = list(cited or [])
         if self.is_bound:
-            notes = self.data.getlist("note")
-            ids = self.data.getlist("cite")
+            posted = cast(QueryDict, self.data)  # bound to request.POST
+            notes = posted.getlist("note")
+            ids = posted.getlist("cite")
             self.cited = [(c, notes[i] if i < len(notes) else "") for i, c in enumerate(ids)]
 
     def clean_seats(self) -> list[int]:
@@ -228,7 +236,7 @@ class CountForm(forms.Form):
         self.chip_set = chip_set
 
     def _chips(self, name: str) -> list[int]:
-        values = self.data.getlist(name) if self.is_bound else []
+        values = cast(QueryDict, self.data).getlist(name) if self.is_bound else []
         chips = []
         for value in values:
             # The chip reader taps chips of the table's set: no chip has ten digits.

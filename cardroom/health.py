@@ -6,7 +6,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
-from kombu import Connection
+from kombu.connection import Connection
 
 #: The cache key a worker's heartbeat task writes (its time), and how old it may be before
 #: ``/healthz`` says no worker answers.

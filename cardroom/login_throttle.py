@@ -28,9 +28,9 @@ from typing import Any
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -55,7 +55,7 @@ def client_address(request: HttpRequest) -> str:
     """The address the request came from. Behind the TLS proxy (``DJANGO_BEHIND_TLS_PROXY``)
     every request comes from the proxy, so take the address it appended to X-Forwarded-For
     (the last one: anything before it the client could have written)."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
     if getattr(settings, "SECURE_PROXY_SSL_HEADER", None) and forwarded.strip():
         return forwarded.split(",")[-1].strip()
     return str(request.META.get("REMOTE_ADDR", ""))
@@ -142,7 +142,7 @@ class ThrottledModelBackend(ModelBackend):
         username: str | None = None,
         password: str | None = None,
         **kwargs: Any,
-    ) -> AbstractBaseUser | None:
+    ) -> User | None:
         if username is None or password is None:
             return super().authenticate(request, username, password, **kwargs)
         address = client_address(request) if request is not None else ""

@@ -10,6 +10,7 @@ serializers' to check (DRF's ``CharField`` refuses NUL too).
 """
 
 from collections.abc import Callable, Iterable
+from typing import cast
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -22,7 +23,8 @@ MESSAGE = "The request holds a NUL byte (%00), which no address, parameter or fi
 def holds_nul(request: HttpRequest) -> bool:
     if "\x00" in request.path or _any_nul(request.GET.lists()):
         return True
-    if request.method != "POST" or not request.content_type.startswith(FORM_TYPES):
+    content_type = cast(str, request.content_type)  # WSGIRequest always sets it
+    if request.method != "POST" or not content_type.startswith(FORM_TYPES):
         return False
     try:
         fields = request.POST

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -22,7 +22,7 @@ from tournaments.models import Tournament, TournamentTable
 def log_ruling(
     *,
     table: Table,
-    director: AbstractBaseUser,
+    director: User,
     situation: str,
     decision: str,
     citations: list[tuple[str, str]],
@@ -49,7 +49,7 @@ def log_ruling(
 def record_ruling(
     *,
     table: Table,
-    director: AbstractBaseUser,
+    director: User,
     situation: str,
     decision: str,
     citations: list[tuple[str, str]],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -36,7 +36,7 @@ def _json_value(value: Any) -> Any:
     return value if isinstance(value, bool | int | str | type(None)) else str(value)
 
 
-def create_table(*, by: AbstractBaseUser, **fields: Any) -> Table:
+def create_table(*, by: User, **fields: Any) -> Table:
     unknown = set(fields) - set(EDITABLE_FIELDS)
     if unknown:
         raise ValidationError({name: "Not a table setting." for name in sorted(unknown)})
@@ -59,7 +59,7 @@ def create_table(*, by: AbstractBaseUser, **fields: Any) -> Table:
     return table
 
 
-def update_table(*, table: Table, by: AbstractBaseUser, **fields: Any) -> Table:
+def update_table(*, table: Table, by: User, **fields: Any) -> Table:
     """Change a table's settings; the game cannot change while a hand is in progress."""
     unknown = set(fields) - set(EDITABLE_FIELDS)
     if unknown:
@@ -94,7 +94,7 @@ def update_table(*, table: Table, by: AbstractBaseUser, **fields: Any) -> Table:
     return locked
 
 
-def set_table_status(*, table: Table, by: AbstractBaseUser, status: str) -> Table:
+def set_table_status(*, table: Table, by: User, status: str) -> Table:
     if status not in TableStatus.values:
         raise ValidationError({"status": f"Unknown status {status!r}."})
     with transaction.atomic():
@@ -181,7 +181,7 @@ def _seats(seats: list[dict[str, int]]) -> list[Seat]:
 def start_hand(
     *,
     table: Table,
-    by: AbstractBaseUser,
+    by: User,
     button: int,
     seats: list[dict[str, int]],
     straddle: bool = True,
@@ -228,7 +228,7 @@ def _lock(hand: Hand, expected_seq: int) -> Hand:
 def record_action(
     *,
     hand: Hand,
-    by: AbstractBaseUser,
+    by: User,
     expected_seq: int,
     seat: int,
     action: str,
@@ -285,9 +285,7 @@ def record_action(
         raise StaleHand(Hand.objects.get(pk=hand.pk)) from exc
 
 
-def void_last_action(
-    *, hand: Hand, by: AbstractBaseUser, expected_seq: int, reason: str
-) -> HandAction:
+def void_last_action(*, hand: Hand, by: User, expected_seq: int, reason: str) -> HandAction:
     """Take back the last action (kept in the history, marked void with who and why)."""
     if not reason.strip():
         raise ValidationError({"reason": "Say why the action is voided."})
@@ -295,7 +293,9 @@ def void_last_action(
         locked = _lock(hand, expected_seq)
         if locked.state == HandStatus.VOIDED:
             raise HandVoided(locked)
-        last = locked.actions.filter(voided_at__isnull=True).order_by("-seq").first()
+        last: HandAction | None = (
+            locked.actions.filter(voided_at__isnull=True).order_by("-seq").first()
+        )
         if last is None:
             raise ValidationError({"hand": "There is no action to void."})
         last.voided_by, last.voided_at, last.void_reason = by, timezone.now(), reason.strip()
@@ -306,7 +306,7 @@ def void_last_action(
         return last
 
 
-def void_hand(*, hand: Hand, by: AbstractBaseUser, expected_seq: int, reason: str) -> Hand:
+def void_hand(*, hand: Hand, by: User, expected_seq: int, reason: str) -> Hand:
     """Call the hand dead (a misdeal, a fouled deck): its actions stay on record."""
     if not reason.strip():
         raise ValidationError({"reason": "Say why the hand is voided."})

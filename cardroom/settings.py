@@ -6,6 +6,7 @@ production-grade settings (``manage.py check --deploy`` passes; a test runs it).
 
 import re
 from pathlib import Path
+from typing import Any
 
 from django.utils.csp import CSP
 
@@ -121,7 +122,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # The database cache (table made by migration cardroom 0006): every worker process sees the
 # same log-in throttle counts, on SQLite and PostgreSQL alike, with no extra service to run.
-CACHES = {
+CACHES: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "cardroom_cache",

@@ -1,9 +1,10 @@
 """A table's configuration history in the words of its settings form, not its field names."""
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import FieldDoesNotExist
+from django.db.models import Field
 
 from cardroom.forms import TableForm
 from cardroom.models import Table, TableChange
@@ -33,7 +34,7 @@ def shown(name: str, value: Any) -> str:
     if isinstance(value, bool):
         return "Yes" if value else "No"
     try:
-        choices = dict(Table._meta.get_field(name).flatchoices)
+        choices = dict(cast("Field[Any, Any]", Table._meta.get_field(name)).flatchoices)
     except FieldDoesNotExist:  # a setting since removed: its history stays readable
         choices = {}
     return str(choices.get(value, value))

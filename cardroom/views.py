@@ -1,7 +1,7 @@
 """Floor pages. Thin views: role check, form, one service call, render."""
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib import messages
@@ -40,6 +40,7 @@ from cardroom.forms import (
 from cardroom.health import broker_status, database_status, worker_status
 from cardroom.models import Hand, HandStatus, Ruling, Table
 from cardroom.navigation import redirect_to
+from cardroom.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.roles import (
     HAND_WRITERS,
     READERS,
@@ -126,7 +127,7 @@ def _error(
 
 @require_GET
 @role_required(*READERS)
-def table_list(request: HttpRequest) -> HttpResponse:
+def table_list(request: AuthenticatedRequest) -> HttpResponse:
     tables = TableFilter(request.GET or None, queryset=Table.objects.all())
     template = "cardroom/table_list.html#table-rows" if request.htmx else "cardroom/table_list.html"
     return render(request, template, {"form": tables.form, "tables": filtered(tables)})
@@ -134,14 +135,14 @@ def table_list(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @role_required(*READERS)
-def table_detail(request: HttpRequest, number: int) -> HttpResponse:
+def table_detail(request: AuthenticatedRequest, number: int) -> HttpResponse:
     table = get_object_or_404(Table, number=number)
     context = {"table": table, "history": table_history(table)}
     return render(request, "cardroom/table_detail.html", context)
 
 
 @role_required(Role.FLOOR_MANAGER)
-def table_create(request: HttpRequest) -> HttpResponse:
+def table_create(request: AuthenticatedRequest) -> HttpResponse:
     if request.method == "POST":
         form = TableForm(request.POST)
         if form.is_valid():
@@ -156,7 +157,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
 
 
 @role_required(Role.FLOOR_MANAGER)
-def table_edit(request: HttpRequest, number: int) -> HttpResponse:
+def table_edit(request: AuthenticatedRequest, number: int) -> HttpResponse:
     table = get_object_or_404(Table, number=number)
     if request.method == "POST":
         form = TableForm(request.POST, instance=Table.objects.get(pk=table.pk))
@@ -174,12 +175,13 @@ def table_edit(request: HttpRequest, number: int) -> HttpResponse:
 
 @require_POST
 @role_required(Role.FLOOR_MANAGER)
-def table_validate(request: HttpRequest) -> HttpResponse:
+def table_validate(request: AuthenticatedRequest) -> HttpResponse:
     """Inline validation as fields change: each field's errors, swapped out of band, nothing
     saved."""
     instance = None
     if number := request.POST.get("editing"):
-        instance = Table.objects.filter(number=typed_id(number)).first()  # junk finds none
+        # Junk finds none: Django reads ``number=None`` as ``number__isnull=True``.
+        instance = Table.objects.filter(number=cast(int, typed_id(number))).first()
     form = TableForm(request.POST, instance=instance)
     valid = form.is_valid()
     return render(
@@ -192,7 +194,7 @@ def table_validate(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @role_required(Role.FLOOR_MANAGER)
-def table_status(request: HttpRequest, number: int) -> HttpResponse:
+def table_status(request: AuthenticatedRequest, number: int) -> HttpResponse:
     """Quick open/close from the table list or a floor card (re-rendered in place)."""
     table = get_object_or_404(Table, number=number)
     error, status = None, 200
@@ -210,14 +212,14 @@ def table_status(request: HttpRequest, number: int) -> HttpResponse:
         )
     if request.POST.get("from") == "floor":
         card = cards(tables_for_floor().filter(pk=table.pk))[0]
-        context = {"card": card, "row_error": error}
+        context: dict[str, Any] = {"card": card, "row_error": error}
         return render(request, "cardroom/floor.html#card", context, status=status)
     context = {"table": table, "row_error": error}
     return render(request, "cardroom/table_list.html#table-row", context, status=status)
 
 
 def render_form(
-    request: HttpRequest, form: TableForm, *, table: Table | None = None, status: int = 200
+    request: HtmxRequest, form: TableForm, *, table: Table | None = None, status: int = 200
 ) -> HttpResponse:
     template = "cardroom/table_form.html#table-form" if request.htmx else "cardroom/table_form.html"
     context = {"form": form, "table": table, "presets": PRESETS}
@@ -229,7 +231,7 @@ def render_form(
 
 @require_GET
 @role_required(*READERS)
-def desk(request: HttpRequest, number: int) -> HttpResponse:
+def desk(request: AuthenticatedRequest, number: int) -> HttpResponse:
     table = get_object_or_404(Table, number=number)
     hand = table.hands.order_by("-number").first()
     if request.htmx and hand is not None and request.GET.get("seq") == f"{hand.pk}:{hand.seq}":
@@ -239,7 +241,7 @@ def desk(request: HttpRequest, number: int) -> HttpResponse:
 
 @require_POST
 @role_required(*HAND_WRITERS)
-def desk_deal(request: HttpRequest, number: int) -> HttpResponse:
+def desk_deal(request: AuthenticatedRequest, number: int) -> HttpResponse:
     table = get_object_or_404(Table, number=number)
     form = DealForm(request.POST, table=table)
     if form.is_valid():
@@ -254,7 +256,7 @@ def desk_deal(request: HttpRequest, number: int) -> HttpResponse:
 
 @require_POST
 @role_required(*HAND_WRITERS)
-def desk_act(request: HttpRequest, hand_id: int) -> HttpResponse:
+def desk_act(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
     hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
     form = ActionForm(request.POST)
     if not form.is_valid():
@@ -276,7 +278,7 @@ def desk_act(request: HttpRequest, hand_id: int) -> HttpResponse:
 
 @require_POST
 @role_required(*HAND_WRITERS)
-def desk_void(request: HttpRequest, hand_id: int, what: str) -> HttpResponse:
+def desk_void(request: AuthenticatedRequest, hand_id: int, what: str) -> HttpResponse:
     hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
     form = VoidForm(request.POST)
     if not form.is_valid():
@@ -298,7 +300,7 @@ def form_refusal(form: Any) -> dict[str, Any]:
 
 
 def render_desk(
-    request: HttpRequest,
+    request: HtmxRequest,
     table: Table,
     hand: Hand | None,
     *,
@@ -324,7 +326,7 @@ def render_desk(
 
 @require_GET
 @role_required(*READERS)
-def floor(request: HttpRequest) -> HttpResponse:
+def floor(request: AuthenticatedRequest) -> HttpResponse:
     filters = FloorFilter(request.GET or None)
     now = timezone.now()  # before the read: the first poll asks for what changed since
     shown = cards(tables_for_floor(filters), now)
@@ -343,7 +345,7 @@ def floor(request: HttpRequest) -> HttpResponse:
 @require_GET
 @never_cache
 @role_required(*READERS)
-def floor_updates(request: HttpRequest) -> HttpResponse:
+def floor_updates(request: AuthenticatedRequest) -> HttpResponse:
     """Polled by every open dashboard with its filter and a fixed-size cursor (``v``) that the
     answer replaces: re-renders the cards that changed, or the grid if its tables changed."""
     filters = FloorFilter(request.GET)
@@ -368,7 +370,7 @@ def ruling_queryset() -> Any:
 
 @require_GET
 @role_required(*READERS)
-def ruling_list(request: HttpRequest) -> HttpResponse:
+def ruling_list(request: AuthenticatedRequest) -> HttpResponse:
     rulings = RulingFilter(request.GET or None, queryset=ruling_queryset())
     context = {
         "form": rulings.form,
@@ -381,7 +383,7 @@ def ruling_list(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @role_required(*READERS)
-def ruling_export(request: HttpRequest) -> HttpResponse:
+def ruling_export(request: AuthenticatedRequest) -> HttpResponse:
     rulings = filtered(RulingFilter(request.GET or None, queryset=ruling_queryset()))
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="rulings.csv"'
@@ -391,7 +393,7 @@ def ruling_export(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @role_required(*READERS)
-def ruling_detail(request: HttpRequest, ruling_id: int) -> HttpResponse:
+def ruling_detail(request: AuthenticatedRequest, ruling_id: int) -> HttpResponse:
     ruling = get_object_or_404(ruling_queryset(), pk=ruling_id)
     context = {"ruling": ruling, "chain": ruling_chain(ruling), "room": settings.CARDROOM_NAME}
     template = (
@@ -401,7 +403,7 @@ def ruling_detail(request: HttpRequest, ruling_id: int) -> HttpResponse:
 
 
 @role_required(Role.DIRECTOR)
-def ruling_create(request: HttpRequest) -> HttpResponse:
+def ruling_create(request: AuthenticatedRequest) -> HttpResponse:
     amends = None
     if amends_id := request.GET.get("amends") or request.POST.get("amends"):
         if typed_id(amends_id) is None:
@@ -459,7 +461,7 @@ def ruling_inputs(form: RulingForm, amends: Ruling | None, request: HttpRequest)
 
 
 def render_ruling_form(
-    request: HttpRequest, form: RulingForm, amends: Ruling | None, *, status: int = 200
+    request: HtmxRequest, form: RulingForm, amends: Ruling | None, *, status: int = 200
 ) -> HttpResponse:
     table_number = typed_id(form["table"].value())
     table = Table.objects.filter(number=table_number).first() if table_number else None
@@ -467,7 +469,7 @@ def render_ruling_form(
     hand = Hand.objects.filter(pk=hand_id).prefetch_related("actions").first() if hand_id else None
     cited = cited_rules([c for c, _ in form.cited])
     notes = dict(form.cited)
-    context = {
+    context: dict[str, Any] = {
         "form": form, "amends": amends, "table": table, "hand": hand,
         "cited": [(rule, notes.get(rule.citation_id, "")) for rule in cited],
         "precedents": precedents([rule.citation_id for rule in cited]),
@@ -483,7 +485,7 @@ def render_ruling_form(
 
 @require_GET
 @role_required(Role.DIRECTOR)
-def ruling_cite_search(request: HttpRequest) -> HttpResponse:
+def ruling_cite_search(request: AuthenticatedRequest) -> HttpResponse:
     """Autocomplete for citations: rulebook search by words or by id."""
     query = request.GET.get("q", "").strip()
     hits = search_rules(query, limit=8) if len(query) >= 2 else []
@@ -492,7 +494,7 @@ def ruling_cite_search(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @role_required(Role.DIRECTOR)
-def ruling_cite_add(request: HttpRequest) -> HttpResponse:
+def ruling_cite_add(request: AuthenticatedRequest) -> HttpResponse:
     """Add a rule to the ruling being written; precedents citing the same rules come along."""
     wanted, already = request.GET.get("id", ""), request.GET.getlist("cite")
     rules = cited_rules([*already, wanted])
@@ -511,7 +513,7 @@ def ruling_cite_add(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @role_required(*READERS)
-def desk_interpret(request: HttpRequest, hand_id: int) -> HttpResponse:
+def desk_interpret(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
     """ "What does this count as?": the chips tapped and the words ticked, read by the engine.
     Writes nothing, so every reader may use it."""
     hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
