@@ -8,7 +8,7 @@ stale by another change is 409 (both answered by ``cardroom/api_errors.py``). Th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import F, QuerySet
 from django.shortcuts import get_object_or_404
@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.models import Table
+from cardroom.request_types import AuthenticatedApiRequest
 from cardroom.roles import READERS, Role, role_permission
 from tournaments import balance_checks, clock, director_seats, draw_services, eliminations, setup
 from tournaments.models import (
@@ -100,7 +101,9 @@ class TournamentViewSet(
         tables = list(Table.objects.filter(number__in=numbers))
         if len(tables) != len(set(numbers)):
             raise ValidationError({"tables": "Name existing room tables."})
-        tournament = setup.create_tournament(by=request.user, tables=tables, **data)
+        # ``TournamentPermission`` admits only signed-in directors to a write.
+        by = cast(AuthenticatedApiRequest, request).user
+        tournament = setup.create_tournament(by=by, tables=tables, **data)
         return Response(TournamentSerializer(tournament).data, status=201)
 
 
@@ -115,7 +118,7 @@ class EntrantsView(TournamentAPIView):
         request=EntrantInSerializer,
         responses={201: EntrantSerializer, **ERRORS},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         tournament = self.tournament()
         entry = EntrantInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
@@ -136,7 +139,7 @@ class EliminateView(TournamentAPIView):
         request=None,
         responses={201: EliminationSerializer, **ERRORS},
     )
-    def post(self, request: Request, pk: int, number: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int, number: int) -> Response:
         entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
         elimination = eliminations.eliminate_player(entrant=entrant, by=request.user)
         return Response(EliminationSerializer(elimination).data, status=201)
@@ -164,7 +167,7 @@ class ReinstateView(TournamentAPIView):
         request=ReinstateInSerializer,
         responses={201: ReinstatementSerializer, **ERRORS},
     )
-    def post(self, request: Request, pk: int, number: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int, number: int) -> Response:
         entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
         entry = ReinstateInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
@@ -190,7 +193,7 @@ class RegistrationCloseView(TournamentAPIView):
         request=None,
         responses={200: TournamentSerializer, **ERRORS},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         tournament = eliminations.close_registration(tournament=self.tournament(), by=request.user)
         return Response(TournamentSerializer(tournament).data)
 
@@ -243,7 +246,7 @@ class DrawsView(TournamentAPIView):
         request=DrawInSerializer,
         responses={201: DrawSerializer, **ERRORS},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         tournament = self.tournament()
         entry = DrawInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
@@ -264,10 +267,11 @@ class DrawsView(TournamentAPIView):
 
 class DrawDetailView(TournamentAPIView):
     def draw(self) -> Draw:
-        return get_object_or_404(
+        draw: Draw = get_object_or_404(
             Draw.objects.select_related("committed_by"),
             tournament_id=self.kwargs["pk"], number=self.kwargs["number"],
         )  # fmt: skip
+        return draw
 
     @extend_schema(summary="One draw: commitment, inputs; seed and result once revealed",
                    responses={200: DrawSerializer})  # fmt: skip
@@ -281,7 +285,7 @@ class DrawDealView(DrawDetailView):
         request=None,
         responses={200: DrawSerializer, **ERRORS},
     )
-    def post(self, request: Request, pk: int, number: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int, number: int) -> Response:
         return Response(
             DrawSerializer(draw_services.deal_draw(draw=self.draw(), by=request.user)).data
         )
@@ -333,7 +337,7 @@ class BalanceApplyView(TournamentAPIView):
         request=None,
         responses={200: SeatMoveSerializer(many=True), **ERRORS},
     )
-    def post(self, request: Request, pk: int, check_id: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int, check_id: int) -> Response:
         check = get_object_or_404(BalanceCheck, tournament_id=pk, pk=check_id)
         moves = balance_checks.apply_balance(check=check, by=request.user)
         return Response(SeatMoveSerializer(moves, many=True).data)
@@ -345,7 +349,7 @@ class ReservationView(TournamentAPIView):
         request=ReservationInSerializer,
         responses={201: OpenApiTypes.OBJECT, **ERRORS},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         entry = ReservationInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
         data = entry.validated_data
@@ -365,7 +369,7 @@ class WrongSeatView(TournamentAPIView):
         request=WrongSeatInSerializer,
         responses={201: SeatMoveSerializer, **ERRORS},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         entry = WrongSeatInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
         data = dict(entry.validated_data)
@@ -380,9 +384,9 @@ class ButtonView(TournamentAPIView):
         request=inline_serializer("ButtonIn", {"seat": serializers.IntegerField(min_value=1)}),
         responses={200: TournamentTableSerializer},
     )
-    def post(self, request: Request, pk: int, number: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int, number: int) -> Response:
         table = get_object_or_404(TournamentTable, tournament_id=pk, number=number)
-        seat = request.data.get("seat")
+        seat = cast(dict[str, Any], request.data).get("seat")  # SafeJSONParser: an object
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise ValidationError({"seat": "Give the button's seat number."})
         table = director_seats.set_button(table=table, seat=seat, by=request.user)
@@ -400,9 +404,9 @@ class HandForHandView(TournamentAPIView):
         ),
         responses={200: TournamentSerializer, **ERRORS},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         tournament = self.tournament()
-        action = request.data.get("action")
+        action = cast(dict[str, Any], request.data).get("action")  # SafeJSONParser: an object
         if action not in HAND_FOR_HAND_ACTIONS:
             raise ValidationError({"action": "Choose on, off or next."})
         if action == "next":
@@ -431,9 +435,9 @@ class ClockView(TournamentAPIView):
         ),
         responses={200: OpenApiTypes.OBJECT, **ERRORS},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         tournament = self.tournament()
-        action = request.data.get("action")
+        action = cast(dict[str, Any], request.data).get("action")  # SafeJSONParser: an object
         if action not in CLOCK_ACTIONS:
             raise ValidationError({"action": f"Choose one of {', '.join(CLOCK_ACTIONS)}."})
         service = {

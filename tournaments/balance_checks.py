@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -37,7 +38,6 @@ from tournaments.models import (
 from tournaments.seating import (
     FINAL_TABLE,
     Seating,
-    User,
     _lock,
     _seating_changed,
     cite,
@@ -139,7 +139,7 @@ def _balancing_moves_of(
         last_opened=_last_opened(tournament) if tournament.is_stud else None,
         forbidden=frozenset(seating.reserved),
     )
-    numbers = dict(
+    numbers: dict[int | str, int] = dict(
         tournament.entrants.filter(pk__in=[m.player for m in moves]).values_list("pk", "number")
     )
     return [{**move.to_dict(), "player": numbers[move.player]} for move in moves], layout

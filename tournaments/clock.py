@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -18,7 +19,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.scheduling import queue_clock_tick, tasks_run_in_process
-from tournaments.seating import User, _lock
+from tournaments.seating import _lock
 
 
 def _levels(tournament: Tournament) -> dict[int, Level]:

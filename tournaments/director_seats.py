@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -23,7 +24,7 @@ from tournaments.models import (
     TournamentTable,
     TournamentTableStatus,
 )
-from tournaments.seating import WRONG_SEAT, User, _lock, _seating_changed, cite, load_seating
+from tournaments.seating import WRONG_SEAT, _lock, _seating_changed, cite, load_seating
 
 
 def reserve_seat(

@@ -4,8 +4,9 @@ verification replays a revealed draw. The draw itself is ``tournaments.draws``, 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -47,7 +48,6 @@ from tournaments.models import (
 from tournaments.seating import (
     FINAL_TABLE,
     Seating,
-    User,
     _lock,
     _seat_dicts,
     _seating_changed,
@@ -495,7 +495,7 @@ def _insert(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
     if model._meta.label in audit.CHAINS:  # an audit log: each row chained (cardroom/audit.py)
         audit.link_rows(model, rows)
     meta = model._meta
-    fields = [meta.get_field(name) for name in rows[0]]
+    fields = [cast("models.Field[Any, Any]", meta.get_field(name)) for name in rows[0]]  # concrete
     prepared: dict[tuple[str, int], Any] = {}
 
     def value(field: Any, raw: Any) -> Any:
@@ -507,7 +507,7 @@ def _insert(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
         return prepared[key]
 
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields)
+    columns = ", ".join(quote(cast(str, field.column)) for field in fields)  # concrete: a column
     # Only the model's own table and column names go into the text; values are parameters.
     sql = (
         f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"  # noqa: S608

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import cast
+
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -29,7 +32,6 @@ from tournaments.seating import (
     CORRECTION,
     HAND_FOR_HAND,
     LATE_REGISTRATION,
-    User,
     _lock,
     _seating_changed,
     cite,
@@ -181,7 +183,7 @@ def reinstate_player(*, entrant: Entrant, by: User, reason: str) -> Reinstatemen
         holder = seating.reserved.get(SeatRef(table.number, seat))
         if occupant is not None or holder is not None:
             who = occupant.player if occupant is not None else holder
-            other = locked.entrants.get(number=who)
+            other = locked.entrants.get(number=cast(int, who))  # one of the two is there
             raise DrawError(
                 "seat_not_free", f"{entrant.name} cannot go back to table {table.number} seat "
                 f"{seat}: it is {'taken by' if occupant else 'reserved for'} {other}. "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -154,7 +154,7 @@ class EntrantForm(forms.Form):
         )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = cast(dict[str, Any], super().clean())  # Form.clean returns cleaned_data
         if not (data.get("name") or "").strip() and not data.get("reentry_of"):
             self.add_error("name", "Give the player's name, or choose who re-enters.")
         return data

@@ -9,7 +9,7 @@ every seat change a ``SeatMove``; both are append-only.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -483,7 +483,7 @@ class Elimination(AppendOnly):
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField(default=timezone.now, editable=False)
 
-    objects = EliminationQuerySet.as_manager()
+    objects: ClassVar[models.Manager[Elimination]] = EliminationQuerySet.as_manager()
 
     class Meta:
         ordering = ["-at", "-id"]

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q
 
 from tournaments.draws.balancing import SeatedPlayer
@@ -34,8 +33,6 @@ from tournaments.models import (
     TournamentTableStatus,
 )
 from tournaments.scheduling import queue_balance_check
-
-User = AbstractBaseUser
 
 #: A player moved by balancing or a break this recently is not moved again while another
 #: candidate exists (TDA 11).

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
@@ -25,7 +26,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
-from tournaments.seating import User, _lock, the
+from tournaments.seating import _lock, the
 
 
 def create_tournament(

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from cardroom.forms import whole_number
 from cardroom.navigation import redirect_to
+from cardroom.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.roles import READERS, Role, role_required
 from tournaments import balance_checks, director_seats, draw_services, eliminations, setup
 from tournaments.clock import advance_level, pause_clock, resume_clock, start_clock
@@ -60,7 +61,7 @@ def _tournament(pk: int) -> Tournament:
     return get_object_or_404(Tournament, pk=pk)
 
 
-def _refused(request: HttpRequest, exc: DrawError | ValidationError, url: str) -> HttpResponse:
+def _refused(request: HtmxRequest, exc: DrawError | ValidationError, url: str) -> HttpResponse:
     """A refusal: the message (with the rules it applies) on the page the director came from."""
     text = exc.message if isinstance(exc, DrawError) else " ".join(exc.messages)
     if isinstance(exc, DrawError) and exc.citations:
@@ -71,7 +72,7 @@ def _refused(request: HttpRequest, exc: DrawError | ValidationError, url: str) -
     return redirect(url)
 
 
-def _act(request: HttpRequest, url: str, action: Callable[[], Any], done: str = "") -> HttpResponse:
+def _act(request: HtmxRequest, url: str, action: Callable[[], Any], done: str = "") -> HttpResponse:
     """Run one service call; on success go to ``url``, on a refusal say why."""
     try:
         action()
@@ -87,13 +88,13 @@ def _act(request: HttpRequest, url: str, action: Callable[[], Any], done: str = 
 
 @require_GET
 @role_required(*READERS)
-def tournament_list(request: HttpRequest) -> HttpResponse:
+def tournament_list(request: AuthenticatedRequest) -> HttpResponse:
     tournaments = Tournament.objects.all()
     return render(request, "tournaments/list.html", {"tournaments": tournaments})
 
 
 @role_required(Role.DIRECTOR)
-def tournament_create(request: HttpRequest) -> HttpResponse:
+def tournament_create(request: AuthenticatedRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -186,7 +187,7 @@ def place_rows(tournament: Tournament, limit: int = 50) -> list[dict[str, Any]]:
 
 @require_GET
 @role_required(*READERS)
-def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_detail(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
     partial = {"table-map", "entrant-list", "eliminations", "clock-panel"}
     name = request.GET.get("part", "")
@@ -199,7 +200,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @role_required(Role.DIRECTOR)
-def entrant_register(request: HttpRequest, pk: int) -> HttpResponse:
+def entrant_register(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
     form = EntrantForm(request.POST, tournament=tournament)
     if form.is_valid():
@@ -221,7 +222,7 @@ def entrant_register(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @role_required(Role.DIRECTOR)
-def entrant_eliminate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def entrant_eliminate(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
     entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
     url = reverse("tournaments:detail", args=[pk])
     try:
@@ -249,7 +250,7 @@ def entrant_eliminate(request: HttpRequest, pk: int, number: int) -> HttpRespons
 
 @require_POST
 @role_required(Role.DIRECTOR)
-def entrant_reinstate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def entrant_reinstate(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
     """Undo a mistaken elimination: an audited correction, the elimination row stays."""
     entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
     form = ReinstateForm(request.POST)
@@ -267,7 +268,7 @@ def entrant_reinstate(request: HttpRequest, pk: int, number: int) -> HttpRespons
 
 @require_POST
 @role_required(Role.DIRECTOR)
-def registration_close(request: HttpRequest, pk: int) -> HttpResponse:
+def registration_close(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
     return _act(
         request, reverse("tournaments:detail", args=[pk]),
@@ -278,7 +279,7 @@ def registration_close(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @role_required(Role.DIRECTOR)
-def reserve_seat(request: HttpRequest, pk: int) -> HttpResponse:
+def reserve_seat(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     form = ReserveSeatForm(request.POST)
     url = reverse("tournaments:detail", args=[pk])
     if not form.is_valid():
@@ -298,7 +299,7 @@ def reserve_seat(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @role_required(Role.DIRECTOR)
-def wrong_seat(request: HttpRequest, pk: int) -> HttpResponse:
+def wrong_seat(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     form = WrongSeatForm(request.POST)
     url = reverse("tournaments:detail", args=[pk])
     if not form.is_valid():
@@ -315,7 +316,7 @@ def wrong_seat(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @role_required(Role.DIRECTOR)
-def table_button(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def table_button(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
     table = get_object_or_404(TournamentTable, tournament_id=pk, number=number)
     form = ButtonForm(request.POST)
     url = reverse("tournaments:detail", args=[pk])
@@ -330,7 +331,7 @@ def table_button(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @require_POST
 @role_required(Role.DIRECTOR)
-def hand_for_hand(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_for_hand(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
     what = request.POST.get("hand_for_hand", "")
     url = reverse("tournaments:detail", args=[pk])
@@ -353,7 +354,7 @@ def hand_for_hand(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 @role_required(*READERS)
-def break_screen(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def break_screen(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
     """Step 0 of breaking a table: who is at it, and the button to show the seat cards."""
     table = get_object_or_404(TournamentTable, tournament_id=pk, number=number)
     players = SeatAssignment.objects.filter(table=table, ended_at__isnull=True).select_related(
@@ -367,7 +368,7 @@ def break_screen(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @require_POST
 @role_required(Role.DIRECTOR)
-def draw_commit(request: HttpRequest, pk: int) -> HttpResponse:
+def draw_commit(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Seal a seed and publish its commitment (for a break: show the seat cards)."""
     tournament = _tournament(pk)
     kind = request.POST.get("kind", "")
@@ -391,7 +392,7 @@ def draw_commit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @role_required(Role.DIRECTOR)
-def draw_deal(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def draw_deal(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
     draw = get_object_or_404(Draw, tournament_id=pk, number=number)
     url = reverse("tournaments:draw_detail", args=[pk, number])
     return _act(request, url, lambda: draw_services.deal_draw(draw=draw, by=request.user))
@@ -399,7 +400,7 @@ def draw_deal(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @require_GET
 @role_required(*READERS)
-def draw_list(request: HttpRequest, pk: int) -> HttpResponse:
+def draw_list(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
     return render(
         request, "tournaments/draws.html",
@@ -413,7 +414,7 @@ def draw_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 @role_required(*READERS)
-def draw_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def draw_detail(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
     draw = get_object_or_404(
         Draw.objects.select_related("tournament"), tournament_id=pk, number=number
     )
@@ -445,7 +446,7 @@ def draw_context(draw: Draw) -> dict[str, Any]:
 
 @require_GET
 @role_required(*READERS)
-def draw_verify(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def draw_verify(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
     draw = get_object_or_404(Draw, tournament_id=pk, number=number)
     verification = draw_services.verify_draw(draw)
     template = "tournaments/draw.html#verification" if request.htmx else "tournaments/draw.html"
@@ -458,7 +459,7 @@ def draw_verify(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @require_GET
 @role_required(*READERS)
-def balance(request: HttpRequest, pk: int) -> HttpResponse:
+def balance(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
     check = tournament.balance_checks.first()
     names = dict(tournament.entrants.values_list("number", "name"))
@@ -474,7 +475,7 @@ def balance(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @role_required(Role.DIRECTOR)
-def balance_check(request: HttpRequest, pk: int) -> HttpResponse:
+def balance_check(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     _tournament(pk)  # a 404 for a tournament that does not exist, not a 500 in the service
     url = reverse("tournaments:balance", args=[pk])
     return _act(request, url, lambda: balance_checks.check_balance(tournament_id=pk))
@@ -482,7 +483,7 @@ def balance_check(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @role_required(Role.DIRECTOR)
-def balance_apply(request: HttpRequest, pk: int, check_id: int) -> HttpResponse:
+def balance_apply(request: AuthenticatedRequest, pk: int, check_id: int) -> HttpResponse:
     check = get_object_or_404(BalanceCheck, tournament_id=pk, pk=check_id)
     url = reverse("tournaments:balance", args=[pk])
     return _act(
@@ -496,7 +497,7 @@ def balance_apply(request: HttpRequest, pk: int, check_id: int) -> HttpResponse:
 
 @require_GET
 @role_required(*READERS)
-def clock(request: HttpRequest, pk: int) -> HttpResponse:
+def clock(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
     levels = list(tournament.levels.all())
     template = "tournaments/clock.html#clock-face" if request.htmx else "tournaments/clock.html"
@@ -508,7 +509,7 @@ def clock(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 @role_required(*READERS)
-def clock_display(request: HttpRequest, pk: int) -> HttpResponse:
+def clock_display(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """The room display: the clock full-screen on a TV, no navigation, kept by static/js/clock.js."""
     tournament = _tournament(pk)
     state = room_state(tournament, list(tournament.levels.all()), timezone.now())
@@ -518,7 +519,7 @@ def clock_display(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 @role_required(*READERS)
-def clock_state(request: HttpRequest, pk: int) -> JsonResponse:
+def clock_state(request: AuthenticatedRequest, pk: int) -> JsonResponse:
     """What the room display polls: a fixed-size GET, the state as of the server's clock."""
     tournament = _tournament(pk)
     state = room_state(tournament, list(tournament.levels.all()), timezone.now())
@@ -536,7 +537,7 @@ CLOCK_ACTIONS: dict[str, Callable[..., Tournament]] = {
 
 @require_POST
 @role_required(Role.DIRECTOR)
-def clock_action(request: HttpRequest, pk: int) -> HttpResponse:
+def clock_action(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
     action = CLOCK_ACTIONS.get(request.POST.get("action", ""))
     url = reverse("tournaments:clock", args=[pk])
