@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from rules.engine.award import Board, Showdown, award_hand, closing_returns, parse_showdown
 from rules.engine.chips import Physical, interpret
 from rules.engine.errors import BadInput, IllegalAction
+from rules.engine.pots import Pot
+from rules.engine.state import Action, ActionKind, Seat, replay
 from tests.rules.engine import test_chips as seeds
-from tests.rules.engine.hands import game, play
+from tests.rules.engine.hands import action, game, seats
 from tests.rules.engine.test_chips import did, table
 
 GOLDEN = Path(__file__).with_name("golden") / "rulings.json"
@@ -95,6 +99,11 @@ BRANCHES: dict[str, tuple[Any, Physical]] = {
     "spoken-bet-facing-bet-counts-as-raise": (UTG_1100, did(1000, 1000, said="bet")),
     "spoken-raise-no-bet-counts-as-bet": (table(), did(100, 100, said="raise")),
     "spoken-bet-single-chip-no-bet": (table(), did(500, said="bet")),
+    "bb-option-single-chip-with-blind-in-front": (
+        table(bet=100, wager=100, bring_in=100),
+        did(500),
+    ),
+    "spoken-raise-chips-exactly-the-bet": (UTG_1100, did(1000, 100, said="raise")),
     "bad-prior-fewer-than-wager": (table(bet=600, wager=100), did(1000, prior=(25,))),
     "bad-partly-pulled-back-unlisted": (table(bet=600, wager=100), did(1000, pulled_back="some")),
 }  # fmt: skip
@@ -113,18 +122,18 @@ MALFORMED_PHYSICAL: dict[str, Any] = {
     "verbal-amount-zero": {"chips": [100], "verbal": {"action": "raise", "to": 0}},
 }
 CASES |= {
-    f"physical:{key}": (lambda body=body: Physical.from_dict(body))
-    for key, body in MALFORMED_PHYSICAL.items()
+    f"physical:{key}": partial(Physical.from_dict, body) for key, body in MALFORMED_PHYSICAL.items()
 }
 BUILT_PHYSICAL: dict[str, dict[str, Any]] = {
+    "chip-zero": {"chips": (0,)},
+    "prior-not-a-list": {"chips": (100,), "prior_chips": 25},
     "pulled-back-one": {"chips": (100,), "pulled_back": 1},
     "verbal-unknown-word": {"chips": (100,), "verbal": "shove"},
     "amount-with-call": {"chips": (100,), "verbal": "call", "verbal_to": 100},
     "amount-zero": {"chips": (100,), "verbal": "bet", "verbal_to": 0},
 }
 CASES |= {
-    f"physical-built:{key}": (lambda fields=fields: Physical(**fields))
-    for key, fields in BUILT_PHYSICAL.items()
+    f"physical-built:{key}": partial(Physical, **fields) for key, fields in BUILT_PHYSICAL.items()
 }
 FACING_CHANGES: dict[str, dict[str, Any]] = {
     "structure": {"structure": "spread_limit"},
@@ -182,6 +191,7 @@ HANDS: dict[str, tuple[Any, int, Any, list[str]]] = {
         game("pot_limit", 50, 100, pot_limit_small_blind_as_big=True), 1, [10_000] * 3,
         ["1 raise 10000"],
     ),
+    "pl-short-small-blind-raise-over-pot": (PL, 1, [10_000, 30, 10_000], ["1 raise 10000"]),
     "pl-short-blind-raise-over-pot": (PL, 1, [10_000, 10_000, 60], ["1 raise 10000"]),
     "check-facing-bet": (NL, 1, [10_000] * 3, ["1 check"]),
     "not-your-turn": (NL, 1, [10_000] * 3, ["2 call"]),
@@ -189,9 +199,10 @@ HANDS: dict[str, tuple[Any, int, Any, list[str]]] = {
 }  # fmt: skip
 
 
-def _hand(config: Any, button: int, stacks: Any, actions: list[str]) -> Case:
+def _hand(config: Any, button: int, stacks: Any, actions: list[str] | list[Action]) -> Case:
     def run() -> dict[str, Any]:
-        _state, error = play(config, button, stacks, actions)
+        steps = [step if isinstance(step, Action) else action(step) for step in actions]
+        _state, error = replay(config, button, seats(stacks), steps)
         assert error is not None, "every action was accepted"
         index, illegal = error
         return {"refused_action": index, **_refusal(illegal)}
@@ -200,6 +211,77 @@ def _hand(config: Any, button: int, stacks: Any, actions: list[str]) -> Case:
 
 
 CASES |= {f"hand:{key}": _hand(*value) for key, value in HANDS.items()}
+
+
+def _held(actions: list[Action]) -> Case:
+    return _hand(NL, 1, [10_000] * 4, actions)
+
+
+CASES |= {
+    "hand:held-twice": _held(
+        [Action(2, ActionKind.CALL, out_of_turn=True), Action(2, ActionKind.FOLD, out_of_turn=True)]
+    ),
+    "hand:held-by-a-folded-seat": _held(
+        [Action(4, ActionKind.FOLD), Action(4, ActionKind.CALL, out_of_turn=True)]
+    ),
+}
+
+ACTION_BODIES: dict[str, Any] = {
+    "seat-a-string": {"seat": "3", "action": "call"},
+    "seat-a-bool": {"seat": True, "action": "call"},
+    "to-a-string": {"seat": 1, "action": "raise", "to": "700"},
+    "unknown-word": {"seat": 1, "action": "shove"},
+    "word-a-number": {"seat": 1, "action": 3},
+    "out-of-turn-a-string": {"seat": 1, "action": "call", "out_of_turn": "yes"},
+}
+CASES |= {f"action:{key}": partial(Action.from_dict, body) for key, body in ACTION_BODIES.items()}
+CASES["action-built:seat-a-string"] = lambda: Action("3", ActionKind.CALL)  # type: ignore[arg-type]
+
+SHOWDOWNS: dict[str, Any] = {
+    "missing": None,
+    "not-an-object": [[1]],
+    "ranking-not-a-list": {"ranking": 1},
+    "more-groups-than-players": {"ranking": [[1], [2], [3], [1]]},
+    "empty-group": {"ranking": [[1], []]},
+    "group-larger-than-the-table": {"ranking": [[1, 2, 3, 1]]},
+    "seat-ranked-twice": {"ranking": [[1], [1]]},
+    "seat-not-dealt-in": {"ranking": [[1, 2], [3], [4]]},
+    "boards-not-two": {"ranking": [[1]], "boards": [{"ranking": [[1]]}]},
+}
+CASES |= {
+    f"showdown:{key}": partial(parse_showdown, raw, dealt=(1, 2, 3))
+    for key, raw in SHOWDOWNS.items()
+}
+# The award body: a main pot and a side pot won by one player, chips returned to another.
+CASES["award:body-one-winner"] = lambda: award_hand(
+    pots=[Pot(300, (1, 2, 3)), Pot(200, (1, 2))],
+    showdown=Showdown((Board(((2,), (1,), (3,))),)),
+    button=1,
+    stacks={1: 0, 2: 0, 3: 900},
+    returned={1: 0, 3: 100},
+    min_chip=1,
+)
+CASES["award:body-split-odd-chip"] = lambda: award_hand(
+    pots=[Pot(301, (1, 2, 3))],
+    showdown=Showdown((Board(((3, 2), (1,))),)),
+    button=1,
+    stacks={1: 0, 2: 0, 3: 0},
+    returned={},
+    min_chip=1,
+)
+
+
+def _closed_by_the_blinds() -> dict[str, Any]:
+    # Heads-up, both blinds all-in for their whole stacks: the big blind's 50 beyond the small
+    # blind's 50 is uncalled and goes back (the blinds alone closed the betting).
+    seats = [Seat(1, 50), Seat(2, 100)]
+    state, error = replay(NL, 1, seats, [])
+    assert error is None
+    returns = closing_returns(config=NL, button=1, seats=seats, actions=[], final=state)
+    return {"street": state.street, "returned": [[seat, n] for seat, n in sorted(returns.items())]}
+
+
+CASES["award:closing-returns-blinds-all-in"] = _closed_by_the_blinds
 
 
 def _refusal(error: IllegalAction) -> dict[str, Any]:
@@ -213,6 +295,8 @@ def _outcome(case: Case) -> dict[str, Any]:
         return _refusal(error)
     except BadInput as error:
         return {"bad_input": error.field, "message": error.message}
+    if not isinstance(result, dict):
+        return {"accepted": repr(result)}  # input that should be refused is in the diff
     return result if "refused_action" in result else {"ruling": result}
 
 
