@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from rules.engine.award import Board, Showdown, award_hand, closing_returns, parse_showdown
+from rules.engine.award import Board, Showdown, award_hand, parse_showdown
 from rules.engine.chips import Physical, interpret
 from rules.engine.errors import BadInput, IllegalAction
 from rules.engine.pots import Pot
-from rules.engine.state import Action, ActionKind, Seat, replay
+from rules.engine.state import Action, ActionKind, Seat, replay, snapshot
 from tests.rules.engine import test_chips as seeds
 from tests.rules.engine.hands import action, game, seats
 from tests.rules.engine.test_chips import did, table
@@ -226,6 +226,30 @@ CASES |= {
     ),
 }
 
+# The contract's 200 body of a hand whose betting is over (and one mid-hand): after the last
+# street nothing is left to match, and the increment is the next street's opening one.
+SNAPSHOTS: dict[str, tuple[Any, int, Any, list[str]]] = {
+    "nl-complete-by-folds": (NL, 1, [10_000] * 3, ["1 raise 300", "2 fold", "3 fold"]),
+    "nl-all-in-preflop-to-showdown": (NL, 1, [10_000, 10_000, 500], ["1 raise 600", "2 fold", "3 call"]),
+    "fl-checked-down-to-showdown": (
+        FL_GAME, 1, [1_000] * 3,
+        ["1 call", "2 call", "3 check", *["2 check", "3 check", "1 check"] * 3],
+    ),
+    "nl-mid-hand-after-a-raise": (NL, 1, [10_000] * 3, ["1 raise 300"]),
+}  # fmt: skip
+
+
+def _snapshot(config: Any, button: int, stacks: Any, actions: list[str]) -> Case:
+    def run() -> dict[str, Any]:
+        state, error = replay(config, button, seats(stacks), [action(a) for a in actions])
+        assert error is None, error
+        return snapshot(state)
+
+    return run
+
+
+CASES |= {f"snapshot:{key}": _snapshot(*value) for key, value in SNAPSHOTS.items()}
+
 ACTION_BODIES: dict[str, Any] = {
     "seat-a-string": {"seat": "3", "action": "call"},
     "seat-a-bool": {"seat": True, "action": "call"},
@@ -277,7 +301,7 @@ def _closed_by_the_blinds() -> dict[str, Any]:
     seats = [Seat(1, 50), Seat(2, 100)]
     state, error = replay(NL, 1, seats, [])
     assert error is None
-    returns = closing_returns(config=NL, button=1, seats=seats, actions=[], final=state)
+    returns = state.returned
     return {"street": state.street, "returned": [[seat, n] for seat, n in sorted(returns.items())]}
 
 
