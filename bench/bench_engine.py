@@ -48,7 +48,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.engine.award import Board, Showdown, award_hand, closing_returns
+from rules.engine.award import Board, Showdown, award_hand
 from rules.engine.config import GameConfig, Structure
 from rules.engine.state import (
     Action,
@@ -80,7 +80,7 @@ CLOCKED = {
         "create_state + every action so far + options + pots (betting-only automation;"
         " dealing paused off the clock)"
     ),
-    "engine_clock_award": "replay twice + pots + award_hand (a random ranking)",
+    "engine_clock_award": "replay + pots + award_hand (a random ranking)",
     "pokerkit_clock_all_automation": (
         "reference only: every automation on, so dealing a shuffled deck, showing, evaluating"
         " hands and pushing chips happen inside the timed actions"
@@ -396,23 +396,20 @@ def award_cases(hands: Sequence[Hand], seed: int) -> list[tuple[Hand, Showdown |
 
 
 def time_engine_award(cases: Sequence[tuple[Hand, Showdown | None]]) -> list[int]:
-    """Nanoseconds of each award request once the body is read: replay, the uncalled chips
-    (a second replay), the pots and the award."""
+    """Nanoseconds of each award request once the body is read: replay (which records the
+    uncalled chips it returns), the pots and the award."""
     times = []
     clock = time.perf_counter_ns
     for hand, showdown in cases:
         button, seats, actions = hand.button, hand.seats, hand.actions
         start = clock()
         state, _ = replay(CONFIG, button, seats, actions)
-        returned = closing_returns(
-            config=CONFIG, button=button, seats=seats, actions=actions, final=state
-        )
         award_hand(
             pots=pots(state),
             showdown=showdown,
             button=button,
             stacks=state.stacks,
-            returned=returned,
+            returned=state.returned,
             min_chip=1,
         )
         times.append(clock() - start)

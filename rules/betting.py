@@ -35,7 +35,7 @@ from rules.betting_request import HandSerializer as HandSerializer
 from rules.betting_request import SeatSerializer as SeatSerializer
 from rules.betting_request import StrictInteger as StrictInteger
 from rules.betting_request import build_hand as build_hand
-from rules.engine.award import award_hand, check_showdown, closing_returns, parse_showdown
+from rules.engine.award import award_hand, check_showdown, parse_showdown
 from rules.engine.chips import Facing, interpret
 from rules.engine.errors import BadInput, IllegalAction
 from rules.engine.state import (
@@ -386,13 +386,12 @@ class AwardView(BettingView):
                 check_showdown(
                     showdown, live=[s for s in state.seat_order if s not in state.folded]
                 )
-            returned = closing_returns(**hand._asdict(), final=state)
             body = award_hand(
                 pots=pots(state),
                 showdown=showdown,
                 button=hand.button,
                 stacks=state.stacks,
-                returned=returned,
+                returned=state.returned,
                 min_chip=hand.config.min_chip,
                 dead_money=sum(state.dead.values()),
             )

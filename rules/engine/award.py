@@ -3,8 +3,8 @@ high-low halves and running it twice (the betting contract's ``POST /api/v1/bett
 
 ``parse_showdown`` reads the showdown's form (a ``BadInput`` naming the dotted field);
 ``check_showdown`` checks it against the players still in the hand; ``award_pots`` splits the
-pots; ``returned_chips`` recovers the uncalled chips the engine gave back when the betting
-closed; ``award_hand`` puts them together into the contract's response body.
+pots; ``award_hand`` puts them together, with the uncalled chips the hand handed back when
+the betting closed (``HandState.returned``), into the contract's response body.
 
 Rules applied (each cited in the answer when it decides something):
 
@@ -28,15 +28,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine import citations as rule
-from rules.engine.config import GameConfig
 from rules.engine.errors import BadInput
 from rules.engine.pots import Pot, split_pot
-from rules.engine.state import Action, Blinds, HandState, Post, Seat, replay
 
 Ranking = tuple[tuple[int, ...], ...]
 
 #: Chips added to every stack to read what the forced bets are when nobody is short of them.
-_DEEP = 10**18
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,45 +256,6 @@ def award_pots(
                 splitter.board(part, board, pot.eligible, awards)
         result.append(AwardedPot(pot, awards))
     return result, list(splitter.cited)
-
-
-def returned_chips(
-    before: Mapping[int, int], after: Mapping[int, int], acted: Collection[int]
-) -> dict[int, int]:
-    """The uncalled chips handed back when the betting closed, from each seat's chips behind
-    just before the closing step (``before``) and after it (``after``). Only the seats that
-    acted in that step (``acted``) put chips in during it, and none of them is ever the owner
-    of an uncalled excess (a bet nobody can call cannot be made, and closing on a call or a
-    fold answers someone else's bet); every other seat's stack grows only by a return."""
-    return {
-        seat: after[seat] - before[seat]
-        for seat in sorted(after)
-        if seat not in acted and after[seat] > before[seat]
-    }
-
-
-def closing_returns(
-    *,
-    config: GameConfig,
-    button: int,
-    seats: Sequence[Seat],
-    actions: Sequence[Action],
-    final: HandState,
-    blinds: Blinds | None = None,
-    posts: Sequence[Post] = (),
-) -> dict[int, int]:
-    """The uncalled chips ``final`` (a hand whose betting is over) handed back, found by
-    replaying the hand up to the step that closed the betting: the last action, or the
-    forced bets when they closed it alone (everyone but at most one all-in)."""
-    if actions:
-        before, _ = replay(config, button, seats, actions[:-1], blinds, posts)
-        return returned_chips(before.stacks, final.stacks, {actions[-1].seat})
-    # Closed by the forced bets: what each seat posted, read from the same hand dealt with
-    # chips enough for every post (each seat but at most one was all-in for its whole stack).
-    deep = [Seat(s.seat, s.stack + _DEEP) for s in seats]
-    posted, _ = replay(config, button, deep, (), blinds, posts)
-    behind = {s.seat: max(0, s.stack - (s.stack + _DEEP - posted.stacks[s.seat])) for s in seats}
-    return returned_chips(behind, final.stacks, ())
 
 
 def award_hand(

@@ -177,6 +177,7 @@ class HandState:
         "next_seat",
         "pot",
         "raises",
+        "returned",
         "sb_seat",
         "seat_order",
         "stacks",
@@ -216,6 +217,9 @@ class HandState:
     #: Out-of-turn actions waiting for their turn, and those voided (``out_of_turn.Held``).
     held: list[Any]
     voided: list[Any]
+    #: Uncalled chips handed back to their owner when the betting closed, per seat: what the
+    #: award reports as ``returned``.
+    returned: dict[int, int]
     limit: bool
     #: Players still in the hand; of them, players with chips behind.
     live_count: int
@@ -233,6 +237,7 @@ class HandState:
         other.acted_level = self.acted_level.copy()
         other.held = self.held.copy()
         other.voided = self.voided.copy()
+        other.returned = self.returned.copy()
         return other
 
     def can_act(self, seat: int) -> bool:
@@ -318,6 +323,7 @@ def finish(state: HandState, street: str) -> None:
         totals[top_seat] -= excess
         state.stacks[top_seat] += excess
         state.pot -= excess
+        state.returned[top_seat] = state.returned.get(top_seat, 0) + excess
     for seat in state.seat_order:
         state.street_wager[seat] = 0
     state.current_bet = 0

@@ -84,6 +84,7 @@ def start_hand(
     state.raises, state.capped = 0, False
     state.limit = config.structure is Structure.FIXED_LIMIT
     state.held, state.voided = [], []
+    state.returned = {}
 
     stacks, contributed = state.stacks, state.total_contributed
     # Antes are dead money: in the pot, not part of anyone's wager on the street.

@@ -16,7 +16,6 @@ from rules.engine.award import (
     Showdown,
     award_pots,
     check_showdown,
-    closing_returns,
     halves,
     parse_showdown,
 )
@@ -314,7 +313,7 @@ def _returns(stacks: dict[int, int], button: int, actions: list[Action], **game:
     seats = [Seat(seat=s, stack=c) for s, c in stacks.items()]
     state, error = replay(config, button, seats, actions)
     assert error is None and state.to_act is None
-    return closing_returns(config=config, button=button, seats=seats, actions=actions, final=state)
+    return state.returned
 
 
 def test_an_uncalled_raise_is_returned_to_its_owner() -> None:
@@ -458,9 +457,7 @@ def test_no_chip_is_created_or_lost_in_a_played_hand(
     showdown = (
         None if state.street == "complete" else Showdown((Board(tuple((s,) for s in order)),))
     )
-    returned = closing_returns(
-        config=config, button=button, seats=seats, actions=actions, final=state
-    )
+    returned = state.returned
     awarded, _ = award_pots(
         pots=pots(state), showdown=showdown, button=button, seat_order=state.seat_order, min_chip=1
     )
