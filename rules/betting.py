@@ -92,10 +92,14 @@ def illegal(index: int, error: IllegalAction) -> Response:
 
 
 def bad_input(error: BadInput) -> Response:
-    fields = {error.field: [error.message]} if error.field else {}
-    cited = {"citations": list(error.citations)} if error.citations else {}
-    body = error_body("bad_request", error.message, fields=fields, **cited)
-    return Response(body, status=400)
+    # The contract's 400 body is exactly {code, message, fields}: the rules a refused post or
+    # blind seat applies (CR-BB.1 to CR-BB.3, CR-DM.2) are named in the message, not in a key
+    # version 1 clients do not expect.
+    message = error.message
+    if error.citations:
+        message = f"{message} ({', '.join(error.citations)})"
+    fields = {error.field: [message]} if error.field else {}
+    return Response(error_body("bad_request", message, fields=fields), status=400)
 
 
 class PublicBettingAPI(BasePermission):
@@ -157,8 +161,6 @@ ERROR_400 = inline_serializer(
                 "code": serializers.CharField(),
                 "message": serializers.CharField(),
                 "fields": serializers.DictField(required=False),
-                # The rules a refused post or blind seat applies (CR-BB.1 to CR-BB.3).
-                "citations": serializers.ListField(child=serializers.CharField(), required=False),
             },
         )
     },

@@ -125,7 +125,10 @@ def test_a_refused_post_or_blind_seat_cites_the_procedure(
     assert response.status_code == 400, response.json()
     error = response.json()["error"]
     assert error["code"] == "bad_request" and field in error["fields"], error
-    assert error["citations"] == cited
+    # The contract's 400 shape is kept exactly; the procedure is named in the message.
+    assert set(error) == {"code", "message", "fields"}
+    assert error["message"].endswith(f"({', '.join(cited)})")
+    assert error["fields"][field] == [error["message"]]
 
 
 def test_other_bad_requests_carry_no_citations() -> None:
