@@ -22,6 +22,7 @@ import pytest
 from rules.engine.award import Board, Showdown, award_hand, parse_showdown
 from rules.engine.chips import Physical, interpret
 from rules.engine.errors import BadInput, IllegalAction
+from rules.engine.posting import Blinds
 from rules.engine.pots import Pot
 from rules.engine.state import Action, ActionKind, Seat, replay, snapshot
 from tests.rules.engine import test_chips as seeds
@@ -104,6 +105,18 @@ BRANCHES: dict[str, tuple[Any, Physical]] = {
         did(500),
     ),
     "spoken-raise-chips-exactly-the-bet": (UTG_1100, did(1000, 100, said="raise")),
+    "bb-option-one-chip-some-pulled-back": (
+        table(bet=100, wager=100, bring_in=100),
+        did(500, prior=(50,), pulled_back="some"),
+    ),
+    "prior-exactly-the-bet-judged-together": (
+        table(bet=700, wager=100, increment=600, bring_in=100),
+        did(500, prior=(500, 200)),
+    ),
+    "spoken-all-in-not-beyond-bet-chips-over": (
+        table(bet=1000, stack=600),
+        did(500, 500, said="all_in"),
+    ),
     "bad-prior-fewer-than-wager": (table(bet=600, wager=100), did(1000, prior=(25,))),
     "bad-partly-pulled-back-unlisted": (table(bet=600, wager=100), did(1000, pulled_back="some")),
 }  # fmt: skip
@@ -193,6 +206,12 @@ HANDS: dict[str, tuple[Any, int, Any, list[str]]] = {
     ),
     "pl-short-small-blind-raise-over-pot": (PL, 1, [10_000, 30, 10_000], ["1 raise 10000"]),
     "pl-short-blind-raise-over-pot": (PL, 1, [10_000, 10_000, 60], ["1 raise 10000"]),
+    "fl-bet-short-on-the-flop": (
+        FL_GAME, 1, [1_000] * 3, ["1 call", "2 call", "3 check", "2 bet 5"]
+    ),
+    "nl-bet-over-stack-on-the-flop": (
+        NL, 1, [10_000] * 3, ["1 call", "2 call", "3 check", "2 bet 20000"]
+    ),
     "check-facing-bet": (NL, 1, [10_000] * 3, ["1 check"]),
     "not-your-turn": (NL, 1, [10_000] * 3, ["2 call"]),
     "hand-over": (NL, 1, [10_000] * 3, ["1 fold", "2 fold", "3 check"]),
@@ -235,6 +254,8 @@ SNAPSHOTS: dict[str, tuple[Any, int, Any, list[str]]] = {
         FL_GAME, 1, [1_000] * 3,
         ["1 call", "2 call", "3 check", *["2 check", "3 check", "1 check"] * 3],
     ),
+    "fl-custom-bets-at-the-deal": (game("fixed_limit", 5, 10, small_bet=20, big_bet=40), 1,
+        [1_000] * 3, []),
     "nl-mid-hand-after-a-raise": (NL, 1, [10_000] * 3, ["1 raise 300"]),
 }  # fmt: skip
 
@@ -249,6 +270,17 @@ def _snapshot(config: Any, button: int, stacks: Any, actions: list[str]) -> Case
 
 
 CASES |= {f"snapshot:{key}": _snapshot(*value) for key, value in SNAPSHOTS.items()}
+
+CASES["hand:held-after-the-hand-is-over"] = _held(
+    [Action(4, ActionKind.FOLD), Action(1, ActionKind.FOLD), Action(2, ActionKind.FOLD),
+     Action(3, ActionKind.CALL, out_of_turn=True)]
+)  # fmt: skip
+CASES["hand:blinds-on-one-seat"] = lambda: replay(
+    NL, 1, seats([10_000] * 3), [], Blinds(small=2, big=2)
+)
+CASES["hand:dead-small-blind-on-a-seat"] = lambda: replay(
+    NL, 1, seats([10_000] * 3), [], Blinds(small=4, big=3)
+)
 
 ACTION_BODIES: dict[str, Any] = {
     "seat-a-string": {"seat": "3", "action": "call"},
@@ -270,6 +302,12 @@ SHOWDOWNS: dict[str, Any] = {
     "group-larger-than-the-table": {"ranking": [[1, 2, 3, 1]]},
     "seat-ranked-twice": {"ranking": [[1], [1]]},
     "seat-not-dealt-in": {"ranking": [[1, 2], [3], [4]]},
+    "seat-not-a-number": {"ranking": [["x"]]},
+    "ranking-unlike-first-board": {
+        "ranking": [[1], [2]],
+        "boards": [{"ranking": [[2], [1]]}, {"ranking": [[1], [2]]}],
+    },
+    "low-ranking-not-a-list": {"ranking": [[1]], "low_ranking": 1},
     "boards-not-two": {"ranking": [[1]], "boards": [{"ranking": [[1]]}]},
 }
 CASES |= {
