@@ -117,6 +117,7 @@ BRANCHES: dict[str, tuple[Any, Physical]] = {
         table(bet=1000, stack=600),
         did(500, 500, said="all_in"),
     ),
+    "nothing-done-no-bet-is-check": (table(), did()),
     "bad-prior-fewer-than-wager": (table(bet=600, wager=100), did(1000, prior=(25,))),
     "bad-partly-pulled-back-unlisted": (table(bet=600, wager=100), did(1000, pulled_back="some")),
 }  # fmt: skip
@@ -211,6 +212,9 @@ HANDS: dict[str, tuple[Any, int, Any, list[str]]] = {
     ),
     "nl-bet-over-stack-on-the-flop": (
         NL, 1, [10_000] * 3, ["1 call", "2 call", "3 check", "2 bet 20000"]
+    ),
+    "nl-min-raise-then-short-reraise": (
+        NL, 1, [10_000] * 4, ["4 raise 200", "1 raise 250"]
     ),
     "check-facing-bet": (NL, 1, [10_000] * 3, ["1 check"]),
     "not-your-turn": (NL, 1, [10_000] * 3, ["2 call"]),
