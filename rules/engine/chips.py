@@ -447,7 +447,7 @@ def _spoken_wager(facing: Facing, physical: Physical, count: _Count, notes: _Not
     said, word = str(physical.verbal), facing.word
     if facing.min_to is None:
         raise _not_open(facing, f'"{said.capitalize()}"')
-    counts_as = f", which counts as a {word}" if said != word else ""
+    counts_as = f", which counts as a {word}," if said != word else ""
     if physical.verbal_to is not None:
         amount = physical.verbal_to
         put_out = bool(physical.chips) or physical.pulled_back is not False

@@ -20,7 +20,7 @@ def apply(state: HandState, action: Action) -> None:
     if seat is None:
         raise IllegalAction(
             "hand_over",
-            f"Nobody is to act: the hand is at {state.street}.",
+            f"Nobody is to act: the betting is over ({state.street}).",
             rule.ACT_IN_TURN,
         )
     if action.seat != seat:
