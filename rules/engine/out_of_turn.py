@@ -59,7 +59,9 @@ def _hold(state: HandState, index: int, action: Action) -> None:
     seat = action.seat
     if state.to_act is None:
         raise IllegalAction(
-            "hand_over", f"Nobody is to act: the betting is over ({state.street}).", rule.ACT_IN_TURN
+            "hand_over",
+            f"Nobody is to act: the betting is over ({state.street}).",
+            rule.ACT_IN_TURN,
         )
     if seat in state.folded or state.stacks[seat] == 0:
         why = "has folded" if seat in state.folded else "is all-in"
