@@ -13,7 +13,8 @@ from django import forms
 from django.db.models import Q, QuerySet
 
 from cardroom.forms import whole_number
-from cardroom.models import Ruling, Structure, Table, TableKind, TableStatus
+from cardroom.models import Ruling, Table
+from cardroom.table_choices import Structure, TableKind, TableStatus
 
 STAKES_ERROR = "Write stakes as small/big blind, e.g. 2/5."
 #: The largest number a filter takes (a table number, a blind): the columns' own limit.

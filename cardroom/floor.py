@@ -31,8 +31,9 @@ from django.http import QueryDict
 from django.utils import timezone
 
 from cardroom.filters import TableFilter, filtered
-from cardroom.models import Hand, HandStatus, Ruling, Table, TableKind, Variant
+from cardroom.models import Hand, HandStatus, Ruling, Table
 from cardroom.services import engine_state
+from cardroom.table_choices import TableKind, Variant
 from rules.engine.state import snapshot
 from tournaments.clock_reading import ClockReading, read_clock
 from tournaments.models import (

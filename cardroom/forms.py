@@ -9,8 +9,9 @@ from django import forms
 from django.http import QueryDict
 
 from cardroom.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
-from cardroom.models import AnteType, Structure, Table, TableKind, TableStatus, Variant
+from cardroom.models import Table
 from cardroom.services import EDITABLE_FIELDS
+from cardroom.table_choices import AnteType, Structure, TableKind, TableStatus, Variant
 from rules.engine.chips import Physical
 
 

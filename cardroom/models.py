@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from math import gcd
 from typing import Any
 
 from django.conf import settings
@@ -12,94 +11,19 @@ from django.db import models
 from django.utils import timezone
 
 from cardroom.append_only import AppendOnly, chain_unique
+from cardroom.table_choices import (
+    STANDARD_CHIPS,
+    AnteType,
+    Structure,
+    TableKind,
+    TableStatus,
+    Variant,
+    choice_check,
+    default_raise_cap,
+    rule,
+    smallest_chip_in_play,
+)
 from rules.engine import citations
-
-#: Chip denominations a cardroom stocks, smallest first.
-STANDARD_CHIPS: tuple[int, ...] = (1, 5, 25, 100, 500, 1000, 5000, 25000, 100000)
-
-
-class TableStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    CLOSED = "closed", "Closed"
-    RESERVED = "reserved", "Reserved"
-    BROKEN = "broken", "Broken"
-
-
-class Structure(models.TextChoices):
-    NO_LIMIT = "no_limit", "No-limit"
-    POT_LIMIT = "pot_limit", "Pot-limit"
-    FIXED_LIMIT = "fixed_limit", "Fixed-limit"
-
-
-class Variant(models.TextChoices):
-    HOLDEM = "holdem", "Hold'em"
-    OMAHA = "omaha", "Omaha"
-    OMAHA_HILO = "omaha_hilo", "Omaha Hi-Lo"
-    STUD = "stud", "Seven-card stud"
-    STUD_HILO = "stud_hilo", "Stud Hi-Lo"
-    RAZZ = "razz", "Razz"
-    BADUGI = "badugi", "Badugi"
-    TRIPLE_DRAW = "triple_draw", "2-7 Triple Draw"
-    SINGLE_DRAW = "single_draw", "2-7 Single Draw"
-    FIVE_CARD_DRAW = "five_card_draw", "Five-card draw"
-
-
-#: Betting rounds per variant: Robert's BR-3 caps two-round games at a bet and four raises.
-BETTING_ROUNDS: dict[str, int] = {
-    Variant.HOLDEM: 4,
-    Variant.OMAHA: 4,
-    Variant.OMAHA_HILO: 4,
-    Variant.STUD: 5,
-    Variant.STUD_HILO: 5,
-    Variant.RAZZ: 5,
-    Variant.BADUGI: 4,
-    Variant.TRIPLE_DRAW: 4,
-    Variant.SINGLE_DRAW: 2,
-    Variant.FIVE_CARD_DRAW: 2,
-}
-
-
-class AnteType(models.TextChoices):
-    NONE = "none", "No ante"
-    EACH = "each", "Every player"
-    BIG_BLIND = "big_blind", "Big-blind ante"
-
-
-class TableKind(models.TextChoices):
-    CASH = "cash", "Cash game"
-    TOURNAMENT = "tournament", "Tournament"
-
-
-def default_raise_cap(variant: str) -> int:
-    """Robert's BR-3: a bet and three raises, or four in games with two betting rounds."""
-    return 4 if BETTING_ROUNDS.get(variant, 4) <= 2 else 3
-
-
-def smallest_chip_in_play(*amounts: int) -> int:
-    """The smallest chip used in the blinds and antes (Robert's BR-7): the largest stocked
-    denomination that makes every forced bet."""
-    common = 0
-    for amount in amounts:
-        if amount:
-            common = gcd(common, amount)
-    best = 1
-    for chip in STANDARD_CHIPS:
-        if common and common % chip == 0:
-            best = chip
-    return best
-
-
-def choice_check(field: str, choices: type[models.Choices]) -> models.CheckConstraint:
-    """The database refuses a value outside the field's choices, whatever path writes it (a
-    form, the API, a raw ``.update()``): a forged value can never be stored (issue 16)."""
-    return models.CheckConstraint(
-        condition=models.Q(**{f"{field}__in": list(choices.values)}),
-        name=f"%(app_label)s_%(class)s_{field}_valid",
-    )
-
-
-def rule(citation: str) -> str:
-    return f" ({citation})"
 
 
 class Table(models.Model):

@@ -12,14 +12,8 @@ from django.utils import timezone
 
 from cardroom import audit
 from cardroom.api_errors import Conflict
-from cardroom.models import (
-    Hand,
-    HandAction,
-    HandStatus,
-    Table,
-    TableChange,
-    TableStatus,
-)
+from cardroom.models import Hand, HandAction, HandStatus, Table, TableChange
+from cardroom.table_choices import TableStatus
 from rules.engine.config import GameConfig
 from rules.engine.errors import BadInput, IllegalAction
 from rules.engine.out_of_turn import play_action

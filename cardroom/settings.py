@@ -229,8 +229,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "BettingActionEnum": "rules.betting.ACTIONS",
         "ReadActionEnum": "rules.betting.VERBALS",
-        "BettingStructureEnum": "cardroom.models.Structure",
-        "GameVariantEnum": "cardroom.models.Variant",
+        "BettingStructureEnum": "cardroom.table_choices.Structure",
+        "GameVariantEnum": "cardroom.table_choices.Variant",
         "StructureCodeEnum": [(code, code) for code in ("no_limit", "pot_limit", "fixed_limit")],
     },
 }

@@ -7,7 +7,8 @@ from typing import Any, cast
 
 from django import forms
 
-from cardroom.models import Structure, Table, TableKind, Variant
+from cardroom.models import Table
+from cardroom.table_choices import Structure, TableKind, Variant
 from tournaments.models import (
     BalancingPolicy,
     Entrant,

@@ -18,7 +18,7 @@ from django.db import models
 from django.utils import timezone
 
 from cardroom.append_only import AppendOnly, AppendOnlyQuerySet, chain_unique
-from cardroom.models import Structure, Variant, choice_check
+from cardroom.table_choices import Structure, Variant, choice_check
 
 #: The rulebook edition every seating reference is written against.
 RULEBOOK_EDITION = "TDA 2024"

@@ -11,7 +11,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
-from cardroom.models import Structure, Variant
+from cardroom.table_choices import Structure, Variant
 from tournaments.clock_reading import read_clock
 from tournaments.models import (
     BalanceCheck,

@@ -13,7 +13,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
 
-from cardroom.models import Structure, Table, TableKind, Variant
+from cardroom.models import Table
+from cardroom.table_choices import Structure, TableKind, Variant
 from tournaments.draws.breaks import (
     default_break_order,
 )

@@ -10,7 +10,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from cardroom.models import Table, TableStatus
+from cardroom.models import Table
+from cardroom.table_choices import TableStatus
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from cardroom.models import Table, TableKind
+from cardroom.models import Table
+from cardroom.table_choices import TableKind
 from tournaments.models import Tournament
 from tournaments.setup import create_tournament, register_entrants
 
