@@ -33,8 +33,6 @@ from rules.engine.pots import Pot, split_pot
 
 Ranking = tuple[tuple[int, ...], ...]
 
-#: Chips added to every stack to read what the forced bets are when nobody is short of them.
-
 
 @dataclass(frozen=True, slots=True)
 class Board:
