@@ -9,7 +9,7 @@ them. Ids are ``<BOOK>-<SECTION>.<RULE>``:
 - ``TDA``: Poker TDA rules, 2024 numbering (older numbers are aliases in the rulebook).
 - ``CR``: Cardroom's floor procedures (``rules/rulebooks/procedures.toml``), written by
   Cardroom where the bundled sources are silent: ``BB`` = blinds and the button (TDA 32's
-  dead button, missed blinds), ``DM`` = dead money.
+  dead button, the moving button, missed blinds, new players, heads-up), ``DM`` = dead money.
 """
 
 # Robert's Rules: Betting and Raising (general rules).
@@ -67,8 +67,17 @@ HIGH_LOW = "TDA-20"  # its high-low examples: 66 chips, both halves tied, 33 and
 DEAD_BUTTON = "CR-BB.1"  # TDA 32 practice: the button follows the big blind, may be dead
 DEAD_SMALL_BLIND = "CR-BB.2"  # nobody posts it; no straddle; adds nothing to the pot size
 MISSED_BLINDS = "CR-BB.3"  # a live post (the big blind, with its option) and a dead post
+MOVING_BUTTON = "CR-BB.4"  # cash tables: the button, then the blinds, move to the next player
+MISSED_BLINDS_ACCRUE = "CR-BB.5"  # sitting out, the blinds pass you: you owe them (or wait)
+NEW_PLAYER = "CR-BB.6"  # a new player posts a big blind or waits; a new game deals everyone
+HEADS_UP = "CR-BB.7"  # the button posts the small blind; nobody posts the big twice in a row
+MISDEAL_REDEAL = "CR-BB.8"  # a voided hand is dealt again: same button, blinds, posts
 DEAD_MONEY = "CR-DM.1"  # in the main pot, toward nobody's wager, never returned
 BIG_BLIND_ANTE = "CR-DM.2"  # posted by the big blind after the blind; dead money
+# Tournament tables at the desk (tournaments/table_hands.py plans them with this engine).
+TOURNAMENT_DEALT_IN = "CR-TP.1"  # every seated player is dealt in, present or not
+NEW_LEVEL_NEXT_HAND = "CR-TP.2"  # the clock's level when dealt; no deal in a break
+SAME_HAND_BUSTS = "CR-TP.3"  # more chips at the start of the hand: the better place
 
 ALL = frozenset(
     value for name, value in dict(globals()).items() if name.isupper() and isinstance(value, str)

@@ -36,7 +36,9 @@ FLOOR_QUESTIONS = [
     # Misdeals. The books carry no text of the TDA misdeal rule itself; TDA-38 is their ruling
     # on a hand dealt the wrong number of cards: once substantial action has occurred it is
     # dead ("her hand is dead because SA has occurred"), the deal is not a misdeal.
-    ("misdeal", "TDA-38"),
+    # Cardroom's own misdeal procedure (CR-BB.8, issue 19: a voided hand is dealt again) now
+    # answers the bare word; TDA-38 stays next (when a misdeal may be called at all).
+    ("misdeal", "CR-BB.8"),
     ("is it a misdeal if a player has only one card", "TDA-38"),  # "she has only 1 card"
     ("player was dealt three cards after substantial action", "TDA-38"),  # "she has 3 cards"
     ("burn card after substantial action", "TDA-38"),  # "burn only one card"
@@ -125,7 +127,9 @@ FLOOR_QUESTIONS = [
     ("dead button rule", "CR-BB.1"),
     ("button on an empty seat", "CR-BB.1"),  # "a seat where nobody is dealt in"
     ("dead small blind", "CR-BB.2"),  # "the small blind is dead: nobody posts it"
-    ("missed blind", "CR-BB.3"),  # "Making up missed blinds"
+    ("missed blind", "CR-BB.5"),  # "Missed blinds" (how they accrue, issue 19)
+    ("making up missed blinds", "CR-BB.3"),  # "Making up missed blinds"
+    ("moving button", "CR-BB.4"),  # "The moving button (cash games)"
     ("does a live post get the option", "CR-BB.3"),  # "The live poster has the option"
     ("big blind ante", "CR-DM.2"),  # "The big-blind ante"
     ("is the dead money returned", "CR-DM.1"),  # "never returned as uncalled"
@@ -138,7 +142,6 @@ NOT_IN_THE_BOOKS = [
     "one player to a hand",
     "exposed card on the deal",
     "button ante",
-    "moving button",
 ]
 
 
@@ -164,8 +167,9 @@ def test_a_topic_the_books_do_not_cover_finds_nothing_rather_than_a_wrong_rule(
 
 
 def test_the_issues_four_searches() -> None:
-    # "misdeal" found nothing; it finds the books' ruling on a misdealt hand.
-    assert ranked("misdeal", 1) == ["TDA-38"]
+    # "misdeal" found nothing; it finds Cardroom's misdeal procedure, then the books' ruling
+    # on a misdealt hand.
+    assert ranked("misdeal", 2) == ["CR-BB.8", "TDA-38"]
     # "dead button" found the odd-chip rule; it finds Cardroom's dead-button procedure.
     assert "RRoP-TI.5" not in ranked("dead button")
     assert ranked("dead button", 1) == ["CR-BB.1"]

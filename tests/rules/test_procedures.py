@@ -20,8 +20,16 @@ PROCEDURES = {
     citations.DEAD_BUTTON,
     citations.DEAD_SMALL_BLIND,
     citations.MISSED_BLINDS,
+    citations.MOVING_BUTTON,
+    citations.MISSED_BLINDS_ACCRUE,
+    citations.NEW_PLAYER,
+    citations.HEADS_UP,
+    citations.MISDEAL_REDEAL,
     citations.DEAD_MONEY,
     citations.BIG_BLIND_ANTE,
+    citations.TOURNAMENT_DEALT_IN,
+    citations.NEW_LEVEL_NEXT_HAND,
+    citations.SAME_HAND_BUSTS,
 }
 
 
@@ -176,3 +184,9 @@ def test_the_procedures_are_found_by_the_floor_s_words(bundled: None, client: An
     assert "CR-BB.3" in html
     html = client.get("/rulebook/", {"q": "dead button"}).content.decode()
     assert "CR-BB.1" in html and "No rule matches" not in html
+    html = client.get("/rulebook/", {"q": "moving button"}).content.decode()
+    assert "CR-BB.4" in html
+    html = client.get("/rulebook/", {"q": "heads-up big blind twice"}).content.decode()
+    assert "CR-BB.7" in html
+    html = client.get("/rulebook/", {"q": "misdeal redeal button"}).content.decode()
+    assert "CR-BB.8" in html

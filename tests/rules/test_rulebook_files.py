@@ -99,8 +99,16 @@ CITED_WORDS = [
     ("CR-BB.1", "the button may be on a seat where nobody is dealt in (a dead button)"),
     ("CR-BB.2", "the small blind is dead: nobody posts it"),
     ("CR-BB.3", "The live post counts toward the player's wager"),
+    ("CR-BB.4", "the button moves each hand to the next player clockwise"),
+    ("CR-BB.5", "that player owes a big blind and a small blind"),
+    ("CR-BB.6", "posts one big blind, live (CR-BB.3), to be dealt in at once"),
+    ("CR-BB.7", "so nobody posts the big blind twice in a row"),
+    ("CR-BB.8", "a misdeal does not move the button"),
     ("CR-DM.1", "It goes into the main pot and counts toward nobody's wager"),
     ("CR-DM.2", "the player in the big blind posts one ante for the whole table"),
+    ("CR-TP.1", "an absent player's hand is dealt and killed"),
+    ("CR-TP.2", "A hand under way when the level changes is played out at the old level"),
+    ("CR-TP.3", "the player who started that hand with more chips finishes in the higher place"),
 ]
 
 
