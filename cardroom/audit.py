@@ -88,6 +88,35 @@ CHAINS: dict[str, Chain] = {
         ),
     ),
     "cardroom.RulingCitation": Chain("ruling_id", ("ruling_id", "rule_id", "note", "order")),
+    "cardroom.SeatEvent": Chain(
+        "table_id",
+        (
+            "table_id",
+            "seat",
+            "player_id",
+            "kind",
+            "amount",
+            "stack",
+            "hand_id",
+            "note",
+            "by_id",
+            "at",
+        ),
+    ),
+    "cardroom.WaitlistEvent": Chain(
+        "game_list_id",
+        (
+            "game_list_id",
+            "entry_id",
+            "player_id",
+            "kind",
+            "table_number",
+            "seat",
+            "note",
+            "by_id",
+            "at",
+        ),
+    ),
     "tournaments.Draw": Chain(
         "tournament_id",
         (

@@ -14,6 +14,8 @@ from cardroom.append_only import AppendOnly, chain_unique
 from cardroom.table_choices import (
     STANDARD_CHIPS,
     AnteType,
+    ButtonRule,
+    MissedBlindRule,
     Structure,
     TableKind,
     TableStatus,
@@ -68,6 +70,12 @@ class Table(models.Model):
         default=10, validators=[MinValueValidator(0), MaxValueValidator(60)]
     )
     run_it_twice = models.BooleanField(default=False)
+    #: Between hands (issue 19): how the button moves at a cash table (a tournament table
+    #: always uses the dead button, CR-BB.1), and whether a player owing blinds may post them.
+    button_rule = models.CharField(max_length=8, choices=ButtonRule, default=ButtonRule.DEAD)
+    missed_blinds = models.CharField(
+        max_length=8, choices=MissedBlindRule, default=MissedBlindRule.POST
+    )
 
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -97,6 +105,8 @@ class Table(models.Model):
             choice_check("variant", Variant),
             choice_check("structure", Structure),
             choice_check("ante_type", AnteType),
+            choice_check("button_rule", ButtonRule),
+            choice_check("missed_blinds", MissedBlindRule),
         ]
 
     def __str__(self) -> str:
@@ -438,6 +448,24 @@ class Hand(models.Model):
     voided_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.TextField(blank=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
+    #: Who posted (contract v2): ``{"small": 5 or None (dead), "big": 6}``; None: version 1,
+    #: the blinds follow the button.
+    blinds = models.JSONField(null=True, blank=True)
+    #: Missed blinds made up: ``[{"seat": 2, "live": 100, "dead": 50}]`` (CR-BB.3).
+    posts = models.JSONField(default=list, blank=True)
+    #: Who sits where, by name, at the deal: ``{"3": "Ana Ruiz"}`` (the seat map's or the
+    #: tournament's players; empty for a hand dealt with typed stacks).
+    names = models.JSONField(default=dict, blank=True)
+    #: What the desk proposed for this deal (button, blinds, posts, seats) when the dealer
+    #: corrected it, and why: ``{"proposed": {...}, "reason": "..."}``; empty otherwise.
+    correction = models.JSONField(default=dict, blank=True)
+    #: The award (the betting contract's award response: pots, returned, stacks, citations)
+    #: with the showdown it was made from; set once, when the pots are pushed.
+    result = models.JSONField(null=True, blank=True)
+    awarded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    awarded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -456,6 +484,11 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} hand #{self.number}"
+
+    @property
+    def settled(self) -> bool:
+        """Voided, or awarded: nothing more happens to the hand's chips."""
+        return self.state == HandStatus.VOIDED or self.awarded_at is not None
 
 
 class HandAction(AppendOnly):
@@ -507,83 +540,28 @@ class HandAction(AppendOnly):
         return entry
 
 
-# --- rulings --------------------------------------------------------------------------------
+# The rulings log, the seat map of a cash table (issue 19) and the cash-game waitlists (issue 20)
+# live in their own modules; Django finds their models through here.
+from cardroom.ruling_models import Ruling, RulingCitation, RulingKind  # noqa: E402
+from cardroom.seat_models import Player, SeatEvent, TableSeat  # noqa: E402
+from cardroom.waitlist_models import (  # noqa: E402
+    GameList,
+    MustMove,
+    RoomSettings,
+    WaitlistEntry,
+    WaitlistEvent,
+)
 
-
-class RulingKind(models.TextChoices):
-    RULING = "ruling", "Ruling"
-    AMENDMENT = "amendment", "Amendment"
-    APPEAL = "appeal", "Appeal outcome"
-
-
-class Ruling(AppendOnly):
-    """A floor decision. Never edited or deleted (model, API and database triggers): an
-    amendment or an appeal outcome is a new ruling pointing at the one it changes."""
-
-    append_only_message = "The rulings log is append-only: record an amendment instead."
-
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rulings")
-    tournament = models.ForeignKey(
-        "tournaments.Tournament", null=True, blank=True, on_delete=models.PROTECT,
-        related_name="rulings", help_text="The tournament playing at the table, if any.",
-    )  # fmt: skip
-    number = models.PositiveIntegerField(help_text="Numbered per table, in order.")
-    kind = models.CharField(max_length=10, choices=RulingKind, default=RulingKind.RULING)
-    amends = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="amendments"
-    )
-    hand = models.ForeignKey(
-        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="rulings"
-    )
-    action = models.ForeignKey(
-        HandAction, null=True, blank=True, on_delete=models.PROTECT, related_name="rulings"
-    )
-    seats = models.JSONField(default=list, blank=True, help_text="Seats involved.")
-    situation = models.TextField()
-    decision = models.TextField()
-    director = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rulings"
-    )
-    created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
-    request_key = models.CharField(
-        max_length=64, null=True, blank=True, unique=True,
-        help_text="The client's idempotency key: a retried post finds this ruling again.",
-    )  # fmt: skip
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        constraints = [
-            models.UniqueConstraint(fields=["table", "number"], name="one_ruling_number_per_table"),
-            choice_check("kind", RulingKind),
-            chain_unique("table"),
-        ]
-        # The floor dashboard reads each table's last ruling on every poll.
-        indexes = [models.Index(fields=["table", "created_at"], name="ruling_table_created")]
-
-    def __str__(self) -> str:
-        return f"{self.table} ruling {self.number}"
-
-
-class RulingCitation(AppendOnly):
-    append_only_message = "The rulings log is append-only: record an amendment instead."
-
-    ruling = models.ForeignKey(Ruling, on_delete=models.PROTECT, related_name="citations")
-    #: By citation id, the rule's stable name (so ``rule_id`` reads "TDA-45").
-    rule = models.ForeignKey(
-        "rules.Rule",
-        to_field="citation_id",
-        on_delete=models.PROTECT,
-        related_name="ruling_citations",
-    )
-    note = models.CharField(max_length=200, blank=True, help_text="Pinpoint, e.g. 'Example 2'.")
-    order = models.PositiveSmallIntegerField(default=0)
-
-    class Meta:
-        ordering = ["ruling", "order"]
-        constraints = [
-            models.UniqueConstraint(fields=["ruling", "rule"], name="cite_a_rule_once_per_ruling"),
-            chain_unique("ruling"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.ruling} cites {self.rule_id}"
+__all__ = [
+    "GameList",
+    "MustMove",
+    "Player",
+    "RoomSettings",
+    "Ruling",
+    "RulingCitation",
+    "RulingKind",
+    "SeatEvent",
+    "TableSeat",
+    "WaitlistEntry",
+    "WaitlistEvent",
+]

@@ -59,6 +59,40 @@ class AnteType(models.TextChoices):
     BIG_BLIND = "big_blind", "Big-blind ante"
 
 
+class ButtonRule(models.TextChoices):
+    """How the button moves between hands at a cash table (CR-BB.1; tournament tables always
+    use the dead button, TDA 32)."""
+
+    DEAD = "dead", "Dead button (CR-BB.1)"
+    MOVING = "moving", "Moving button (CR-BB.4)"
+
+
+class MissedBlindRule(models.TextChoices):
+    """What a player who missed the blinds, or a new player, does to be dealt in (CR-BB.3)."""
+
+    POST = "post", "Post or wait: the player chooses"
+    WAIT = "wait", "Must wait for the big blind"
+
+
+class SeatStatus(models.TextChoices):
+    PLAYING = "playing", "Playing"
+    SITTING_OUT = "sitting_out", "Sitting out"
+
+
+class SeatEventKind(models.TextChoices):
+    SEATED = "seated", "Seated with a buy-in"
+    ADDED = "added", "Added chips"
+    REBUY = "rebuy", "Rebought"
+    SAT_OUT = "sat_out", "Sat out"
+    RETURNED = "returned", "Returned"
+    HAND = "hand", "Hand result"
+    BUSTED = "busted", "Busted"
+    MOVED_OUT = "moved_out", "Moved to another table"
+    MOVED_IN = "moved_in", "Moved from another table"
+    LEFT = "left", "Left and cashed out"
+    CORRECTED = "corrected", "Stack corrected"
+
+
 class TableKind(models.TextChoices):
     CASH = "cash", "Cash game"
     TOURNAMENT = "tournament", "Tournament"

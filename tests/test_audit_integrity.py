@@ -53,6 +53,17 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     eliminations.reinstate_player(entrant=out, by=director, reason="Misclicked Out.")
     balance_checks.check_balance(tournament_id=tournament.pk)
     clock.start_clock(tournament=tournament, by=director)
+    # The cash game (issues 19, 20): a player seated with a buy-in, one waiting on a list.
+    from cardroom import players, waitlists
+    from tests.factories import make_table
+
+    table = make_table(number=11)
+    seated = players.find_or_create_player(name="Ana Ruiz", by=floor_manager)
+    players.seat_player(table=table, player=seated, seat=1, buy_in=100, by=floor_manager)
+    game_list = waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
+    )
+    waitlists.add_to_list(game_list=game_list, name="Bo Li", by=floor_manager)
     for label in audit.CHAINS:
         assert apps.get_model(label).objects.exists(), f"no {label} row in the world"
     return {"hand": hand, "ruling": ruling, "tournament": tournament, "house": house}
@@ -134,7 +145,7 @@ def test_the_database_refuses_a_value_outside_every_choice_field(world: dict[str
                     )
                 checked.append(f"{model.__name__}.{field.name}")
     assert "Ruling.kind" in checked and "Draw.status" in checked and "SeatMove.reason" in checked
-    assert len(checked) == 19  # every choice field of the three apps
+    assert len(checked) == 30  # every choice field of the three apps
 
 
 # --- item 4: append-only in the database ---------------------------------------------------------

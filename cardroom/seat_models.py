@@ -1,0 +1,115 @@
+"""The seat map of a cash table (issue 19): the players, who they are across visits, what
+they have in front of them, whether they are playing, what blinds they owe; and the log of
+every change to it (who, when, how many chips).
+
+A tournament table's seats are the tournament's (``tournaments.SeatAssignment``, the chips on
+``tournaments.Entrant``); these models are the cash game's. The services that change them are
+in ``cardroom/players.py``."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from cardroom.append_only import AppendOnly, chain_unique
+from cardroom.table_choices import SeatEventKind, SeatStatus, choice_check
+
+
+class Player(models.Model):
+    """A player the room knows: reused from visit to visit (and on the waitlists). The public
+    board shows ``alias`` or the initials of ``name``, never the full name."""
+
+    name = models.CharField(max_length=120)
+    alias = models.CharField(max_length=40, blank=True, help_text="Shown in public, if set.")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["name", "id"]
+        indexes = [models.Index(fields=["name"], name="player_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def public_name(self) -> str:
+        """What a public screen may show: the alias, else the initials ("John Smith": "J.S.")."""
+        if self.alias.strip():
+            return self.alias.strip()
+        return "".join(f"{word[0].upper()}." for word in self.name.split() if word[:1].isalnum())
+
+
+class TableSeat(models.Model):
+    """A player in a seat at a cash table. A live row (``left_at`` empty) per occupied seat;
+    leaving the table ends it, so the rows are the table's seating history."""
+
+    table = models.ForeignKey("cardroom.Table", on_delete=models.PROTECT, related_name="seated")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    #: Chips in front of the player between hands (a hand in progress changes it at its award).
+    stack = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=12, choices=SeatStatus, default=SeatStatus.PLAYING)
+    away_since = models.DateTimeField(null=True, blank=True)
+    #: Missed blinds owed (CR-BB.3): a live big blind, a dead small blind.
+    owes_big = models.BooleanField(default=False)
+    owes_small = models.BooleanField(default=False)
+    #: Not dealt in until the big blind reaches the seat (the player's choice, or the table's).
+    waits_for_big_blind = models.BooleanField(default=False)
+    #: Seated but not yet dealt a hand here: a new player posts or waits for the big blind.
+    new = models.BooleanField(default=True)
+    seated_at = models.DateTimeField(default=timezone.now)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table__number", "seat"]
+        constraints = [
+            # However the application races: one player per live seat, one live seat per player.
+            models.UniqueConstraint(
+                fields=["table", "seat"],
+                condition=models.Q(left_at__isnull=True),
+                name="one_player_per_table_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=models.Q(left_at__isnull=True),
+                name="one_table_seat_per_player",
+            ),
+            models.CheckConstraint(condition=models.Q(seat__gte=1), name="table_seat_from_1"),
+            choice_check("status", SeatStatus),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in seat {self.seat}"
+
+
+class SeatEvent(AppendOnly):
+    """Every change to a cash table's seat map: seated, chips added, a hand's result, sat
+    out, returned, busted, moved, left. ``amount`` is the chips the change put in front of
+    the player (negative: taken away, e.g. cashed out); ``stack`` what they had after it."""
+
+    table = models.ForeignKey(
+        "cardroom.Table", on_delete=models.PROTECT, related_name="seat_events"
+    )
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="events")
+    kind = models.CharField(max_length=12, choices=SeatEventKind)
+    amount = models.BigIntegerField(default=0)
+    stack = models.PositiveIntegerField(default=0)
+    hand = models.ForeignKey(
+        "cardroom.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    note = models.CharField(max_length=300, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [chain_unique("table"), choice_check("kind", SeatEventKind)]
+
+    def __str__(self) -> str:
+        return f"{self.player} seat {self.seat}: {self.get_kind_display().lower()}"
