@@ -25,7 +25,7 @@ class TournamentTableInline(ReadOnlyInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(ReadOnlyAdmin):
-    list_display = ("name", "variant", "status", "seats_per_table", "balancing_policy")
+    list_display = ("name", "variant", "status", "seats_per_table", "ante_type", "balancing_policy")
     list_filter = ("status", "variant")
     inlines = [TournamentTableInline]
 

@@ -36,6 +36,7 @@ from tournaments.models import (
 from tournaments.serializers import (
     ERRORS,
     SEATING,
+    AnteTypeInSerializer,
     BalanceCheckSerializer,
     DrawInSerializer,
     DrawSerializer,
@@ -212,6 +213,7 @@ class SeatingView(TournamentAPIView):
                     "seat": a.seat,
                     "entrant": a.entrant.number,
                     "name": a.entrant.name,
+                    "chips": a.entrant.chips,
                     "waits_for_button": a.waits_for_button,
                 }
             )
@@ -418,6 +420,22 @@ class HandForHandView(TournamentAPIView):
         return Response(TournamentSerializer(tournament).data)
 
 
+class AnteTypeView(TournamentAPIView):
+    @extend_schema(
+        summary="Who pays the levels' antes: every player, or the big blind (CR-DM.2)",
+        request=AnteTypeInSerializer,
+        responses={200: TournamentSerializer, **ERRORS},
+    )
+    def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
+        tournament = self.tournament()
+        entry = AnteTypeInSerializer(data=request.data)
+        entry.is_valid(raise_exception=True)
+        tournament = setup.set_ante_type(
+            tournament=tournament, ante_type=entry.validated_data["ante_type"], by=request.user
+        )
+        return Response(TournamentSerializer(tournament).data)
+
+
 CLOCK_ACTIONS = ("start", "pause", "resume", "advance", "back")
 
 
@@ -520,5 +538,6 @@ api_urls = [
         HandForHandView.as_view(),
         name="tournament-hand-for-hand",
     ),
+    path("tournaments/<id:pk>/ante/", AnteTypeView.as_view(), name="tournament-ante"),
     path("tournaments/<id:pk>/clock/", ClockView.as_view(), name="tournament-clock"),
 ]

@@ -128,7 +128,8 @@ def advance_level(*, tournament: Tournament, by: User, back: bool = False) -> To
         if target not in levels:
             # Not "level {target}": that is the step, and a break before it is not a level.
             where = "before this one" if back else "after this one"
-            raise DrawError("no_level", f"The structure has no level {where}.")
+            first = " (this is the first level): nothing changed" if back else ": nothing changed"
+            raise DrawError("no_level", f"The structure has no level {where}{first}.")
         if locked.clock_state == ClockState.FINISHED:
             locked.clock_state = ClockState.PAUSED
         locked.level_number, locked.level_elapsed = target, timedelta(0)

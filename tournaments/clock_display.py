@@ -14,17 +14,18 @@ from typing import Any
 
 from django.db.models import Count, Q
 
-from tournaments.clock_reading import ClockReading, read_clock
-from tournaments.models import ClockState, EntrantStatus, Level, Tournament
+from tournaments.clock_reading import ClockReading, level_dict, read_clock
+from tournaments.models import ClockState, EntrantStatus, Level, Tournament, TournamentAnte
 
 MS = timedelta(milliseconds=1)
+BIG_BLIND = TournamentAnte.BIG_BLIND.value
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def _level(level: Level | None, names: Mapping[int, str]) -> dict[str, Any] | None:
+def _level(level: Level | None, names: Mapping[int, str], ante_type: str) -> dict[str, Any] | None:
     if level is None:
         return None
-    return {**level.as_dict(), "name": names.get(level.number, "")}
+    return level_dict(level, names.get(level.number, ""), ante_type)
 
 
 def time_to_next_break(reading: ClockReading, levels: Sequence[Level]) -> timedelta | None:
@@ -66,9 +67,13 @@ def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -
         "state_label": ClockState(reading.state).label,
         # Past the end of the structure, play goes on at the last level's blinds.
         "level": _level(
-            reading.level or (levels[-1] if finished and levels else None), reading.names
+            reading.level or (levels[-1] if finished and levels else None),
+            reading.names,
+            tournament.ante_type,
         ),
-        "next_level": _level(reading.next_level, reading.names),
+        "next_level": _level(reading.next_level, reading.names, tournament.ante_type),
+        # Who pays the ante: "each" (every player) or "big_blind" (the big blind, CR-DM.2).
+        "ante_type": tournament.ante_type,
         "remaining_ms": left_ms,
         "ends_at": now_ms + left_ms if running else None,
         "next_break_ms": break_ms,
@@ -93,13 +98,19 @@ def duration_label(ms: int | None) -> str:
 
 
 def level_line(level: Mapping[str, Any] | None) -> str:
-    """``Level 5 · 500 / 1,000 ante 1,000`` or ``Break · 15 min`` (as static/js/clock.js)."""
+    """``Level 5 · 500 / 1,000 ante 1,000`` (``ante 1,000 (big blind)`` for a big-blind ante)
+    or ``Break · 15 min`` (as static/js/clock.js)."""
     if level is None:
         return "–"
     if level["is_break"]:
         return f"{level['name']} · {round(level['seconds'] / 60)} min"
-    ante = f" ante {level['ante']:,}" if level["ante"] else ""
+    ante = f" ante {level['ante']:,}{ante_kind(level)}" if level["ante"] else ""
     return f"{level['name']} · {level['small_blind']:,} / {level['big_blind']:,}{ante}"
+
+
+def ante_kind(level: Mapping[str, Any]) -> str:
+    """`` (big blind)`` after a big-blind ante (CR-DM.2); nothing after a per-player one."""
+    return " (big blind)" if level.get("ante_type") == BIG_BLIND else ""
 
 
 def room_labels(state: Mapping[str, Any]) -> dict[str, str]:
@@ -110,6 +121,7 @@ def room_labels(state: Mapping[str, Any]) -> dict[str, str]:
         "next_break": duration_label(state["next_break_ms"]),
         "blinds": f"{level['small_blind']:,} / {level['big_blind']:,}",
         "ante": f"{level['ante']:,}" if level["ante"] else "–",
+        "ante_kind": "Big-blind ante" if state.get("ante_type") == BIG_BLIND else "Ante each",
         "next": level_line(state["next_level"]),
         "average_stack": f"{state['average_stack']:,}",
     }

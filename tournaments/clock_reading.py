@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from tournaments.models import ClockState, Level, Tournament
 
@@ -27,6 +28,13 @@ def level_names(levels: Iterable[Level]) -> dict[int, str]:
             played += 1
             names[level.number] = f"Level {played}"
     return names
+
+
+def level_dict(level: Level, name: str, ante_type: str) -> dict[str, Any]:
+    """A level as the clock's API, the room display and the desk's proposal show it: its
+    blinds and time, what the room calls it (``level_names``), and who pays its ante, the
+    tournament's ``ante_type`` ("each" or "big_blind", CR-DM.2)."""
+    return {**level.as_dict(), "name": name, "ante_type": ante_type}
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,14 @@ from tournaments.models import (
     TournamentTable,
     TournamentTableStatus,
 )
-from tournaments.seating import WRONG_SEAT, _lock, _seating_changed, cite, load_seating
+from tournaments.seating import (
+    WRONG_SEAT,
+    _lock,
+    _seating_changed,
+    cite,
+    load_seating,
+    refuse_if_in_hand,
+)
 
 
 def reserve_seat(
@@ -87,6 +94,7 @@ def _move(
     now = timezone.now()
     live = _live_seat(entrant.pk)
     if live is not None:
+        refuse_if_in_hand(tournament, [entrant.pk], doing="move them")
         SeatAssignment.objects.filter(pk=live[0]).update(ended_at=now)
     SeatAssignment.objects.create(
         tournament=tournament, entrant=entrant, table_id=table_pk, seat=to.seat, reason=reason,

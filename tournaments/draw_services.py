@@ -53,6 +53,7 @@ from tournaments.seating import (
     _seating_changed,
     cite,
     load_seating,
+    refuse_if_in_hand,
 )
 
 #: The pure draw each kind of tournament draw runs (``replay`` knows them by these names).
@@ -407,6 +408,9 @@ def _apply_draw(tournament: Tournament, draw: Draw, record: Mapping[str, Any], b
         )
     }
     if ending:
+        # A break or the final-table redraw moves players with their chips: never out of a
+        # hand still being played at the desk.
+        refuse_if_in_hand(tournament, list(ids.values()), doing="move them")
         SeatAssignment.objects.filter(pk__in=[pk for pk, _, _ in ending.values()]).update(
             ended_at=now
         )

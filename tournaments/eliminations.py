@@ -36,55 +36,87 @@ from tournaments.seating import (
     _seating_changed,
     cite,
     load_seating,
+    refuse_if_in_hand,
 )
 
 
-def eliminate_player(*, entrant: Entrant, by: User) -> Elimination:
+class ChipsLeft(DrawError):
+    """The director's page puts out a player still holding chips only once told how many
+    (F13): the form sends them back as ``confirm_chips``. HTTP 409 with the question."""
+
+    def __init__(self, entrant: Entrant) -> None:
+        self.entrant, self.chips = entrant, entrant.chips
+        super().__init__(
+            "confirm_chips",
+            f"{entrant.name} still has {entrant.chips:,} chips: eliminate them anyway?"
+            " (A player is out when they have no chips left, normally settled at the desk.)",
+        )
+
+
+def eliminate_player(
+    *, entrant: Entrant, by: User, confirm: bool = False, confirm_chips: int | None = None
+) -> Elimination:
     """A player is out: the seat opens, the place is recorded (shared with the other busts of
     the same hand during hand-for-hand, TDA RP-8), and a balancing check is queued.
 
     While registration is open no finishing place is fixed (TDA 8): the player may re-enter and
-    the field is still growing, so the place is set when registration closes."""
+    the field is still growing, so the place is set when registration closes. A player dealt
+    into a hand at the desk that is not settled yet is not put out by hand: the hand decides
+    (``DrawError("in_hand")``).
+
+    ``confirm``: the caller asks for a confirmation (the director's page): a player still
+    holding chips is put out only when ``confirm_chips`` is their chip count (``ChipsLeft``)."""
     with transaction.atomic():
         locked = _lock(entrant.tournament_id)
-        entrant = Entrant.objects.get(pk=entrant.pk)
-        if entrant.status != EntrantStatus.SEATED:
-            raise DrawError(
-                "not_seated", f"{entrant} is {entrant.get_status_display().lower()}, not seated."
-            )
-        left = locked.entrants.exclude(status=EntrantStatus.ELIMINATED).count()
-        if left <= 1:
-            raise DrawError("winner", f"{entrant} is the last player: the winner.")
-        live = SeatAssignment.objects.select_related("table").get(
-            entrant=entrant, ended_at__isnull=True
+        refuse_if_in_hand(locked, [entrant.pk], doing="put them out")
+        current = Entrant.objects.get(pk=entrant.pk)
+        seated = current.status == EntrantStatus.SEATED
+        if confirm and seated and current.chips and confirm_chips != current.chips:
+            raise ChipsLeft(current)
+        return eliminate_locked(locked, entrant, by=by)
+
+
+def eliminate_locked(locked: Tournament, entrant: Entrant, *, by: User) -> Elimination:
+    """``eliminate_player``'s work, in the caller's transaction with the tournament row already
+    locked (``seating._lock``): the desk's settle busts players here (``table_hands``)."""
+    entrant = Entrant.objects.get(pk=entrant.pk)
+    if entrant.status != EntrantStatus.SEATED:
+        raise DrawError(
+            "not_seated", f"{entrant} is {entrant.get_status_display().lower()}, not seated."
         )
-        now = timezone.now()
-        if left == 2:  # heads-up bust: the tournament is over, nobody enters any more
-            locked.status = TournamentStatus.COMPLETE
-            locked.registration_closed_at = locked.registration_closed_at or now
-            locked.save(update_fields=["status", "registration_closed_at", "updated_at"])
-        place = None if locked.registration_open else left
-        live.ended_at = now
-        live.save(update_fields=["ended_at"])
-        SeatMove.objects.create(
-            tournament=locked, entrant=entrant, from_table=live.table.number,
-            from_seat=live.seat, reason=MoveReason.ELIMINATED, by=by, at=now,
-            citations=cite(HAND_FOR_HAND) if locked.hand_for_hand else [],
-        )  # fmt: skip
-        hand = locked.hand_for_hand_hand if locked.hand_for_hand else None
-        elimination = Elimination.objects.create(
-            tournament=locked, entrant=entrant, place=place, hand_for_hand_hand=hand,
-            table_number=live.table.number, seat=live.seat, by=by,
-        )  # fmt: skip
-        entrant.status, entrant.place = EntrantStatus.ELIMINATED, place
-        entrant.save(update_fields=["status", "place"])
-        if left == 2:
-            recompute_places(locked)  # the winner, and anyone out before registration closed
-        elif hand is not None and place is not None:
-            # RP-8: everyone out on this hand shares the best of their places.
-            same_hand = locked.eliminations.standing().filter(hand_for_hand_hand=hand)
-            Entrant.objects.filter(pk__in=same_hand.values("entrant_id")).update(place=place)
-        _seating_changed(locked)
+    left = locked.entrants.exclude(status=EntrantStatus.ELIMINATED).count()
+    if left <= 1:
+        raise DrawError("winner", f"{entrant} is the last player: the winner.")
+    live = SeatAssignment.objects.select_related("table").get(
+        entrant=entrant, ended_at__isnull=True
+    )
+    now = timezone.now()
+    if left == 2:  # heads-up bust: the tournament is over, nobody enters any more
+        locked.status = TournamentStatus.COMPLETE
+        locked.registration_closed_at = locked.registration_closed_at or now
+        locked.save(update_fields=["status", "registration_closed_at", "updated_at"])
+    place = None if locked.registration_open else left
+    live.ended_at = now
+    live.save(update_fields=["ended_at"])
+    SeatMove.objects.create(
+        tournament=locked, entrant=entrant, from_table=live.table.number,
+        from_seat=live.seat, reason=MoveReason.ELIMINATED, by=by, at=now,
+        citations=cite(HAND_FOR_HAND) if locked.hand_for_hand else [],
+    )  # fmt: skip
+    hand = locked.hand_for_hand_hand if locked.hand_for_hand else None
+    elimination = Elimination.objects.create(
+        tournament=locked, entrant=entrant, place=place, hand_for_hand_hand=hand,
+        table_number=live.table.number, seat=live.seat, by=by,
+    )  # fmt: skip
+    entrant.status, entrant.place = EntrantStatus.ELIMINATED, place
+    entrant.save(update_fields=["status", "place"])
+    if left == 2:
+        recompute_places(locked)  # the winner, and anyone out before registration closed
+    elif hand is not None and place is not None:
+        # RP-8: everyone out on this hand shares the best of their places.
+        same_hand = locked.eliminations.standing().filter(hand_for_hand_hand=hand)
+        Entrant.objects.filter(pk__in=same_hand.values("entrant_id")).update(place=place)
+    _seating_changed(locked)
     return elimination
 
 
@@ -239,9 +271,18 @@ def set_hand_for_hand(*, tournament: Tournament, on: bool, by: User) -> Tourname
 def next_hand_for_hand(*, tournament: Tournament, by: User) -> Tournament:
     """Every table has finished the hand: the next hand-for-hand hand begins."""
     with transaction.atomic():
-        locked = _lock(tournament.pk)
-        if not locked.hand_for_hand:
-            raise DrawError("not_hand_for_hand", "Hand-for-hand is off.", HAND_FOR_HAND)
-        locked.hand_for_hand_hand += 1
-        locked.save(update_fields=["hand_for_hand_hand", "updated_at"])
+        return advance_hand_for_hand(_lock(tournament.pk), by=by)
+
+
+def advance_hand_for_hand(locked: Tournament, *, by: User) -> Tournament:
+    """``next_hand_for_hand``'s work, the tournament row locked by the caller (the desk's settle
+    of the last table's hand advances it too). Logged on the clock: each hand-for-hand hand
+    starts there (``hand_for_hand_next``)."""
+    if not locked.hand_for_hand:
+        raise DrawError("not_hand_for_hand", "Hand-for-hand is off.", HAND_FOR_HAND)
+    locked.hand_for_hand_hand += 1
+    locked.save(update_fields=["hand_for_hand_hand", "updated_at"])
+    ClockEvent.objects.create(
+        tournament=locked, action="hand_for_hand_next", level_number=locked.level_number, by=by
+    )
     return locked

@@ -14,6 +14,7 @@ from tournaments.models import (
     Entrant,
     EntrantStatus,
     Tournament,
+    TournamentAnte,
     TournamentTable,
 )
 
@@ -78,6 +79,16 @@ class TournamentForm(forms.Form):
     seats_per_table = forms.IntegerField(min_value=2, max_value=10, initial=9)
     starting_stack = forms.IntegerField(min_value=1, max_value=MAX_STARTING_STACK, initial=20_000)
     balancing_policy = forms.ChoiceField(choices=BalancingPolicy.choices)
+    ante_type = forms.ChoiceField(
+        choices=TournamentAnte.choices,
+        initial=TournamentAnte.BIG_BLIND,
+        required=False,  # not sent (an older page, a script): the big-blind ante, as shown
+        widget=forms.RadioSelect,
+        label="Antes",
+        help_text="Who pays a level's ante (the third number of a level line). A big-blind "
+        "ante is one ante for the table, from the big blind (CR-DM.2): at 300/600/600 the "
+        "pot starts at 1,500, not 600 from every player. No-limit and pot-limit games only.",
+    )
     final_table_size = forms.IntegerField(
         min_value=2, max_value=10, required=False, help_text="Blank: a full table (TDA RP-9)."
     )
@@ -115,6 +126,9 @@ class TournamentForm(forms.Form):
     @property
     def free_tables(self) -> int:
         return len(self.fields["tables"].widget.choices)
+
+    def clean_ante_type(self) -> str:
+        return str(self.cleaned_data.get("ante_type") or TournamentAnte.BIG_BLIND)
 
     def clean_levels(self) -> list[dict[str, Any]]:
         return parse_levels(self.cleaned_data["levels"])
@@ -181,6 +195,14 @@ class WrongSeatForm(forms.Form):
     found_table = forms.IntegerField(min_value=1, label="Found at table")
     found_seat = forms.IntegerField(min_value=1, max_value=10, label="Found in seat")
     note = forms.CharField(max_length=200, required=False)
+
+
+class AnteTypeForm(forms.Form):
+    """The director switches who pays the antes (from the next hand dealt)."""
+
+    ante_type = forms.ChoiceField(
+        choices=TournamentAnte.choices, widget=forms.RadioSelect, label="Antes"
+    )
 
 
 class ButtonForm(forms.Form):

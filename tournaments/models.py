@@ -39,6 +39,14 @@ class BalancingPolicy(models.TextChoices):
     FEWEST_MOVES = "fewest_moves", "Fewest moves, keeping position relative to the button"
 
 
+class TournamentAnte(models.TextChoices):
+    """Who pays a level's ante (the values of ``cardroom.table_choices.AnteType``; a level
+    with no ante has none either way)."""
+
+    EACH = "each", "Per player: every player antes"
+    BIG_BLIND = "big_blind", "Big-blind ante: the big blind antes for the table (CR-DM.2)"
+
+
 class ClockState(models.TextChoices):
     STOPPED = "stopped", "Not started"
     RUNNING = "running", "Running"
@@ -63,6 +71,9 @@ class Tournament(models.Model):
     balancing_policy = models.CharField(
         max_length=14, choices=BalancingPolicy, default=BalancingPolicy.TDA
     )
+    #: Who pays the levels' antes. Rows from before the setting keep the per-player ante they
+    #: were dealt with; the create form and the API default to the big-blind ante.
+    ante_type = models.CharField(max_length=10, choices=TournamentAnte, default=TournamentAnte.EACH)
     #: TDA 11-C: the order tables break and give up players, published before play starts.
     break_order = models.JSONField(default=list, help_text="Table numbers, first to break first.")
     balancing_order = models.JSONField(
@@ -112,6 +123,7 @@ class Tournament(models.Model):
             choice_check("structure", Structure),
             choice_check("status", TournamentStatus),
             choice_check("balancing_policy", BalancingPolicy),
+            choice_check("ante_type", TournamentAnte),
             choice_check("clock_state", ClockState),
         ]
 
@@ -125,6 +137,11 @@ class Tournament(models.Model):
             TournamentStatus.REGISTERING,
             TournamentStatus.RUNNING,
         )
+
+    @property
+    def big_blind_ante(self) -> bool:
+        """The levels' antes are one big-blind ante for the table (CR-DM.2), not one each."""
+        return self.ante_type == TournamentAnte.BIG_BLIND
 
     @property
     def is_stud(self) -> bool:
@@ -210,6 +227,10 @@ class Entrant(models.Model):
         max_length=200, blank=True, help_text="Why a seat is reserved (TDA 9)."
     )
     place = models.PositiveIntegerField(null=True, blank=True)
+    #: The chip count: the starting stack at registration (re-entries, alternates and late
+    #: entries included), then what each hand dealt at the desk leaves (``table_hands``). The
+    #: chips travel with the player, so a balancing move or a table break carries them.
+    chips = models.PositiveBigIntegerField(default=0)
     registered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 
+from cardroom.models import Hand, HandStatus
 from tournaments.draws.balancing import SeatedPlayer
-from tournaments.draws.errors import ALTERNATES_AND_LATE_ENTRIES, FINAL_TABLE_SIZE
+from tournaments.draws.errors import ALTERNATES_AND_LATE_ENTRIES, FINAL_TABLE_SIZE, DrawError
 from tournaments.draws.positions import seats_between_button_and_small_blind
 from tournaments.draws.seats import SeatRef
 from tournaments.models import (
@@ -195,6 +196,42 @@ def _seating_changed(tournament: Tournament) -> None:
     tournament.seating_version += 1
     tournament.save(update_fields=["seating_version", "status", "updated_at"])
     queue_balance_check(tournament.pk)
+
+
+def desk_hands(tournament: Tournament) -> QuerySet[Hand]:
+    """The tournament's hands dealt at the desk from its seating (``tournaments.table_hands``:
+    they name the entrants), at any of the room tables; a hand dealt there with typed stacks
+    names nobody and holds no tournament chips."""
+    return Hand.objects.filter(started_at__gte=tournament.created_at).exclude(names={})
+
+
+def refuse_if_in_hand(tournament: Tournament, entrant_ids: Collection[int], *, doing: str) -> None:
+    """A player dealt into a hand at the desk that is not settled yet keeps the seat: the chips
+    are still in that hand (``tournaments.table_hands`` settles it). Moving or putting out such
+    a player waits for the pots to be pushed: ``DrawError("in_hand")``, a 409 (someone else's
+    change comes first). Two queries, whatever the number of players."""
+    seats = {
+        (room, seat): (name, number)
+        for room, seat, name, number in SeatAssignment.objects.filter(
+            tournament=tournament, ended_at__isnull=True, entrant_id__in=list(entrant_ids)
+        ).values_list("table__table_id", "seat", "entrant__name", "table__number")
+    }
+    if not seats:
+        return
+    unsettled = (
+        desk_hands(tournament)
+        .filter(table_id__in={room for room, _ in seats}, awarded_at__isnull=True)
+        .exclude(state=HandStatus.VOIDED)
+    )
+    for hand in unsettled.only("table_id", "number", "seats"):
+        for entry in hand.seats:
+            if (hand.table_id, entry["seat"]) in seats:
+                name, number = seats[(hand.table_id, entry["seat"])]
+                raise DrawError(
+                    "in_hand",
+                    f"{name} is in hand #{hand.number} at table {number}, not settled yet: "
+                    f"{doing} once its pots are pushed.",
+                )
 
 
 # --- reading ------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from cardroom.table_choices import Structure, Variant
-from tournaments.clock_reading import read_clock
+from tournaments.clock_reading import level_dict, read_clock
 from tournaments.models import (
     BalanceCheck,
     BalancingPolicy,
@@ -24,6 +24,7 @@ from tournaments.models import (
     Reinstatement,
     SeatMove,
     Tournament,
+    TournamentAnte,
     TournamentTable,
 )
 
@@ -76,7 +77,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         fields = [
             "id", "name", "variant", "structure", "mixed_game", "seats_per_table",
             "starting_stack", "status", "balancing_policy", "break_order", "balancing_order",
-            "final_table_size", "hand_for_hand", "hand_for_hand_announced_at",
+            "final_table_size", "ante_type", "hand_for_hand", "hand_for_hand_announced_at",
             "hand_for_hand_hand", "seating_version", "registration_closed_at", "levels", "tables",
             "clock", "created_at",
         ]  # fmt: skip
@@ -88,12 +89,15 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
 
 def clock_body(tournament: Tournament) -> dict[str, Any]:
     reading = read_clock(tournament, list(tournament.levels.all()), timezone.now())
+    ante_type = tournament.ante_type  # who pays a level's ante: "each" or "big_blind" (CR-DM.2)
     # "name": Level 4 after Level 3 and a break; "number" is the step of the structure.
     return {
         "state": reading.state,
-        "level": {**reading.level.as_dict(), "name": reading.level_name} if reading.level else None,
+        "level": (
+            level_dict(reading.level, reading.level_name, ante_type) if reading.level else None
+        ),
         "next_level": (
-            {**reading.next_level.as_dict(), "name": reading.next_name}
+            level_dict(reading.next_level, reading.next_name, ante_type)
             if reading.next_level
             else None
         ),
@@ -130,12 +134,26 @@ class TournamentInSerializer(serializers.Serializer[Any]):
     final_table_size = serializers.IntegerField(
         min_value=2, max_value=10, required=False, allow_null=True
     )
+    ante_type = serializers.ChoiceField(
+        choices=TournamentAnte.choices, default=TournamentAnte.BIG_BLIND,
+        help_text="Who pays a level's ante: 'big_blind' (one ante for the table, from the big "
+        "blind, CR-DM.2; the default) or 'each' (every player). No-limit and pot-limit only "
+        "for 'big_blind'.",
+    )  # fmt: skip
     break_order = serializers.ListField(
         child=serializers.IntegerField(min_value=1), required=False,
         help_text="Tournament table numbers (1..n), first to break first (TDA 11-C).",
     )  # fmt: skip
     balancing_order = serializers.ListField(
         child=serializers.IntegerField(min_value=1), required=False
+    )
+
+
+class AnteTypeInSerializer(serializers.Serializer[Any]):
+    ante_type = serializers.ChoiceField(
+        choices=TournamentAnte.choices,
+        help_text="'each' (every player antes) or 'big_blind' (the big blind antes for the "
+        "table, CR-DM.2); applies from the next hand dealt.",
     )
 
 
@@ -148,7 +166,7 @@ class EntrantSerializer(serializers.ModelSerializer[Entrant]):
         model = Entrant
         fields = [
             "number", "name", "status", "late", "alternate", "reentry_of", "special_needs",
-            "place", "registered_at",
+            "place", "chips", "registered_at",
         ]  # fmt: skip
 
 

@@ -20,10 +20,12 @@ from tournaments.draws.breaks import (
 )
 from tournaments.models import (
     BalancingPolicy,
+    ClockEvent,
     Entrant,
     EntrantStatus,
     Level,
     Tournament,
+    TournamentAnte,
     TournamentStatus,
     TournamentTable,
 )
@@ -45,8 +47,11 @@ def create_tournament(
     break_order: Sequence[int] | None = None,
     balancing_order: Sequence[int] | None = None,
     final_table_size: int | None = None,
+    ante_type: str = TournamentAnte.EACH,
 ) -> Tournament:
     """A tournament on room tables of kind "tournament", numbered 1.. in room-number order.
+    ``ante_type``: who pays the levels' antes (every player, or the big blind: CR-DM.2); the
+    form and the API choose the big-blind ante unless the director says otherwise.
 
     The break order and balancing order are fixed here, before play (TDA 11-C): by default the
     highest-numbered table breaks first and gives up players first.
@@ -85,6 +90,10 @@ def create_tournament(
         )
     if starting_stack < 1:
         errors["starting_stack"] = "Players start with chips."
+    if structure == Structure.FIXED_LIMIT and not any(int(lv.get("ante") or 0) for lv in levels):
+        ante_type = TournamentAnte.EACH  # no ante to pay: the big-blind default does not apply
+    if refusal := ante_type_refusal(ante_type, structure):
+        errors["ante_type"] = refusal
     numbers = list(range(1, len(room_tables) + 1))
     orders: dict[str, list[int]] = {}
     for field, given, default in (
@@ -103,7 +112,7 @@ def create_tournament(
             name=name.strip(), variant=variant, structure=structure, mixed_game=mixed_game,
             seats_per_table=seats_per_table, starting_stack=starting_stack,
             balancing_policy=balancing_policy, final_table_size=final_table_size,
-            created_by=by, **orders,
+            ante_type=ante_type, created_by=by, **orders,
         )  # fmt: skip
         position = {number: i + 1 for i, number in enumerate(orders["break_order"])}
         TournamentTable.objects.bulk_create(
@@ -119,6 +128,34 @@ def create_tournament(
         )
         Level.objects.bulk_create(Level(tournament=tournament, **lv) for lv in structure_levels)
     return tournament
+
+
+def ante_type_refusal(ante_type: str, structure: str) -> str:
+    """Why this ante type is refused for this structure ("" when it is fine): a big-blind ante
+    is for no-limit and pot-limit games, as at the room's tables (CR-DM.2)."""
+    if ante_type not in TournamentAnte.values:
+        return f"Unknown ante type {ante_type!r}: per player ('each') or big-blind ('big_blind')."
+    if ante_type == TournamentAnte.BIG_BLIND and structure == Structure.FIXED_LIMIT:
+        return "A big-blind ante is for no-limit and pot-limit games (CR-DM.2): choose per player."
+    return ""
+
+
+def set_ante_type(*, tournament: Tournament, ante_type: str, by: User) -> Tournament:
+    """The director switches who pays the antes. It applies from the next hand dealt (a hand
+    already dealt keeps its game; a proposal shown before is stale, CR-TP.2) and goes on the
+    clock's log ("ante_each" / "ante_big_blind")."""
+    with transaction.atomic():
+        locked = _lock(tournament.pk)
+        if refusal := ante_type_refusal(ante_type, locked.structure):
+            raise ValidationError({"ante_type": refusal})
+        if locked.ante_type != ante_type:
+            locked.ante_type = ante_type
+            locked.save(update_fields=["ante_type", "updated_at"])
+            ClockEvent.objects.create(
+                tournament=locked, action=f"ante_{ante_type}", level_number=locked.level_number,
+                by=by,
+            )  # fmt: skip
+    return locked
 
 
 def tables_phrase(numbers: Sequence[int], one: str, many: str) -> str:
@@ -212,6 +249,7 @@ def register_entrants(
                 alternate=alternate,
                 reentry_of=reentry_of,
                 special_needs=special_needs.strip(),
+                chips=locked.starting_stack,  # every entry, re-entries too, starts afresh
                 registered_by=by,
             )
             for i, name in enumerate(cleaned, start=1)

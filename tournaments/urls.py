@@ -24,6 +24,7 @@ urlpatterns = [
     path("<id:pk>/registration/close/", views.registration_close, name="registration_close"),
     path("<id:pk>/reserve-seat/", views.reserve_seat, name="reserve_seat"),
     path("<id:pk>/wrong-seat/", views.wrong_seat, name="wrong_seat"),
+    path("<id:pk>/ante/", views.ante_type, name="ante_type"),
     path("<id:pk>/hand-for-hand/", views.hand_for_hand, name="hand_for_hand"),
     path("<id:pk>/tables/<id:number>/button/", views.table_button, name="table_button"),
     path("<id:pk>/tables/<id:number>/break/", views.break_screen, name="break_screen"),

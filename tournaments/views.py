@@ -33,6 +33,7 @@ from tournaments.clock_display import room_labels, room_state
 from tournaments.clock_reading import read_clock
 from tournaments.draws.errors import DrawError
 from tournaments.forms import (
+    AnteTypeForm,
     ButtonForm,
     EntrantForm,
     ReinstateForm,
@@ -42,6 +43,7 @@ from tournaments.forms import (
 )
 from tournaments.models import (
     BalanceCheck,
+    ClockState,
     Draw,
     DrawKind,
     DrawStatus,
@@ -49,6 +51,7 @@ from tournaments.models import (
     EntrantStatus,
     SeatAssignment,
     Tournament,
+    TournamentAnte,
     TournamentTable,
 )
 
@@ -129,6 +132,7 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
     entrants = Paginator(tournament.entrants.all(), ENTRANTS_PER_PAGE).get_page(
         request.GET.get("entrants")
     )
+    levels = list(tournament.levels.all())
     return {
         "tournament": tournament,
         "table_page": tables,
@@ -138,13 +142,15 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
         "live_count": tournament.entrants.exclude(status=EntrantStatus.ELIMINATED).count(),
         "eliminations": place_rows(tournament),
         "reinstatements": tournament.reinstatements.select_related("entrant", "by")[:20],
-        "clock": read_clock(tournament, list(tournament.levels.all())),
+        "clock": read_clock(tournament, levels),
         "check": tournament.balance_checks.first(),
         "open_draw": tournament.draws.filter(status=DrawStatus.COMMITTED).first(),
         "entrant_form": EntrantForm(tournament=tournament),
         "reinstate_form": ReinstateForm(),
         "reserve_form": ReserveSeatForm(),
         "wrong_seat_form": WrongSeatForm(),
+        "ante_form": AnteTypeForm(initial={"ante_type": tournament.ante_type}),
+        "has_antes": any(level.ante for level in levels),
     }
 
 
@@ -168,6 +174,7 @@ def place_rows(tournament: Tournament, limit: int = 50) -> list[dict[str, Any]]:
             "reentry_of_id", flat=True
         )
     )
+    rooms = room_numbers(tournament)
     result = []
     for row in rows:
         place, shared = row.entrant.place, per_hand.get(row.hand_for_hand_hand or -1, 1)
@@ -181,8 +188,21 @@ def place_rows(tournament: Tournament, limit: int = 50) -> list[dict[str, Any]]:
         can_undo = (
             row.entrant.status == EntrantStatus.ELIMINATED and row.entrant_id not in reentered
         )
-        result.append({"elimination": row, "label": label, "can_undo": can_undo})
+        room = rooms.get(row.table_number)
+        result.append({"elimination": row, "label": label, "can_undo": can_undo, "room": room})
     return result
+
+
+def room_numbers(tournament: Tournament) -> dict[int, int]:
+    """The tournament's table numbers (T1, T2...) to the room's (21, 22...): where a person
+    walks. Room tables 1, 2, 3 may be cash games running at the same time (F18)."""
+    return dict(tournament.tables.values_list("number", "table__number"))
+
+
+def where(rooms: dict[int, int], table: int, seat: int | None = None) -> str:
+    """ "T3 (room 23) seat 6": the tournament's table and the room's, one line."""
+    room = f" (room {rooms[table]})" if table in rooms else ""
+    return f"T{table}{room}" + (f" seat {seat}" if seat is not None else "")
 
 
 @require_GET
@@ -225,8 +245,23 @@ def entrant_register(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def entrant_eliminate(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
     entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
     url = reverse("tournaments:detail", args=[pk])
+    raw = request.POST.get("confirm_chips", "")
     try:
-        eliminations.eliminate_player(entrant=entrant, by=request.user)
+        eliminations.eliminate_player(
+            entrant=entrant,
+            by=request.user,
+            confirm=True,
+            confirm_chips=int(raw) if raw.isdigit() else None,
+        )
+    except eliminations.ChipsLeft as exc:
+        # F13: a player holding chips is put out only once the director has seen how many:
+        # the table map comes back with the question and an "Eliminate anyway" button.
+        asked = {**detail_context(request, entrant.tournament), "confirm_out": exc}
+        template = (
+            "tournaments/detail.html#table-map" if request.htmx else "tournaments/detail.html"
+        )
+        # A question, not a refusal: 200 (nothing failed; the page asks before acting).
+        return render(request, template, asked)
     except DrawError as exc:
         return _refused(request, exc, url)
     if not request.htmx:
@@ -349,6 +384,26 @@ def hand_for_hand(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     )  # fmt: skip
 
 
+@require_POST
+@role_required(Role.DIRECTOR)
+def ante_type(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """Who pays the levels' antes: every player, or the big blind (CR-DM.2), from the next
+    hand dealt."""
+    tournament = _tournament(pk)
+    form = AnteTypeForm(request.POST)
+    url = reverse("tournaments:detail", args=[pk])
+    if not form.is_valid():
+        messages.error(request, "Choose per-player antes or a big-blind ante.")
+        return redirect_to(request, url)
+    chosen = form.cleaned_data["ante_type"]
+    label = TournamentAnte(chosen).label
+    return _act(
+        request, url,
+        lambda: setup.set_ante_type(tournament=tournament, ante_type=chosen, by=request.user),
+        f"Antes: {label}. From the next hand dealt.",
+    )  # fmt: skip
+
+
 # --- draws --------------------------------------------------------------------------------------
 
 
@@ -463,14 +518,34 @@ def balance(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
     check = tournament.balance_checks.first()
     names = dict(tournament.entrants.values_list("number", "name"))
+    rooms = room_numbers(tournament)
+    # Where each player of the check sits now: a move already made reads "Done" (F18).
+    now_at = {
+        number: (table, seat)
+        for number, table, seat in SeatAssignment.objects.filter(
+            tournament=tournament,
+            ended_at__isnull=True,
+            entrant__number__in=[m["player"] for m in (check.moves if check else [])],
+        ).values_list("entrant__number", "table__number", "seat")
+    }
     moves = [
-        {**m, "name": names.get(m["player"], m["player"])} for m in (check.moves if check else [])
+        {
+            **m,
+            "name": names.get(m["player"], m["player"]),
+            "from_label": where(rooms, m["from"]["table"], m["from"]["seat"]),
+            "to_label": where(rooms, m["to"]["table"], m["to"]["seat"]),
+            "done": now_at.get(m["player"]) == (m["to"]["table"], m["to"]["seat"]),
+        }
+        for m in (check.moves if check else [])
     ]
     stale = check is not None and check.seating_version != tournament.seating_version
-    return render(
-        request, "tournaments/balance.html",
-        {"tournament": tournament, "check": check, "moves": moves, "stale": stale},
-    )  # fmt: skip
+    done = bool(moves) and all(m["done"] for m in moves)
+    counts = [(where(rooms, int(t)), n) for t, n in (check.counts.items() if check else [])]
+    context = {
+        "tournament": tournament, "check": check, "moves": moves, "stale": stale,
+        "done": done, "counts": counts,
+    }  # fmt: skip
+    return render(request, "tournaments/balance.html", context)
 
 
 @require_POST
@@ -486,10 +561,21 @@ def balance_check(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def balance_apply(request: AuthenticatedRequest, pk: int, check_id: int) -> HttpResponse:
     check = get_object_or_404(BalanceCheck, tournament_id=pk, pk=check_id)
     url = reverse("tournaments:balance", args=[pk])
-    return _act(
-        request, url, lambda: balance_checks.apply_balance(check=check, by=request.user),
-        f"{len(check.moves)} move{pluralize(len(check.moves))} made.",
-    )  # fmt: skip
+    try:
+        made = balance_checks.apply_balance(check=check, by=request.user)
+    except (DrawError, ValidationError) as exc:
+        return _refused(request, exc, url)
+    # Said where the floor person walks them: the room's table first (F18).
+    rooms = room_numbers(check.tournament)
+    messages.success(request, f"{len(made)} move{pluralize(len(made))} made.")
+    for move in made:
+        table, seat = move.to_table or 0, move.to_seat
+        messages.success(
+            request,
+            f"{move.entrant.name} moved to room Table {rooms.get(table, '?')} seat {seat}"
+            f" (tournament T{table}).",
+        )
+    return redirect_to(request, url)
 
 
 # --- the clock ----------------------------------------------------------------------------------
@@ -543,4 +629,18 @@ def clock_action(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     url = reverse("tournaments:clock", args=[pk])
     if action is None:
         return _refused(request, ValidationError("Unknown clock action."), url)
+    name = request.POST["action"]
+    jumps = name in ("advance", "back") and tournament.clock_state == ClockState.RUNNING
+    if jumps and request.POST.get("confirm") != "1":
+        # F13: a level jump changes the blinds at every table at once: with the clock running
+        # the director confirms it (the buttons send ``confirm`` only from this question).
+        levels = list(tournament.levels.all())
+        reading = read_clock(tournament, levels, timezone.now())
+        structure = [(reading.names[level.number], level) for level in levels]
+        target = "the next level" if name == "advance" else "the previous level"
+        context = {
+            "tournament": tournament, "structure": structure, "clock": reading,
+            "confirm_jump": {"action": name, "question": f"Go to {target} now, at every table?"},
+        }  # fmt: skip
+        return render(request, "tournaments/clock.html", context)  # a question: 200
     return _act(request, url, lambda: action(tournament=tournament, by=request.user))

@@ -30,6 +30,7 @@
     blinds: el("room-blinds"),
     blindsValue: el("room-blinds-value"),
     ante: el("room-ante"),
+    anteKind: el("room-ante-kind"),
     next: el("room-next"),
     nextBreak: el("room-break"),
     players: el("room-players"),
@@ -67,7 +68,7 @@
     if (!level) { return "–"; }
     if (level.is_break) { return level.name + " · " + Math.round(level.seconds / 60) + " min"; }
     return level.name + " · " + chips(level.small_blind) + " / " + chips(level.big_blind) +
-      (level.ante ? " ante " + chips(level.ante) : "");
+      (level.ante ? " ante " + chips(level.ante) + (level.ante_type === "big_blind" ? " (big blind)" : "") : "");
   }
 
   function drawFacts() {
@@ -81,6 +82,7 @@
     if (level && !level.is_break) {
       setText(view.blindsValue, chips(level.small_blind) + " / " + chips(level.big_blind));
       setText(view.ante, level.ante ? chips(level.ante) : "–");
+      setText(view.anteKind, state.ante_type === "big_blind" ? "Big-blind ante" : "Ante each");
     }
     setText(view.next, levelLine(state.next_level));
     setText(view.players, state.players_left + " / " + state.entries);

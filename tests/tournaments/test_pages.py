@@ -148,7 +148,8 @@ def test_eliminating_from_the_table_map_swaps_the_map(
 ) -> None:
     client = persona_client("director")
     url = reverse("tournaments:entrant_eliminate", args=[seated.pk, 4])
-    response = client.post(url, headers={"HX-Request": "true"})
+    chips = str(seated.entrants.get(number=4).chips)
+    response = client.post(url, {"confirm_chips": chips}, headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert b'id="table-map"' in response.content and b"<html" not in response.content
     assert seated.entrants.get(number=4).status == EntrantStatus.ELIMINATED
@@ -208,8 +209,9 @@ def test_balancing_suggestions_apply_with_one_click(persona_client: Any, directo
 def test_the_clock_runs_pauses_and_moves_on(persona_client: Any, seated: Tournament) -> None:
     client = persona_client("director")
     action = reverse("tournaments:clock_action", args=[seated.pk])
-    for step in ("start", "pause", "resume", "advance"):
+    for step in ("start", "pause", "resume"):
         assert client.post(action, {"action": step}).status_code == 302
+    assert client.post(action, {"action": "advance", "confirm": "1"}).status_code == 302
     seated.refresh_from_db()
     assert seated.level_number == 2 and seated.clock_state == "running"
     face = client.get(
@@ -259,3 +261,39 @@ def test_hand_for_hand_reserve_wrong_seat_and_button_forms(
     )
     moved = SeatAssignment.objects.get(entrant__number=2, ended_at__isnull=True)
     assert (moved.table.number, moved.seat) == (1, open_seat)
+
+
+def test_balancing_names_room_tables_and_shows_the_moves_done(
+    persona_client: Any, director: Any
+) -> None:
+    """F18: the tournament's T1/T2 sit at room tables 21/22 (room tables 1 and 2 may be cash
+    games): every place a person walks says the room's table; after Apply the page says the
+    moves are done, not the same move again under "check again"."""
+    tournament = make_tournament(by=director, tables=2, entrants=18, first_table=21)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
+    at_two = SeatAssignment.objects.filter(table__number=2, ended_at__isnull=True)
+    for assignment in list(at_two.select_related("entrant"))[:3]:
+        eliminations.eliminate_player(entrant=assignment.entrant, by=director)
+    client = persona_client("director")
+    client.post(reverse("tournaments:balance_check", args=[tournament.pk]))
+    check = tournament.balance_checks.first()
+    assert check is not None and len(check.moves) == 1
+    move = check.moves[0]
+    frm, to = move["from"], move["to"]
+    url = reverse("tournaments:balance", args=[tournament.pk])
+    page = client.get(url).content.decode()
+    going = f"T{to['table']} (room {20 + to['table']}) seat {to['seat']}"
+    assert f"T{frm['table']} (room {20 + frm['table']}) seat {frm['seat']}" in page
+    assert going in page and "T1 (room 21): 9" in page and "To do" in page
+    done = client.post(
+        reverse("tournaments:balance_apply", args=[tournament.pk, check.pk]), follow=True
+    ).content.decode()
+    name = tournament.entrants.get(number=move["player"]).name
+    assert (
+        f"{name} moved to room Table {20 + to['table']} seat {to['seat']}"
+        f" (tournament T{to['table']})." in done
+    )
+    assert 'id="balance-done"' in done and f"{name} moved to {going}" in done
+    assert "check again" not in done and "Apply 1 move" not in done
+    detail = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert "T2 (room 22) seat" in detail  # the eliminations list

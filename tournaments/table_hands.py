@@ -1,0 +1,427 @@
+"""Hands at a tournament table: the desk deals the tournament's level to the seated entrants,
+with their chips, the dead button moving by the rules; the award puts the chips back on the
+entrants and a player left with none is out, in the same transaction.
+
+Rules applied (each cited where it decides something):
+
+- CR-BB.1 (TDA 32, dead button): tournament tables always play a dead button; the big blind
+  moves one player to the left each hand and the small blind and button follow it; CR-BB.2: the
+  small blind may be dead. The seats are planned by ``rules.engine.rotation``.
+- The clock's level: the blinds and ante of the level the clock reads when the hand is dealt
+  (``CR-TP.2``: a new level applies from the next hand); no hand is dealt in a break. The
+  level's ante is paid as the tournament says (``Tournament.ante_type``): by every player, or
+  once by the big blind as dead money (CR-DM.2, CR-DM.1), never by the room table's cash
+  ante type.
+- ``CR-TP.1``: every seated player is dealt in and posts blinds and antes, present or
+  not; an empty seat is never dealt in. RRoP-TR.19: a player short of a blind or ante posts
+  what they have (the engine). RRoP-14.14: the straddle is for non-tournament games.
+- ``CR-TP.3``: players out on one hand finish in the order of the chips
+  they started it with, more chips the better place; TDA-RP-8: during hand-for-hand, busts on
+  the same hand-for-hand hand share the place (``eliminations.eliminate_locked``).
+
+The TDA texts behind the last three are not in the bundled books, so Cardroom writes its
+procedure down (the CR book's TP section, ``rules/rulebooks/procedures.toml``) and cites that.
+
+Locking: every write takes the tournament row first (``seating._lock``, as every seating
+change does), then the room table or the hand (``cardroom.services``): an elimination at the
+desk and a balancing move or a table break are served one after the other, never deadlocked.
+A player dealt into a hand not yet settled is not moved or put out (``seating.refuse_if_in_hand``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count, QuerySet
+
+from cardroom import services
+from cardroom.api_errors import Conflict
+from cardroom.cash_hands import proposal_version
+from cardroom.models import Hand, HandStatus, Table
+from cardroom.table_choices import (
+    Structure,
+    default_raise_cap,
+    smallest_chip_in_play,
+)
+from rules.engine import citations
+from rules.engine.errors import BadInput
+from rules.engine.rotation import Previous, SeatState, plan_next_hand
+from tournaments.clock_reading import level_dict, read_clock
+from tournaments.eliminations import advance_hand_for_hand, eliminate_locked
+from tournaments.models import (
+    ClockEvent,
+    DrawKind,
+    DrawStatus,
+    Entrant,
+    EntrantStatus,
+    Level,
+    SeatAssignment,
+    Tournament,
+    TournamentAnte,
+    TournamentStatus,
+    TournamentTable,
+)
+from tournaments.seating import HAND_FOR_HAND, _lock, desk_hands
+
+DEAD_BUTTON = "CR-BB.1"
+NEW_LIMITS = citations.NEW_LEVEL_NEXT_HAND
+DEALT_IN = citations.TOURNAMENT_DEALT_IN
+SHORT_STACK = "RRoP-TR.19"
+NO_STRADDLE = "RRoP-14.14"
+SIMULTANEOUS = citations.SAME_HAND_BUSTS
+BIG_BLIND_ANTE = "CR-DM.2"
+
+
+class CannotDeal(ValidationError):
+    """The tournament's state refuses a deal (a break, a player with no chips, hand-for-hand
+    waiting for the other tables): a form error, a 422 ``cannot_deal`` in the API."""
+
+    code = "cannot_deal"
+
+    def __init__(self, message: str, *citations: str) -> None:
+        self.citations = citations
+        super().__init__({"table": message})
+
+
+def tournament_table_for(table: Table) -> TournamentTable | None:
+    """The tournament table this room table is, in a tournament still in play (or None)."""
+    return (
+        TournamentTable.objects.in_play()
+        .select_related("tournament")
+        .filter(table_id=table.pk)
+        .first()
+    )
+
+
+def _level(tournament: Tournament) -> tuple[Level, str]:
+    """The level the clock reads now (the last of the structure once it has run out)."""
+    levels = list(tournament.levels.all())
+    if not levels:
+        raise CannotDeal(f"{tournament} has no blind structure.")
+    reading = read_clock(tournament, levels)
+    if reading.level is None:
+        last = max(levels, key=lambda lv: lv.number)
+        return last, reading.names.get(last.number, "")
+    if reading.level.is_break:
+        raise CannotDeal(
+            f"{tournament} is on a break ({reading.remaining_label} left): no hands are dealt "
+            "until the next level starts.",
+            NEW_LIMITS,
+        )
+    return reading.level, reading.level_name
+
+
+def tournament_game(table: Table, tournament: Tournament, level: Level) -> dict[str, Any]:
+    """The table's game with the level's blinds and ante, paid as the tournament says (from
+    every player, or a big-blind ante: the big blind's alone, CR-DM.2; never the room table's
+    cash ante type), and no straddle (RRoP-14.14), in the tournament's structure."""
+    game = table.engine_game()
+    for key in ("big_blind_ante", "small_bet", "big_bet", "raise_cap", "pot_round_unit"):
+        game.pop(key, None)
+    small_as_big = game.pop("pot_limit_small_blind_as_big", False)
+    game.update(
+        structure=tournament.structure,
+        small_blind=level.small_blind,
+        big_blind=level.big_blind,
+        ante=level.ante,
+        straddle=0,
+        min_chip=table.min_chip
+        or smallest_chip_in_play(level.small_blind, level.big_blind, level.ante),
+    )
+    if tournament.ante_type == TournamentAnte.BIG_BLIND and level.ante:
+        # The tournament takes the level's ante from the big blind alone, as dead money
+        # (CR-DM.2, CR-DM.1): one ante for the table, not one from every player.
+        game.update(ante=0, big_blind_ante=level.ante)
+    if tournament.structure == Structure.FIXED_LIMIT:
+        game.update(
+            small_bet=level.big_blind,
+            big_bet=2 * level.big_blind,
+            raise_cap=default_raise_cap(tournament.variant),
+        )
+    if tournament.structure == Structure.POT_LIMIT:
+        game["pot_limit_small_blind_as_big"] = small_as_big
+    return game
+
+
+def _seated(ttable: TournamentTable) -> list[SeatAssignment]:
+    return list(
+        SeatAssignment.objects.filter(table=ttable, ended_at__isnull=True)
+        .select_related("entrant")
+        .order_by("seat")
+    )
+
+
+def _dealt_hands(table: Table, tournament: Tournament) -> QuerySet[Hand]:
+    """This tournament's hands at the room table dealt from its seating, the last first."""
+    return desk_hands(tournament).filter(table=table).order_by("-number")
+
+
+def _redrawn_at(tournament: Tournament) -> datetime | None:
+    """When the final table was drawn (TDA RP-9): everyone sits afresh and the button starts
+    again from the one the dealer reports (high card), not from the hands before it."""
+    return (
+        tournament.draws.filter(kind=DrawKind.FINAL_TABLE, status=DrawStatus.REVEALED)
+        .order_by("-revealed_at")
+        .values_list("revealed_at", flat=True)
+        .first()
+    )
+
+
+def _previous(table: Table, tournament: Tournament) -> Previous | None:
+    """The last awarded hand's button and blinds (a voided hand is redealt as it was)."""
+    hands = _dealt_hands(table, tournament).filter(awarded_at__isnull=False)
+    redrawn = _redrawn_at(tournament)
+    if redrawn is not None:
+        hands = hands.filter(started_at__gte=redrawn)
+    last = hands.first()
+    if last is None or last.blinds is None:
+        return None
+    return Previous(button=last.button, small=last.blinds.get("small"), big=last.blinds["big"])
+
+
+def _first_hand(button: int, occupied: list[int]) -> tuple[int, int | None, int]:
+    """The first hand from the button the dealer reported (high card for the button): the
+    blinds are the next two players after it; heads-up the button posts the small blind."""
+    after = [s for s in occupied if s > button] + [s for s in occupied if s <= button]
+    if len(occupied) == 2:
+        on_button = button if button in occupied else after[-1]
+        return on_button, on_button, next(s for s in occupied if s != on_button)
+    return button, after[0], after[1]
+
+
+def _plan(
+    table: Table, tournament: Tournament, occupied: list[int], button: int | None, level: Level
+) -> tuple[int, int | None, int, tuple[str, ...]]:
+    """Button, small blind (None: dead), big blind, and the rules that placed them."""
+    previous = _previous(table, tournament)
+    if previous is None and button is not None:
+        first_button, small, big = _first_hand(button, occupied)
+        return first_button, small, big, (DEAD_BUTTON,)
+    try:
+        plan = plan_next_hand(
+            seats=[SeatState(seat=s, active=True) for s in occupied],
+            previous=previous,
+            rule="dead",
+            missed_blinds="post",
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+        )
+    except BadInput as exc:
+        raise CannotDeal(exc.message, DEAD_BUTTON) from exc
+    return plan.button, plan.small, plan.big, plan.citations
+
+
+def propose_tournament_hand(table: Table) -> dict[str, Any]:
+    """The next hand at a tournament table: button and blinds (dead button), the seated
+    entrants with their chips and names, the level from the clock. ``CannotDeal`` when the
+    tournament refuses a deal (a break, a player with no chips, fewer than two players)."""
+    ttable = tournament_table_for(table)
+    if ttable is None:
+        raise CannotDeal(f"{table} is not a table of a tournament in play.")
+    tournament = ttable.tournament
+    level, level_name = _level(tournament)
+    seated = _seated(ttable)
+    broke = [a for a in seated if a.entrant.chips == 0]
+    if broke:
+        raise CannotDeal(
+            f"{broke[0].entrant.name} in seat {broke[0].seat} has no chips: put the player out "
+            "before the next deal.",
+            SIMULTANEOUS,
+        )
+    if len(seated) < 2:
+        raise CannotDeal(f"{ttable} has fewer than two players: nothing to deal.", DEALT_IN)
+    occupied = [a.seat for a in seated]
+    button, small, big, rules = _plan(table, tournament, occupied, ttable.button, level)
+    citations = [*rules, DEAD_BUTTON, DEALT_IN, NEW_LIMITS, NO_STRADDLE]
+    game = tournament_game(table, tournament, level)
+    if game.get("big_blind_ante"):
+        citations.append(BIG_BLIND_ANTE)
+    forced = level.big_blind + level.ante  # the big blind's, with either kind of ante
+    if any(a.entrant.chips < forced for a in seated):
+        citations.append(SHORT_STACK)
+    if tournament.hand_for_hand:
+        citations.append(HAND_FOR_HAND)
+    proposal: dict[str, Any] = {
+        "button": button,
+        "blinds": {"small": small, "big": big},
+        "seats": [{"seat": a.seat, "stack": a.entrant.chips} for a in seated],
+        "posts": [],
+        "names": {str(a.seat): a.entrant.name for a in seated},
+        "entrants": {str(a.seat): a.entrant.number for a in seated},
+        "waiting": [],
+        "missed": {},
+        "citations": list(dict.fromkeys(citations)),
+        "level": level_dict(level, level_name, tournament.ante_type),
+        "game": game,
+        "tournament": tournament.pk,
+        "table_number": ttable.number,
+    }
+    # What the dealer saw: any change to it (a player moved in or out, chips, the level, the
+    # last hand) changes the version, so a deal confirming an old proposal is a 409.
+    proposal["version"] = proposal_version(proposal)
+    return proposal
+
+
+def _round_started(tournament: Tournament) -> datetime | None:
+    """When the hand-for-hand hand being played began (switched on, or the last advance)."""
+    return (
+        ClockEvent.objects.filter(
+            tournament=tournament, action__in=["hand_for_hand_on", "hand_for_hand_next"]
+        )
+        .order_by("-at", "-id")
+        .values_list("at", flat=True)
+        .first()
+    )
+
+
+def _played_this_round(
+    table: Table, tournament: Tournament, started: datetime | None
+) -> Hand | None:
+    """The table's hand (not voided) dealt since ``started`` (``_round_started``)."""
+    hands = _dealt_hands(table, tournament)
+    if started is not None:
+        hands = hands.filter(started_at__gte=started)
+    return hands.exclude(state=HandStatus.VOIDED).first()
+
+
+def deal_tournament_hand(
+    *,
+    table: Table,
+    by: User,
+    button: int | None = None,
+    small: int | None = None,
+    big: int | None = None,
+    reason: str = "",
+    version: str = "",
+) -> Hand:
+    """Deal the proposal, or the dealer's correction of its button or blinds (``small`` 0: a
+    dead small blind; recorded with the reason, which a correction needs). With ``version``
+    from the proposal, a proposal changed since (a player moved, a new level) is a 409. The
+    tournament row is locked first, so the seating read is the seating dealt; the table's
+    button is updated to the hand's."""
+    ttable = tournament_table_for(table)
+    if ttable is None:
+        raise CannotDeal(f"{table} is not a table of a tournament in play.")
+    with transaction.atomic():
+        tournament = _lock(ttable.tournament_id)
+        if tournament.hand_for_hand:
+            played = _played_this_round(table, tournament, _round_started(tournament))
+            if played is not None:
+                raise CannotDeal(
+                    f"Hand-for-hand: {played} is this table's hand {tournament.hand_for_hand_hand}"
+                    "; the next is dealt when every table has finished it.",
+                    HAND_FOR_HAND,
+                )
+        proposal = propose_tournament_hand(table)
+        if version and version != proposal["version"]:
+            raise Conflict(
+                "seat_map_changed",
+                f"{ttable} changed since the proposal (seats, chips or level): look again "
+                "and deal.",
+            )
+        want_button: int = proposal["button"] if button is None else button
+        want_big: int = big or proposal["blinds"]["big"]
+        chosen = {
+            "button": want_button,
+            "small": proposal["blinds"]["small"] if small is None else (small or None),
+            "big": want_big,
+        }
+        proposed = {
+            "button": proposal["button"],
+            "small": proposal["blinds"]["small"],
+            "big": proposal["blinds"]["big"],
+        }
+        correction: dict[str, Any] = {}
+        if chosen != proposed:
+            reason = " ".join(reason.split())
+            if not reason:
+                raise ValidationError(
+                    {"reason": "Say why the button or blinds differ from the proposal."}
+                )
+            correction = {"proposed": proposed, "reason": reason}
+        hand = services.start_hand(
+            table=table, by=by, button=want_button, seats=proposal["seats"],
+            straddle=False, game=proposal["game"],
+            blinds={"small": chosen["small"], "big": want_big}, posts=[],
+            names=proposal["names"], correction=correction,
+        )  # fmt: skip
+        TournamentTable.objects.filter(pk=ttable.pk).update(button=hand.button)
+    return hand
+
+
+def settle_tournament_hand(
+    *, hand: Hand, by: User, expected_seq: int, showdown: dict[str, Any] | None
+) -> Hand:
+    """Push the pots (``services.award_hand``) and put the chips back on the entrants; a player
+    left with none is out in the same transaction, those who started the hand with more chips
+    finishing higher. Hand-for-hand: the last table to finish the hand moves play on to the
+    next one. The tournament row is locked before the hand."""
+    ttable = tournament_table_for(hand.table)
+    if ttable is None or not hand.names:
+        raise Conflict("not_tournament_hand", f"{hand} was not dealt from a tournament's seating.")
+    with transaction.atomic():
+        tournament = _lock(ttable.tournament_id)
+
+        def apply(locked: Hand, result: dict[str, Any]) -> None:
+            _apply_award(tournament, ttable, locked, result, by)
+
+        settled = services.award_hand(
+            hand=hand, by=by, expected_seq=expected_seq, showdown=showdown, after=apply
+        )
+        if (
+            tournament.hand_for_hand
+            and tournament.status != TournamentStatus.COMPLETE
+            and _every_table_finished(tournament)
+        ):
+            advance_hand_for_hand(tournament, by=by)
+    return settled
+
+
+def _apply_award(
+    tournament: Tournament,
+    ttable: TournamentTable,
+    hand: Hand,
+    result: dict[str, Any],
+    by: User,
+) -> None:
+    seated = {a.seat: a.entrant for a in _seated(ttable)}
+    started = {entry["seat"]: entry["stack"] for entry in hand.seats}
+    busted: list[tuple[int, int, Entrant]] = []
+    for entry in result["stacks"]:
+        seat, chips = entry["seat"], entry["stack"]
+        entrant = seated.get(seat)
+        if entrant is None or entrant.name != hand.names.get(str(seat)):
+            raise Conflict(
+                "seating_changed",
+                f"Seat {seat} at {ttable} has changed since {hand} was dealt: the director "
+                "sorts out the chips before the pots are pushed.",
+            )
+        Entrant.objects.filter(pk=entrant.pk).update(chips=chips)
+        if chips == 0:
+            busted.append((started[seat], seat, entrant))
+    # Fewest chips at the start of the hand out first, so the bigger stack finishes higher.
+    for _, _, entrant in sorted(busted, key=lambda b: (b[0], b[1])):
+        if Entrant.objects.filter(pk=entrant.pk, status=EntrantStatus.SEATED).exists():
+            eliminate_locked(tournament, entrant, by=by)
+
+
+def _every_table_finished(tournament: Tournament) -> bool:
+    """Hand-for-hand: every table in play that can deal (two players or more) has dealt this
+    hand-for-hand hand and pushed it."""
+    dealing = (
+        tournament.tables.in_play()
+        .filter(assignments__ended_at__isnull=True)
+        .annotate(players=Count("assignments"))
+        .filter(players__gte=2)
+        .select_related("table")
+    )
+    started = _round_started(tournament)
+    for ttable in dealing:
+        played = _played_this_round(ttable.table, tournament, started)
+        if played is None or not played.settled:
+            return False
+    return True
