@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.models import Hand, HandAction
-from cardroom.services import engine_state
+from cardroom.services import engine_blinds, engine_posts, engine_state
 from rules.engine.config import GameConfig
 from rules.engine.errors import IllegalAction
 from rules.engine.out_of_turn import CITATIONS as OUT_OF_TURN_CITATIONS
@@ -19,6 +19,7 @@ from rules.engine.state import (
     Seat,
     apply,
     legal_options,
+    pots,
     snapshot,
     start_hand,
 )
@@ -34,13 +35,17 @@ STACK_ERROR = f"A stack is at most {MAX_STACK:,} chips."
 AMOUNT_ERROR = f"An amount is at most {MAX_STACK:,} chips."
 
 
-def desk_view(hand: Hand) -> dict[str, Any]:
+def desk_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
+    """The hand as the desk shows it; ``state``: the hand already replayed (``engine_state``),
+    when the caller has it."""
     actions = list(hand.actions.select_related("entered_by", "voided_by"))
-    state = engine_state(hand)
+    state = engine_state(hand) if state is None else state
     snap = snapshot(state)
     options = legal_options(state)
     held = {entry.seat: entry for entry in state.held}
     seats = []
+    names, blinds = hand.names or {}, hand.blinds or {}
+    straddler = straddler_of(hand, state)
     for entry in hand.seats:
         number = entry["seat"]
         folded, all_in = number in state.folded, state.stacks[number] == 0
@@ -53,6 +58,13 @@ def desk_view(hand: Hand) -> dict[str, Any]:
                 "folded": folded,
                 "all_in": all_in and not folded,
                 "button": number == hand.button,
+                "name": names.get(str(number), ""),
+                "blind": "SB"
+                if number == blinds.get("small")
+                else "BB"
+                if number == blinds.get("big")
+                else "",
+                "straddle": number == straddler,
                 "to_act": number == state.to_act,
                 "held": held_words(held[number].action) if number in held else None,
                 # Who may be entered out of turn: a player still in with chips, not the one
@@ -81,7 +93,29 @@ def desk_view(hand: Hand) -> dict[str, Any]:
         "to_act": state.to_act,
         "street": state.street,
         "facing_bet": state.current_bet > 0,
+        # Missed blinds posted dead (CR-BB.3) are in the pot but in front of nobody.
+        "dead": sum(int(post.get("dead") or 0) for post in hand.posts or []),
     }
+
+
+def straddler_of(hand: Hand, state: Any) -> int | None:
+    """The seat that posted the straddle in ``hand``, or None: the first seat dealt in after
+    the big blind, none heads-up or behind a dead small blind, and none when the player did
+    not post it (the hand's game then has straddle 0) or could not cover it (the bring-in
+    stayed the big blind). ``citations.NL_STRADDLE`` (RRoP-14.14), as the engine posts it."""
+    amount = int((hand.game or {}).get("straddle") or 0)
+    dealt = sorted(entry["seat"] for entry in hand.seats)
+    big, small = getattr(state, "bb_seat", None), getattr(state, "sb_seat", None)
+    if not amount or len(dealt) < 3 or small is None or big not in dealt:
+        return None
+    seat = dealt[(dealt.index(big) + 1) % len(dealt)]
+    return seat if seat != small and state.bring_in == amount else None
+
+
+def chips(amount: int) -> str:
+    """An amount as the desk writes it everywhere: with thousands separators ("12,000"), like
+    the template's ``floatformat:"0g"``."""
+    return f"{amount:,}"
 
 
 def refusal_of(state: Any, action: Action) -> IllegalAction:
@@ -95,10 +129,11 @@ def refusal_of(state: Any, action: Action) -> IllegalAction:
 
 
 def held_words(action: Action) -> str:
-    """A held action as the dealer says it: "raise to 800", "call", "all-in"."""
+    """A held action as the dealer says it: "raise to 12,000", "call", "all-in"."""
     kind = ActionKind(action.kind)
     if kind is ActionKind.RAISE or kind is ActionKind.BET:
-        return f"{kind} to {action.to}" if kind is ActionKind.RAISE else f"bet {action.to}"
+        to = chips(action.to or 0)
+        return f"{kind} to {to}" if kind is ActionKind.RAISE else f"bet {to}"
     return "all-in" if kind is ActionKind.ALL_IN else str(kind)
 
 
@@ -110,7 +145,14 @@ def action_log(hand: Hand, actions: list[HandAction]) -> list[dict[str, Any]]:
     held; the action whose turn-passing made a held one binding or void says so, with the
     rule (TDA-53)."""
     seats = [Seat(seat=entry["seat"], stack=entry["stack"]) for entry in hand.seats]
-    state = start_hand(GameConfig.from_dict(hand.game), hand.button, seats)
+    # Dealt as the hand was: its blinds (a dead button or small blind) and missed-blind posts.
+    state = start_hand(
+        GameConfig.from_dict(hand.game),
+        hand.button,
+        seats,
+        engine_blinds(hand.blinds),
+        engine_posts(hand.posts),
+    )
     raises: list[tuple[int, int, str, str]] = []  # (index, seat, street, verb): the bet grew
     held_on: dict[int, str] = {}  # a held action's index: the street it was made on
     entries, index = [], 0
@@ -175,9 +217,193 @@ def log_line(state: HandState, index: int, entry: HandAction) -> str:
         return f"Seat {seat} checks"
     if kind is ActionKind.ALL_IN or paid == stack:
         # The chips in front of the player once all-in: this street's whole wager.
-        return f"Seat {seat} all-in for {wager + paid}"
+        return f"Seat {seat} all-in for {chips(wager + paid)}"
     if kind is ActionKind.CALL:
-        return f"Seat {seat} calls {paid}"
+        return f"Seat {seat} calls {chips(paid)}"
     if facing == 0:
-        return f"Seat {seat} bets {wager + paid}"
-    return f"Seat {seat} raises to {wager + paid}"
+        return f"Seat {seat} bets {chips(wager + paid)}"
+    return f"Seat {seat} raises to {chips(wager + paid)}"
+
+
+def correction_words(hand: Hand) -> str:
+    """The dealer's correction of the proposed button and blinds, as a floor person reviewing
+    the hand reads it: "Corrected by staff: button to seat 4 (proposed: seat 3) — reason"; ""
+    when the hand was dealt as proposed. Plain text: the template escapes the reason."""
+    correction = hand.correction or {}
+    if not correction:
+        return ""
+    proposed = correction.get("proposed") or {}
+    # Cash hands keep the proposal's blinds as {"small", "big"}; tournament hands flat.
+    was_blinds = proposed.get("blinds") or {
+        "small": proposed.get("small"),
+        "big": proposed.get("big"),
+    }
+    now_blinds = hand.blinds or {}
+
+    def where(seat: Any) -> str:
+        return "dead" if seat is None else f"seat {seat}"
+
+    changes = []
+    if proposed.get("button") != hand.button:
+        changes.append(f"button to seat {hand.button} (proposed: {where(proposed.get('button'))})")
+    for key, word in (("small", "small blind"), ("big", "big blind")):
+        now, was = now_blinds.get(key), was_blinds.get(key)
+        if now != was:
+            to = "dead" if now is None else f"to seat {now}"
+            changes.append(f"{word} {to} (proposed: {where(was)})")
+    what = "; ".join(changes) or "button and blinds"
+    reason = str(correction.get("reason") or "").strip()
+    return f"Corrected by {hand.started_by}: {what}" + (f" — {reason}" if reason else "")
+
+
+# --- showdown: the dealer taps the winners of each pot ----------------------------------------
+
+#: Variants with a low half (the pot split high and low).
+HIGH_LOW_VARIANTS = frozenset({"omaha_hilo", "stud_hilo"})
+
+
+def pot_name(index: int) -> str:
+    return "the main pot" if index == 0 else f"side pot {index}"
+
+
+def showdown_view(
+    hand: Hand, *, variant: str, run_it_twice: bool, state: HandState | None = None
+) -> dict[str, Any] | None:
+    """What the desk shows once the betting is over and the pots are not yet pushed: each
+    pot with its amount and the seats eligible for it (a pot with one eligible player needs
+    no tap), whether the game has a low half and whether the table runs it twice; or, when
+    everyone else folded, the one seat the pots go to. None while betting goes on.
+    ``state``: the hand already replayed, when the caller has it."""
+    if hand.awarded_at is not None or hand.state == "voided":
+        return None
+    state = engine_state(hand) if state is None else state
+    if state.street not in ("showdown", "complete"):
+        return None
+    names = hand.names or {}
+    live = [s for s in state.seat_order if s not in state.folded]
+    if state.street == "complete":
+        return {"complete": True, "winner": live[0], "name": names.get(str(live[0]), "")}
+    pot_rows = []
+    for index, pot in enumerate(pots(state)):
+        pot_rows.append(
+            {
+                "index": index,
+                "name": pot_name(index),
+                "amount": pot.amount,
+                "eligible": [{"seat": s, "name": names.get(str(s), "")} for s in pot.eligible],
+                "alone": len(pot.eligible) == 1,
+            }
+        )
+    return {
+        "complete": False,
+        "pots": pot_rows,
+        "live": live,
+        "high_low": variant in HIGH_LOW_VARIANTS,
+        "twice": run_it_twice,
+    }
+
+
+class TapError(ValueError):
+    """The taps cannot be a showdown (a pot with no winner, winners that contradict another
+    pot): the message says which pot and why."""
+
+
+def ranking_from_taps(
+    eligible: list[list[int]], taps: list[set[int]], live: list[int], *, low: bool
+) -> list[list[int]]:
+    """A ranking the engine's award accepts (``rules.engine.award``: each pot goes to the
+    best-ranked group's seats eligible for it), built from the winners tapped per pot.
+
+    Pots are read main pot first: a pot whose eligible seats include a player already ranked
+    goes to the best such group (a winner of the main pot who is in a side pot wins it too:
+    the best hand wins every pot it is in, RRoP-TI.5); otherwise the pot's taps become the
+    next group. A pot with one eligible player needs no tap. The high ranking ends with the
+    players who won nothing, tied; a low ranking leaves them out (no qualifying low): a pot
+    with no low tapped and no low winner of an earlier pot in it has no qualifying low."""
+    groups: list[list[int]] = []
+    for index, (seats, won) in enumerate(zip(eligible, taps, strict=True)):
+        implied = best_of(groups, seats)
+        if not won and not implied and len(seats) == 1 and not low:
+            won = set(seats)
+        if not won:
+            if implied or low:
+                continue
+            raise TapError(f"Tap the winner of {pot_name(index)}.")
+        if not won <= set(seats):
+            stray = sorted(won - set(seats))[0]
+            raise TapError(f"Seat {stray} is not in {pot_name(index)}.")
+        if implied:
+            if set(implied) != won:
+                raise TapError(
+                    f"{pot_name(index).capitalize()}: seat {implied[0]} won a pot before it and"
+                    f" is in this one, so the best hand among its players is theirs."
+                )
+            continue
+        groups.append(sorted(won))
+    if not low:
+        ranked = {seat for group in groups for seat in group}
+        rest = [seat for seat in live if seat not in ranked]
+        if rest:
+            groups.append(rest)
+    for index, (seats, won) in enumerate(zip(eligible, taps, strict=True)):
+        got = set(best_of(groups, seats))
+        if won and got != won:
+            raise TapError(f"The winners tapped for {pot_name(index)} contradict another pot.")
+    return groups
+
+
+def best_of(groups: list[list[int]], eligible: list[int]) -> list[int]:
+    """The engine's reading of a ranking for one pot: its best group's eligible seats."""
+    for group in groups:
+        winners = [seat for seat in group if seat in eligible]
+        if winners:
+            return winners
+    return []
+
+
+def showdown_from_taps(
+    view: dict[str, Any], taps: dict[str, set[int]], *, twice: bool
+) -> dict[str, Any]:
+    """The award's ``showdown`` from the desk's taps: ``taps["1-high-0"]`` the seats tapped
+    as winning the main pot on the first board, ``"2-low-1"`` the low of side pot 1 on the
+    second (run it twice, RRoP-14.17). Raises ``TapError``."""
+    eligible = [[e["seat"] for e in pot["eligible"]] for pot in view["pots"]]
+    boards = []
+    for board in (1, 2) if twice else (1,):
+        entry: dict[str, Any] = {}
+        for half in ("high", "low") if view["high_low"] else ("high",):
+            tapped = [taps.get(f"{board}-{half}-{i}", set()) for i in range(len(eligible))]
+            try:
+                ranking = ranking_from_taps(eligible, tapped, view["live"], low=half == "low")
+            except TapError as exc:
+                prefix = f"Board {board}, " if twice else ""
+                words = "low: " if half == "low" else ""
+                raise TapError(f"{prefix}{words}{exc}") from exc
+            entry["ranking" if half == "high" else "low_ranking"] = ranking
+        boards.append(entry)
+    if twice:
+        return {"boards": boards}
+    return boards[0]
+
+
+def award_rows(hand: Hand) -> list[dict[str, Any]]:
+    """After the award: each seat dealt in, what it won and its stack."""
+    result = hand.result or {}
+    names = hand.names or {}
+    won: dict[int, int] = {}
+    for pot in result.get("pots", []):
+        for award in pot.get("awards", []):
+            won[award["seat"]] = won.get(award["seat"], 0) + award["amount"]
+    back = {entry["seat"]: entry["amount"] for entry in result.get("returned", [])}
+    start = {entry["seat"]: entry["stack"] for entry in hand.seats}
+    return [
+        {
+            "seat": entry["seat"],
+            "name": names.get(str(entry["seat"]), ""),
+            "won": won.get(entry["seat"], 0),
+            "returned": back.get(entry["seat"], 0),
+            "stack": entry["stack"],
+            "change": entry["stack"] - start.get(entry["seat"], 0),
+        }
+        for entry in result.get("stacks", [])
+    ]

@@ -4,7 +4,7 @@
 (function () {
   "use strict";
 
-  // --- shortcut keys: F fold, C check or call, R the raise box, A all-in ----------------------
+  // --- shortcut keys: F fold, C check or call, R the raise box, A all-in; P push, D deal -----
   // Shown on the buttons (<kbd>). Plain keys, not accesskey: Chromium wants Alt+key for those,
   // and Alt+F opens its menu. Never while typing in a box, never with a modifier, never from a
   // held key's repeats, and one action at a time.
@@ -14,17 +14,109 @@
     var key = (event.key || "").toLowerCase();
     if (!/^[a-z]$/.test(key)) { return; }
     var target = event.target;
-    if (target.closest && target.closest("input, textarea, select, [contenteditable]")) { return; }
+    // A showdown tap (a checkbox) keeps the focus after it is ticked: P pushes from there,
+    // and D deals from the proposal's straddle box; other keys still do nothing in a box.
+    var tick = target.matches && target.matches("input[type='checkbox']");
+    var fromTick = tick && ((key === "p" && target.closest("#showdown")) ||
+      (key === "d" && target.closest("#proposal .deal-next")));
+    if (!fromTick && target.closest &&
+        target.closest("input, textarea, select, [contenteditable]")) { return; }
     var panel = document.getElementById("action-panel");
-    var control = panel && panel.querySelector('[data-shortcut="' + key + '"]');
+    var wanted = '[data-shortcut="' + key + '"]';
+    var control = panel && panel.querySelector(wanted);
+    if (!control) {
+      // Between hands: P pushes the pots (the showdown or the one-tap push), D deals.
+      control = document.querySelector("#showdown " + wanted + ", #proposal " + wanted);
+      panel = control && control.closest("section");
+    }
     if (!control || control.disabled) { return; }
     event.preventDefault();
-    if (panel.querySelector(".htmx-request")) { return; }  // the last action is still on its way
+    if (panel.querySelector(".htmx-request")) { return; }  // the last post is still on its way
     if (control.tagName === "INPUT") {
       control.focus();
       control.select();
     } else {
       control.click();
+    }
+  });
+
+  // Enter on a showdown tap does nothing: a tie is one more tap away, and an award cannot
+  // be taken back at the desk. Only Push (clicked, or P) pushes the pots.
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter") { return; }
+    var target = event.target;
+    if (target.matches && target.matches("input") && target.closest(".showdown-form")) {
+      event.preventDefault();
+    }
+  });
+
+  // --- the poll (every 3 s, keyed on the hand's step and the seat map's last change) --------
+  // A form open or being typed in keeps what is typed: the proposal's correction holds the
+  // whole poll (it is the next hand being edited). A seat-map form holds only the seat map:
+  // the hand, its pot, who is to act and the action panel keep following the other devices
+  // (the tester's F17: a stale "to act" beside live-looking buttons); the seat map catches up
+  // on the first poll after the form is closed.
+  function proposalBusy(desk) {
+    if (desk.querySelector("#proposal details[open]")) { return true; }
+    var active = document.activeElement;
+    return !!(active && active.matches("input, select, textarea") &&
+      active.closest("#proposal .correct"));
+  }
+  function seatBusy(desk) {
+    if (desk.querySelector("#seat-panel details[open]")) { return true; }
+    var active = document.activeElement;
+    return !!(active && active.matches("input, select, textarea") && active.closest("#seat-panel"));
+  }
+  function isPoll(event) {
+    var elt = event.detail.elt;
+    var config = event.detail.requestConfig;
+    var verb = (config && config.verb) || (event.detail.requestConfig || {}).verb;
+    return !!(elt && elt.id === "desk" && (!verb || verb === "get"));
+  }
+  function showPaused(paused) {
+    var note = document.getElementById("desk-paused");
+    if (note) { note.hidden = !paused; }
+  }
+  var kept = null;  // the seat map kept through a poll's swap, with the focus in it
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!isPoll(event)) { return; }
+    var desk = document.getElementById("desk");
+    var paused = !!desk && proposalBusy(desk);
+    showPaused(paused || (!!desk && seatBusy(desk)));
+    if (paused) { event.preventDefault(); }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    kept = null;
+    if (!isPoll(event)) { return; }
+    var desk = document.getElementById("desk");
+    if (!desk) { return; }
+    if (proposalBusy(desk)) {
+      event.detail.shouldSwap = false;
+      showPaused(true);
+    } else if (seatBusy(desk)) {
+      var active = document.activeElement;
+      var start = null;
+      var end = null;
+      try { start = active.selectionStart; end = active.selectionEnd; } catch (e) { /* number */ }
+      kept = { panel: document.getElementById("seat-panel"), active: active, start: start, end: end };
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var todo = kept;
+    kept = null;
+    var desk = document.getElementById("desk");
+    if (!todo || !todo.panel || !desk || event.target !== desk) { return; }
+    var fresh = desk.querySelector("#seat-panel");
+    if (fresh && fresh !== todo.panel) { fresh.replaceWith(todo.panel); }
+    // The seat map shown is older than the poll's key: the next poll asks for all of it.
+    var url = desk.getAttribute("hx-get");
+    if (url) { desk.setAttribute("hx-get", url.replace(/([?&]seq=)[^&]*/, "$1seat-map-held")); }
+    showPaused(true);
+    if (todo.active && todo.panel.contains(todo.active)) {
+      todo.active.focus({ preventScroll: true });
+      try {
+        if (todo.start !== null) { todo.active.setSelectionRange(todo.start, todo.end); }
+      } catch (e) { /* a number box */ }
     }
   });
 
@@ -52,12 +144,33 @@
       if (source !== swapped && swapped.contains(source)) {
         // A desk form was sent: after an action, a deal or a void, back to the action panel;
         // a refused raise goes back to the raise box to put the amount right.
-        if (refused && source.matches(".raise-form")) {
+        var row = source.closest("#seat-panel .seat-row");
+        if (row) {
+          // A seat-map form (seat, add chips, rebuy, correct, sit out, leave): the focus stays
+          // in the seat map, never on Deal, where a second Enter would deal (the tester's F3).
+          // Refused, the same form opens again with what was typed and the refusal beside it
+          // (it is drawn at the top of the desk, often far above the seat map: F2).
+          plan = {
+            to: "seatmap", row: row.id, refused: refused,
+            action: source.getAttribute("hx-post"), seated: source.matches(".seat-form"),
+            values: Array.prototype.map.call(
+              source.querySelectorAll("input:not([type='hidden']):not([type='checkbox']), select"),
+              function (el) { return [el.name, el.value]; })
+          };
+        } else if (refused && source.matches(".raise-form")) {
           plan = { to: "raise" };
         } else if (refused && source.matches(".deal-form")) {
           plan = { to: "deal" };
+        } else if (refused && source.matches(".seat-form")) {
+          plan = { to: "seat" };  // the seat's form is open again with what was typed
         } else {
-          plan = { to: "panel" };
+          // A push swaps the award in where the showdown was, often scrolled down to its
+          // Push: the award is brought to the top, with the next hand's Deal under it. A deal
+          // (the proposal, its correction far down the page, or typed stacks) brings the new
+          // hand's header to the top, with its correction if any, the action panel under it.
+          var top = source.closest("#showdown") ? "#awarded" :
+            source.closest("#proposal, .deal-form") ? ".hand-facts" : null;
+          plan = { to: "panel", top: top };
         }
       } else if (panel && panel.contains(active)) {
         plan = { to: "panel", keep: true };  // the desk polled while the person was at the panel
@@ -66,6 +179,43 @@
       plan = { to: "control", name: active.name, value: active.value };
     }
   });
+
+  function seatMapFocus(todo) {
+    var row = document.getElementById(todo.row);
+    if (!row) { return; }
+    var element = null;
+    var form = todo.action && Array.prototype.find.call(
+      row.querySelectorAll("form"),
+      function (f) { return f.getAttribute("hx-post") === todo.action; });
+    if (todo.refused && form) {
+      var tools = form.closest("details");
+      if (tools) { tools.open = true; }
+      todo.values.forEach(function (pair) {
+        var input = form.querySelector('[name="' + pair[0] + '"]');
+        if (input && !input.value && pair[1]) { input.value = pair[1]; }
+      });
+      var refusal = document.querySelector("#desk > .refusal");
+      if (refusal) {
+        refusal.classList.add("seat-refusal");
+        form.parentNode.insertBefore(refusal, form);
+      }
+      element = form.querySelector("[aria-invalid='true']") ||
+        form.querySelector("input[type='number'], input:not([type='hidden']), select");
+    } else if (todo.seated) {
+      // Seated: the next open seat's "Seat a player", so the floor seats the table one player
+      // after another; else the row's own Change.
+      var next = row.nextElementSibling;
+      while (next && !next.classList.contains("open")) { next = next.nextElementSibling; }
+      element = next && next.querySelector("summary");
+    }
+    element = element || row.querySelector("summary") || row;
+    element.focus({ preventScroll: true });
+    var box = (element.closest("details") || element).getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      (element.closest("details") || element).scrollIntoView({ block: "nearest" });
+    }
+    if (element.select && element.type !== "checkbox") { element.select(); }
+  }
 
   document.addEventListener("htmx:afterSwap", function (event) {
     // htmx wires the new forms up only after its settle delay; a key pressed or Enter typed
@@ -78,20 +228,63 @@
     var panel = document.getElementById("action-panel");
     if (todo.keep && panel && panel.contains(document.activeElement)) { return; }
     var element = null;
+    if (todo.to === "seatmap") {
+      seatMapFocus(todo);
+      return;
+    }
     if (todo.to === "raise") {
       element = document.getElementById("raise-to");
     } else if (todo.to === "deal") {
       element = document.querySelector(".deal-form [aria-invalid='true']") ||
         document.querySelector(".deal-form select, .deal-form input:not([type='hidden'])");
+    } else if (todo.to === "seat") {
+      element = document.querySelector(".seat-tools[open] .seat-form [aria-invalid='true']") ||
+        document.querySelector(".seat-tools[open] .seat-form input[name='name']");
     } else if (todo.to === "control") {
       element = Array.prototype.find.call(
         document.querySelectorAll("#count-helper [name]"),
         function (el) { return el.name === todo.name && el.value === todo.value; }
       );
     }
-    element = element || panel;
+    // Between hands there is no action panel: the next thing to press is the showdown's
+    // Push (or the one-tap push when everyone else folded), else the next hand's Deal.
+    element = element || panel || document.getElementById("push") ||
+      document.getElementById("deal-next");
+    var top = todo.top && document.querySelector("#desk " + todo.top);
+    if (top) { top.scrollIntoView({ block: "start" }); }
     if (!element) { return; }
-    element.focus();
+    // Chromium scrolls a focused element off screen to the middle of the window, which can
+    // take the hand's header or the award just pushed off the top: scroll no more than needed.
+    element.focus({ preventScroll: true });
+    // After a push or a deal the header brought to the top stays there when the element's
+    // first line is on screen (a tall action panel need not fit whole).
+    var box = element.getBoundingClientRect();
+    // During a hand the dealer reads the hand's line (street, pot, to call), the seats and
+    // the action panel together: after an action (keyed or clicked) the header comes to the
+    // top whenever it, or the panel's first line, has left the window. Chromium otherwise
+    // keeps the page's distance from the bottom as the log grows, and the hand drifts up
+    // and out of view a line per action (the tester's F20).
+    var facts = !top && document.querySelector("#desk .hand-facts");
+    if (facts && (element === panel || element.id === "push")) {
+      var head = facts.getBoundingClientRect();
+      if (head.top < 0 || head.top > window.innerHeight / 2 || box.top < 0 ||
+          box.top + 48 > window.innerHeight) {
+        facts.scrollIntoView({ block: "start" });
+      }
+      // At showdown the next press is Push, under the taps: it comes into the window too,
+      // the taps above it.
+      var push = document.getElementById("push");
+      if (push && !document.getElementById("to-act-line")) {
+        var showdown = push.closest("#showdown") || push;
+        var end = push.getBoundingClientRect().bottom;
+        if (end > window.innerHeight) {
+          window.scrollBy(0, Math.min(end - window.innerHeight + 12,
+            Math.max(0, showdown.getBoundingClientRect().top - 8)));
+        }
+      }
+    } else if (!top || box.top < 0 || box.top + 48 > window.innerHeight) {
+      element.scrollIntoView({ block: "nearest" });
+    }
     if (element.id === "raise-to") { element.select(); }
   });
 })();

@@ -46,11 +46,15 @@ def test_a_hand_played_to_showdown_on_the_desk(
     expect(page.locator(".log li")).to_have_count(9)
 
 
-def deal(page: Any, live_server: Any, number: int, stacks: dict[int, int]) -> None:
+def deal(
+    page: Any, live_server: Any, number: int, stacks: dict[int, int], straddle: bool = False
+) -> None:
     page.goto(f"{live_server.url}/tables/{number}/desk/")
     for seat, stack in stacks.items():
         page.get_by_label(f"Seat {seat}", exact=True).fill(str(stack))
     page.get_by_label("Button").select_option("1")
+    if straddle:  # optional each hand (RRoP-14.14): unticked until the dealer sees it posted
+        page.locator(".deal-form input[name='straddle']").check()
     page.get_by_role("button", name="Deal").click()
     expect(page.locator(".to-act-line")).to_contain_text("Seat 1 to act")
 
@@ -94,7 +98,7 @@ def test_the_desk_raises_no_content_security_policy_violation(
         "document.addEventListener('securitypolicyviolation', e =>"
         " window.reportViolation(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sample));"
     )
-    deal(page, live_server, 7, {1: 200, 2: 200, 3: 200, 4: 200})
+    deal(page, live_server, 7, {1: 200, 2: 200, 3: 200, 4: 200}, straddle=True)
     page.get_by_label("Raise to").fill("5")  # short of the minimum: a refusal is swapped in
     page.get_by_role("button", name="Raise").click()
     expect(page.get_by_role("alert")).to_contain_text("Refused")

@@ -77,10 +77,16 @@ def test_one_desk_hand_played_with_the_keyboard_only(
     act(page, "c", "Seat 3 calls 4", 3)  # the big blind had 2 in
     expect(page.locator(".hand-facts")).to_contain_text("Flop")
 
-    # Fold is one Tab away from the panel; Check is the next: Enter on it checks.
+    # Check is one Tab away from the panel, Fold the next (drawn first, but never the first
+    # stop: Tab + Enter must not fold, the tester's F11); Enter on Check checks.
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Check")).to_be_focused()
     page.keyboard.press("Tab")
     expect(page.get_by_role("button", name="Fold")).to_be_focused()
-    page.keyboard.press("Tab")
+    fold = page.get_by_role("button", name="Fold").bounding_box()
+    check = page.get_by_role("button", name="Check").bounding_box()
+    assert fold is not None and check is not None and fold["x"] < check["x"]  # drawn first
+    page.keyboard.press("Shift+Tab")
     expect(page.get_by_role("button", name="Check")).to_be_focused()
     page.keyboard.press("Enter")
     expect(log).to_have_count(4)

@@ -70,7 +70,8 @@ def test_the_deal_form_asks_whether_the_straddle_was_posted(persona_client: Any)
     table = make_table(number=9, straddle=4)
     client = persona_client("floor_manager")
     page = client.get(f"/tables/{table.number}/desk/").text
-    assert 'name="straddle"' in page and "checked" in page.split('name="straddle"')[1][:40]
+    # A voluntary live straddle (RRoP-14.14): unticked until the dealer sees it posted.
+    assert 'name="straddle"' in page and "checked" not in page.split('name="straddle"')[1][:40]
     stacks = {"button": 1, "stack_1": 100, "stack_2": 100, "stack_3": 100, "stack_4": 100}
     client.post(f"/tables/{table.number}/desk/deal/", stacks)  # unticked: declined
     hand = Hand.objects.get()
