@@ -1,0 +1,150 @@
+"""The forms of the waitlist pages (issue 20): a player's name for the floor and the kiosk,
+the reasons, a seat with its buy-in, a new list, a must-move table; and the games the tables
+are set up for that have no list yet (one tap opens one)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from cardroom import waitlists
+from cardroom.models import GameList, Table
+from cardroom.table_choices import Structure, TableKind, TableStatus, Variant
+
+if TYPE_CHECKING:  # generic in django-stubs only, not at run time
+    _ListField = forms.ModelMultipleChoiceField[GameList]
+else:
+    _ListField = forms.ModelMultipleChoiceField
+
+
+class ListChoices(_ListField):
+    """The lists picked, by id: an id no database row can have (past a 64-bit integer, which
+    SQLite refuses with an overflow) is a form error like any unknown id, never a 500."""
+
+    def _check_values(self, value: Any) -> Any:
+        for pk in value:
+            text = str(pk).strip()
+            digits = text.isascii() and text.isdigit() and len(text) <= 19
+            if not digits or int(text) > 2**63 - 1:
+                raise ValidationError(
+                    self.error_messages["invalid_pk_value"], code="invalid_pk_value",
+                    params={"pk": pk},
+                )  # fmt: skip
+        # django-stubs don't declare ModelMultipleChoiceField._check_values (Django's own hook).
+        return super()._check_values(value)  # type: ignore[misc]
+
+
+class PlayerNameForm(forms.Form):
+    name = forms.CharField(
+        label="Name or initials",
+        max_length=120,
+        error_messages={"required": "Type a name or initials."},
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+    )
+    alias = forms.CharField(
+        label="Alias (shown on the board instead of initials)",
+        max_length=40,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    lists = ListChoices(
+        label="Games",
+        queryset=GameList.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": "Pick at least one game."},
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["lists"].queryset = GameList.objects.filter(closed_at__isnull=True)  # type: ignore[attr-defined]
+
+    def clean_name(self) -> str:
+        name = " ".join(str(self.cleaned_data["name"]).split())
+        if not any(ch.isalnum() for ch in name):
+            raise ValidationError("Type a name or initials (letters or numbers).")
+        return name
+
+    def clean_alias(self) -> str:
+        return " ".join(str(self.cleaned_data["alias"]).split())
+
+
+class AddForm(PlayerNameForm):
+    call_in = forms.BooleanField(label="Call-in (must check in)", required=False)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label="Reason", max_length=300)
+
+
+class ReleaseForm(forms.Form):
+    reason = forms.CharField(label="Reason", max_length=300, required=False)
+
+
+class ReorderForm(ReasonForm):
+    position = forms.IntegerField(label="New place in the list", min_value=1, max_value=1000)
+
+
+class SeatForm(forms.Form):
+    table = forms.IntegerField(min_value=1, max_value=10**9)
+    seat = forms.IntegerField(min_value=1, max_value=12)
+    #: The buy-in; for a player moving from another table, the chips they add (0 allowed).
+    buy_in = forms.IntegerField(label="Buy-in", min_value=0, max_value=10**9, required=False)
+
+
+class OpenListForm(forms.Form):
+    variant = forms.ChoiceField(label="Game", choices=Variant.choices, initial=Variant.HOLDEM)
+    structure = forms.ChoiceField(
+        label="Betting", choices=Structure.choices, initial=Structure.NO_LIMIT
+    )
+    small_blind = forms.IntegerField(label="Small blind", min_value=1, max_value=2**31 - 1)
+    big_blind = forms.IntegerField(label="Big blind", min_value=1, max_value=2**31 - 1)
+    start_threshold = forms.IntegerField(
+        label="Start a table at", min_value=2, max_value=10, initial=9
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        for name in ("small_blind", "big_blind", "start_threshold"):
+            self.fields[name].widget.attrs["class"] = "tiny"
+
+
+def table_games() -> list[dict[str, Any]]:
+    """The games the cash tables are set up for that have no open list: one tap opens one."""
+    listed = set(
+        GameList.objects.filter(closed_at__isnull=True).values_list(
+            "variant", "structure", "small_blind", "big_blind"
+        )
+    )
+    games = (
+        Table.objects.filter(kind=TableKind.CASH)
+        .values_list("variant", "structure", "small_blind", "big_blind", "small_bet", "big_bet")
+        .distinct()
+        .order_by("big_blind", "small_blind", "variant", "structure")
+    )
+    found: dict[str, str] = {}
+    for variant, structure, small, big, small_bet, big_bet in games:
+        bets = (small_bet, big_bet) if small_bet and big_bet else None  # a limit game's bets
+        if (variant, structure, small, big) not in listed:
+            key = f"{variant}:{structure}:{small}:{big}"
+            found.setdefault(key, waitlists.game_label(variant, structure, small, big, bets=bets))
+    return [{"key": key, "label": label} for key, label in found.items()]
+
+
+class MustMoveForm(forms.Form):
+    table = forms.ModelChoiceField(
+        label="Table",
+        queryset=Table.objects.filter(kind=TableKind.CASH, status=TableStatus.OPEN),
+        empty_label="Pick a table",
+    )
+    main = forms.ModelChoiceField(
+        label="Feeds the main game",
+        queryset=GameList.objects.filter(closed_at__isnull=True),
+        empty_label="Pick a game",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)

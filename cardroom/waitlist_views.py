@@ -1,0 +1,606 @@
+"""The cash-game floor's waitlist pages (issue 20): the floor's page ``/floor/waitlists/``
+(every open list, its players in order, the open seats of its game with "Call next" and
+"Seat", must-move tables, starting a table) and the kiosk ``/kiosk/`` (a tablet at the
+podium: a player puts their own name down, no log-in).
+
+Thin views: the role check, a form, one service call of ``cardroom.waitlists``, render. Staff
+and floor managers run the lists; moving a player up or down the list is a floor manager's
+(with a reason); directors read. The page polls every 3 s with a version of everything it
+shows: 204 while nothing changed, so two floor devices see each other within a poll.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Max, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from cardroom import waitlist_tables, waitlists
+from cardroom.api_errors import Conflict
+from cardroom.models import (
+    GameList,
+    MustMove,
+    RoomSettings,
+    SeatEvent,
+    Table,
+    TableChange,
+    TableSeat,
+    WaitlistEntry,
+    WaitlistEvent,
+)
+from cardroom.request_types import AuthenticatedRequest, HtmxRequest
+from cardroom.roles import READERS, Role, has_role, role_required
+from cardroom.views import typed_id
+from cardroom.waitlist_forms import (
+    AddForm,
+    MustMoveForm,
+    OpenListForm,
+    ReasonForm,
+    ReleaseForm,
+    ReorderForm,
+    SeatForm,
+    table_games,
+)
+from cardroom.waitlist_models import (
+    LIVE_STATUSES,
+    EntrySource,
+    EntryStatus,
+    StartRule,
+    WaitlistEventKind,
+    entry_facts,
+)
+
+#: Who runs the lists (add, call, seat, check in, remove, must-move, start a table).
+LIST_RUNNERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.STAFF)
+PAGE = "cardroom/waitlists.html"
+
+
+# --- what the page shows --------------------------------------------------------------------
+
+
+@dataclass
+class OpenSeat:
+    table: Table
+    seat: int
+    called: WaitlistEntry | None = None  # the player offered this seat, if any
+    #: A must-move player this seat goes to first (the longest at a must-move table).
+    mover: dict[str, Any] | None = None
+    #: The table's other open seats (not offered): shown on this one's row, taken in turn.
+    others: list[int] = field(default_factory=list)
+    #: The player this seat's form seats, when they play at another table: they move with
+    #: their chips (``text``: "Moves with 1,250 from Table 1"), the form's chips are added
+    #: (``add``: what the minimum needs; ``add_max``: up to the table's maximum).
+    moving: dict[str, Any] | None = None
+
+
+@dataclass
+class Panel:
+    """One list as the floor sees it."""
+
+    game_list: GameList
+    entries: list[WaitlistEntry]
+    waited: list[str]  # how long each entry has waited, in the entries' order
+    seats: list[OpenSeat]
+    next_up: WaitlistEntry | None
+    tables: list[Table]
+    proposal: dict[str, Any] = field(default_factory=dict)
+    started: dict[str, Any] | None = None
+    #: By entry id: ``playing_at`` ("Table 1 seat 3"), ``last_missed_at`` (entry_facts).
+    facts: dict[int, dict[str, Any]] = field(default_factory=dict)
+    error: str = ""
+    notice: str = ""
+
+    @property
+    def waiting(self) -> int:
+        return len(self.entries)
+
+    @property
+    def rows(self) -> list[tuple[WaitlistEntry, str, dict[str, Any]]]:
+        facts = [self.facts.get(entry.pk, {}) for entry in self.entries]
+        return list(zip(self.entries, self.waited, facts, strict=True))
+
+
+def panels(
+    movers: list[dict[str, Any]],
+    *,
+    errors: dict[int, str] | None = None,
+    notices: dict[int, str] | None = None,
+) -> list[Panel]:
+    """The open lists; ``movers``: the page's ``must_move_rows()`` (read once per page)."""
+    errors, notices = errors or {}, notices or {}
+    lists = list(GameList.objects.filter(closed_at__isnull=True))
+    entries = (
+        WaitlistEntry.objects.filter(game_list__in=lists, status__in=LIVE_STATUSES)
+        .select_related("player", "called_table")
+        .order_by("position", "id")
+    )
+    by_list: dict[int, list[WaitlistEntry]] = {gl.pk: [] for gl in lists}
+    now = timezone.now()
+    for entry in entries:
+        by_list[entry.game_list_id].append(entry)
+    playing = {
+        live.player_id: live
+        for live in TableSeat.objects.filter(
+            player_id__in=[e.player_id for e in entries], left_at=None
+        ).select_related("table")
+    }
+    shown = []
+    for game_list in lists:
+        mine = by_list[game_list.pk]
+        seats: list[OpenSeat] = []
+        for table, seat in waitlists.open_seats(game_list):
+            if seats and seats[-1].table.pk == table.pk and not seats[-1].called:
+                seats[-1].others.append(seat)
+            else:
+                seats.append(OpenSeat(table, seat))
+        seats += [
+            OpenSeat(e.called_table, e.called_seat, e)
+            for e in mine
+            if e.status == EntryStatus.CALLED and e.called_table and e.called_seat
+        ]
+        seats.sort(key=lambda s: (s.table.number, s.seat))
+        next_up = waitlists.next_eligible(game_list)
+        for open_seat in seats:
+            open_seat.moving = moving(open_seat.called or next_up, open_seat.table, playing)
+        for row in movers:  # a must-move player takes the main game's next open seat first
+            free = [s for s in seats if not s.called and not s.mover]
+            free = [s for s in free if s.table.pk != row["must_move"].table_id]
+            if row["must_move"].main_id == game_list.pk and row["next"] and free:
+                free[0].mover = row
+        shown.append(
+            Panel(
+                game_list=game_list,
+                entries=mine,
+                waited=[waited(e.added_at, now) for e in mine],
+                seats=seats,
+                next_up=next_up,
+                tables=list(game_list.tables()),
+                proposal=waitlist_tables.start_table_proposal(game_list),
+                started=last_start(game_list),
+                facts=entry_facts(mine),
+                error=errors.get(game_list.pk, ""),
+                notice=notices.get(game_list.pk, ""),
+            )
+        )
+    return shown
+
+
+def moving(
+    entry: WaitlistEntry | None, table: Table, playing: dict[int, TableSeat]
+) -> dict[str, Any] | None:
+    """What the seat form says of a player playing at another table (``seat_from_list``
+    moves them with their chips)."""
+    live = playing.get(entry.player_id) if entry is not None else None
+    if live is None or live.table_id == table.pk:
+        return None
+    return {
+        "text": f"Moves with {live.stack:,} from {live.table}",
+        "add": max(0, table.min_buy_in - live.stack),
+        "add_max": max(0, table.max_buy_in - live.stack),
+    }
+
+
+def waited(since: datetime, now: datetime) -> str:
+    """How long a player has waited, as the floor says it: "just now", "12 min", "1 h 05"."""
+    minutes = max(0, int((now - since).total_seconds() // 60))
+    if minutes < 1:
+        return "just now"
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d}"
+
+
+def must_move_rows() -> list[dict[str, Any]]:
+    """Each live must-move table: who moves next (longest there) and the main game's seat."""
+    rows = []
+    for must_move in MustMove.objects.filter(ended_at__isnull=True).select_related("table", "main"):
+        seats = waitlists.open_seats(must_move.main, exclude=must_move.table)
+        rows.append(
+            {
+                "must_move": must_move,
+                "next": waitlist_tables.must_move_next(must_move),
+                "to": seats[0] if seats else None,
+            }
+        )
+    return rows
+
+
+#: How long the floor page keeps showing how a new table was started (its seat draw).
+STARTED_SHOWN = timedelta(hours=3)
+
+
+def last_start(game_list: GameList) -> dict[str, Any] | None:
+    """The list's latest new table (in the last hours): the rule, the seats, and for a draw
+    the seed and its commitment, checked by replaying the draw (``verify_start``)."""
+    since = timezone.now() - STARTED_SHOWN
+    kind = WaitlistEventKind.STARTED
+    event = game_list.events.filter(kind=kind, at__gte=since).order_by("-id").first()
+    if event is None:
+        return None
+    try:
+        data = json.loads(event.note)
+    except ValueError:
+        return None
+    seated = game_list.events.filter(
+        kind=WaitlistEventKind.SEATED, table_number=event.table_number, id__gt=event.pk
+    ).select_related("player")
+    seats = sorted((e.seat or 0, str(e.player)) for e in seated[: len(data.get("entrants", []))])
+    draw = data.get("rule") == StartRule.DRAW
+    return {
+        "event": event,
+        "draw": draw,
+        "seed": data.get("seed", ""),
+        "commitment": data.get("commitment", ""),
+        "verified": waitlist_tables.verify_start(event) if draw else None,
+        "seats": seats,
+    }
+
+
+def version(now: datetime | None = None) -> str:
+    """Everything the page shows, in a few cheap aggregates: the lists' log, the seat maps'
+    log, the tables' changes, the must-moves; and the minute (the times waited tick)."""
+    now = now or timezone.now()
+    marks = [
+        WaitlistEvent.objects.aggregate(n=Max("id"))["n"],
+        SeatEvent.objects.aggregate(n=Max("id"))["n"],
+        TableChange.objects.aggregate(n=Max("id"))["n"],
+        MustMove.objects.aggregate(
+            n=Max("id"), ended=Count("id", filter=Q(ended_at__isnull=False))
+        ),
+        GameList.objects.aggregate(
+            n=Max("id"), closed=Count("id", filter=Q(closed_at__isnull=False))
+        ),
+    ]
+    flat = []
+    for mark in marks:
+        flat += list(mark.values()) if isinstance(mark, dict) else [mark]
+    return "-".join(str(value or 0) for value in flat) + f"-{int(now.timestamp() // 60)}"
+
+
+def page_context(request: HtmxRequest, *, seen: str | None = None, **extra: Any) -> dict[str, Any]:
+    """``seen``: the version the caller has just read (a poll's), not read a second time."""
+    settings_row = RoomSettings.current()
+    # The version before the read: a change landing in between shows at the next poll.
+    before = seen or version()
+    movers = must_move_rows()
+    shown = panels(movers, errors=extra.pop("errors", None), notices=extra.pop("notices", None))
+    context: dict[str, Any] = {
+        "panels": shown,
+        "room": settings_row,
+        "version": before,
+        "can_run": has_role(request.user, *LIST_RUNNERS),
+        "can_reorder": has_role(request.user, Role.FLOOR_MANAGER),
+        "add_form": AddForm(),
+        "list_ids": ",".join(str(p.game_list.pk) for p in shown),
+        "must_moves": movers,
+        "must_move_form": MustMoveForm(),
+        "open_form": OpenListForm(),
+        "table_games": table_games(),
+        "now": timezone.now(),
+    }
+    context.update(extra)
+    return context
+
+
+def render_lists(
+    request: HtmxRequest, *, status: int = 200, part: str = "lists-response", **extra: Any
+) -> HttpResponse:
+    """The page, or after an htmx post its lists with the poller (their version moved on)."""
+    template = f"{PAGE}#{part}" if request.htmx else PAGE
+    return render(request, template, page_context(request, **extra), status=status)
+
+
+def refusal_text(exc: Exception, *, ran_out: str = "") -> str:
+    """``ran_out``: the tap was on a seat offer that has since run out (``offer_ran_out``),
+    which says what happened instead of "someone else changed this"."""
+    if ran_out:
+        detail = exc.message if isinstance(exc, Conflict) else " ".join(_messages(exc))
+        return f"{ran_out} {detail} The list below is up to date."
+    if isinstance(exc, Conflict):
+        return f"Someone else changed this first: {exc.message} The list below is up to date."
+    if isinstance(exc, ValidationError):
+        return " ".join(exc.messages)
+    return str(exc)
+
+
+def _messages(exc: Exception) -> list[str]:
+    return exc.messages if isinstance(exc, ValidationError) else [str(exc)]
+
+
+def offer_ran_out(entry: WaitlistEntry, data: dict[str, Any]) -> str:
+    """When the seat tapped (``data``'s table and seat) was offered to ``entry`` and the
+    offer ran out since (the timer's ``offer_expired``, with no new offer after it): what
+    happened, in the floor's words; else ""."""
+    if entry.status == EntryStatus.CALLED or not data.get("table") or not data.get("seat"):
+        return ""
+    last = (
+        entry.events.filter(kind__in=[WaitlistEventKind.CALLED, WaitlistEventKind.OFFER_EXPIRED])
+        .order_by("-id")
+        .first()
+    )
+    if last is None or last.kind != WaitlistEventKind.OFFER_EXPIRED:
+        return ""
+    if (last.table_number, last.seat) != (data["table"], data["seat"]):
+        return ""
+    at = timezone.localtime(last.at).strftime("%H:%M")
+    said = (
+        f"The offer of Table {last.table_number}, seat {last.seat} to {entry.player} ran out"
+        f" at {at} (not taken in time)"
+    )
+    if entry.status in LIVE_STATUSES:
+        return f"{said}: they keep their place on the list."
+    return f"{said}: a second missed offer, so they are off the list."
+
+
+# --- the floor's page -----------------------------------------------------------------------
+
+
+@require_GET
+@never_cache
+@role_required(*READERS)
+def waitlist_page(request: AuthenticatedRequest) -> HttpResponse:
+    """The page; polled (htmx) with ``v``: 204 when nothing it shows has changed."""
+    if request.htmx and "v" in request.GET:
+        waitlists.lapse_due(timezone.now())  # offers and call-ins that ran out move on
+        now_version = version()
+        if request.GET["v"] == now_version:
+            return HttpResponse(status=204)
+        return render(request, f"{PAGE}#poll-response", page_context(request, seen=now_version))
+    return render(request, PAGE, page_context(request))
+
+
+@require_POST
+@role_required(*LIST_RUNNERS)
+def waitlist_add(request: AuthenticatedRequest) -> HttpResponse:
+    form = AddForm(request.POST)
+    if not form.is_valid():
+        return render_lists(request, status=422, part="add-response", add_form=form)
+    data = form.cleaned_data
+    source = EntrySource.CALL_IN if data["call_in"] else EntrySource.FLOOR
+    added, refused = [], []
+    for game_list in data["lists"]:
+        try:
+            entry = waitlists.add_to_list(
+                game_list=game_list,
+                name=data["name"],
+                alias=data["alias"],
+                source=source,
+                by=request.user,
+            )
+        except (ValidationError, Conflict) as exc:
+            refused.append(f"{game_list.label}: {refusal_text(exc)}")
+        else:
+            added.append(f"{game_list.label} ({ordinal(waitlists.place_of(entry))})")
+    for message in refused:
+        form.add_error(None, message)
+    status = 422 if refused else 200
+    shown = AddForm() if not refused else form
+    notice = f"{data['name']} added to {', '.join(added)}." if added else ""
+    return render_lists(request, status=status, part="add-response", add_form=shown, added=notice)
+
+
+@require_POST
+@role_required(*LIST_RUNNERS)
+def list_open(request: AuthenticatedRequest) -> HttpResponse:
+    """Open a list: one tap for a game the tables are set up for, or any game and stakes."""
+    if game := request.POST.get("game"):
+        parts = game.split(":")
+        if len(parts) != 4 or not all(typed_id(p) for p in parts[2:]):
+            return render_lists(request, status=422, open_error="Pick a game to open a list for.")
+        data: dict[str, Any] = {"variant": parts[0], "structure": parts[1]}
+        data |= {"small_blind": int(parts[2]), "big_blind": int(parts[3])}
+    else:
+        form = OpenListForm(request.POST)
+        if not form.is_valid():
+            errors = "; ".join(
+                f"{form.fields[k].label}: {' '.join(map(str, v))}" for k, v in form.errors.items()
+            )
+            return render_lists(request, status=422, open_form=form, open_error=errors)
+        data = form.cleaned_data
+    try:
+        opened = waitlists.open_list(by=request.user, **data)
+    except Conflict as exc:
+        return render_lists(request, status=409, open_error=refusal_text(exc))
+    except ValidationError as exc:
+        return render_lists(request, status=422, open_error=refusal_text(exc))
+    return render_lists(request, notices={opened.pk: f"The {opened.label} list is open."})
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def entry_action(
+    request: AuthenticatedRequest,
+    entry_id: int,
+    run: Any,
+    *,
+    form_class: type[forms.Form] | None = None,
+) -> HttpResponse:
+    """An action on one entry: its form checked, the service run; a refusal (422) or a race
+    lost (409) is said on the entry's list, which comes back up to date."""
+    entry = get_object_or_404(
+        WaitlistEntry.objects.select_related("game_list", "player", "called_table"),
+        pk=entry_id,
+    )
+    data: dict[str, Any] = {}
+    if form_class is not None:
+        form = form_class(request.POST)
+        if not form.is_valid():
+            message = " ".join(
+                f"{form.fields[k].label or k}: {' '.join(map(str, v))}"
+                for k, v in form.errors.items()
+            )
+            return render_lists(request, status=422, errors={entry.game_list_id: message})
+        data = form.cleaned_data
+    try:
+        notice = run(entry, data)
+    except (Conflict, ValidationError) as exc:
+        entry.refresh_from_db()
+        text = refusal_text(exc, ran_out=offer_ran_out(entry, data))
+        status = 409 if isinstance(exc, Conflict) else 422
+        return render_lists(request, status=status, errors={entry.game_list_id: text})
+    return render_lists(request, notices={entry.game_list_id: notice})
+
+
+def seat_target(data: dict[str, Any]) -> Table:
+    table = Table.objects.filter(number=data["table"]).first()
+    if table is None:
+        raise ValidationError(f"There is no table {data['table']}.")
+    return table
+
+
+@require_POST
+@role_required(*LIST_RUNNERS)
+def entry_call(request: AuthenticatedRequest, entry_id: int) -> HttpResponse:
+    def run(entry: WaitlistEntry, data: dict[str, Any]) -> str:
+        table = seat_target(data)
+        waitlists.call_player(entry=entry, table=table, seat=data["seat"], by=request.user)
+        minutes = RoomSettings.current().offer_minutes
+        return (
+            f"{entry.player} called to {table}, seat {data['seat']}: {minutes} minutes to take it."
+        )
+
+    return entry_action(request, entry_id, run, form_class=SeatForm)
+
+
+@require_POST
+@role_required(*LIST_RUNNERS)
+def entry_seat(request: AuthenticatedRequest, entry_id: int) -> HttpResponse:
+    def run(entry: WaitlistEntry, data: dict[str, Any]) -> str:
+        table = seat_target(data)
+        seated = waitlists.seat_from_list(
+            entry=entry, table=table, seat=data["seat"], buy_in=data["buy_in"], by=request.user
+        )
+        stack = seated.seat.stack if seated.seat else 0
+        moved = seated.events.filter(kind=WaitlistEventKind.SEATED).order_by("-id").first()
+        if moved is not None and moved.note.startswith("Moved from "):
+            where = moved.note.removeprefix("Moved from ").split(" with ", 1)[0]
+            return (
+                f"{entry.player} moved from {where} to {table}, seat {data['seat']}:"
+                f" {stack:,} in front."
+            )
+        return f"{entry.player} seated at {table}, seat {data['seat']}, with {stack:,}."
+
+    return entry_action(request, entry_id, run, form_class=SeatForm)
+
+
+@require_POST
+@role_required(*LIST_RUNNERS)
+def entry_release(request: AuthenticatedRequest, entry_id: int) -> HttpResponse:
+    """End a running seat offer from the page (``waitlists.release_offer``): the player keeps
+    their place; the reason, optional, is recorded."""
+
+    def run(entry: WaitlistEntry, data: dict[str, Any]) -> str:
+        table, seat = entry.called_table, entry.called_seat
+        waitlists.release_offer(entry=entry, by=request.user, reason=data["reason"])
+        return f"Offer of {table}, seat {seat} to {entry.player} released: they keep their place."
+
+    return entry_action(request, entry_id, run, form_class=ReleaseForm)
+
+
+@require_POST
+@role_required(*LIST_RUNNERS)
+def entry_check_in(request: AuthenticatedRequest, entry_id: int) -> HttpResponse:
+    def run(entry: WaitlistEntry, data: dict[str, Any]) -> str:
+        waitlists.check_in(entry=entry, by=request.user)
+        return f"{entry.player} checked in."
+
+    return entry_action(request, entry_id, run)
+
+
+@require_POST
+@role_required(*LIST_RUNNERS)
+def entry_remove(request: AuthenticatedRequest, entry_id: int) -> HttpResponse:
+    def run(entry: WaitlistEntry, data: dict[str, Any]) -> str:
+        waitlists.remove_entry(entry=entry, reason=data["reason"], by=request.user)
+        return f"{entry.player} taken off the list ({data['reason']})."
+
+    return entry_action(request, entry_id, run, form_class=ReasonForm)
+
+
+@require_POST
+@role_required(Role.FLOOR_MANAGER)
+def entry_reorder(request: AuthenticatedRequest, entry_id: int) -> HttpResponse:
+    def run(entry: WaitlistEntry, data: dict[str, Any]) -> str:
+        waitlists.reorder(
+            entry=entry, position=data["position"], reason=data["reason"], by=request.user
+        )
+        return f"{entry.player} moved to {ordinal(data['position'])} place ({data['reason']})."
+
+    return entry_action(request, entry_id, run, form_class=ReorderForm)
+
+
+@require_POST
+@role_required(*LIST_RUNNERS)
+def list_start(request: AuthenticatedRequest, list_id: int) -> HttpResponse:
+    game_list = get_object_or_404(GameList, pk=list_id)
+    number = typed_id(request.POST.get("table"))
+    table = Table.objects.filter(number=number).first() if number else None
+    if table is None:
+        return render_lists(request, status=422, errors={game_list.pk: "Pick a table to start."})
+    try:
+        waitlist_tables.start_game(game_list=game_list, table=table, by=request.user)
+    except Conflict as exc:
+        return render_lists(request, status=409, errors={game_list.pk: refusal_text(exc)})
+    except ValidationError as exc:
+        return render_lists(request, status=422, errors={game_list.pk: refusal_text(exc)})
+    return render_lists(request, notices={game_list.pk: f"{table} is open: players seated."})
+
+
+@require_POST
+@role_required(*LIST_RUNNERS)
+def must_move_create(request: AuthenticatedRequest) -> HttpResponse:
+    form = MustMoveForm(request.POST)
+    if form.is_valid():
+        try:
+            waitlist_tables.create_must_move(by=request.user, **form.cleaned_data)
+        except (ValidationError, Conflict) as exc:
+            form.add_error(None, refusal_text(exc))
+        else:
+            return render_lists(
+                request, must_move_notice=f"{form.cleaned_data['table']} is now a must-move."
+            )
+    return render_lists(request, status=422, must_move_form=form)
+
+
+@require_POST
+@role_required(*LIST_RUNNERS)
+def must_move_action(request: AuthenticatedRequest, must_move_id: int, what: str) -> HttpResponse:
+    must_move = get_object_or_404(MustMove.objects.select_related("table", "main"), pk=must_move_id)
+    try:
+        if what == "move":
+            moved = waitlist_tables.move_must_move_player(
+                must_move=must_move, by=request.user, **move_target(request)
+            )
+            notice = (
+                f"{moved.player} moved from {must_move.table} to {moved.table}, seat {moved.seat}."
+            )
+        elif what == "end":
+            waitlist_tables.end_must_move(must_move=must_move, by=request.user)
+            notice = f"{must_move.table} is no longer a must-move."
+        else:
+            raise ValidationError("Unknown must-move action.")
+    except Conflict as exc:
+        return render_lists(request, status=409, must_move_error=refusal_text(exc))
+    except ValidationError as exc:
+        return render_lists(request, status=422, must_move_error=refusal_text(exc))
+    return render_lists(request, must_move_notice=notice)
+
+
+def move_target(request: HttpRequest) -> dict[str, Any]:
+    """The seat a "Move here" button names (else the main game's next open seat)."""
+    number, seat = typed_id(request.POST.get("table")), typed_id(request.POST.get("seat"))
+    table = Table.objects.filter(number=number).first() if number else None
+    if table is None or seat is None:
+        return {}
+    return {"to_table": table, "to_seat": seat}

@@ -1,0 +1,621 @@
+"""The cash-game floor's waitlists (issue 20): players on a list per game and stakes, seat
+offers with a timer, seating from the list (through the seat map's ``cardroom.players``),
+must-move tables and new tables started from a list. Every change writes a ``WaitlistEvent``.
+
+Room policy applied here (the room's settings hold the numbers):
+
+* First come, first served: a list is called in the order players were added; a call-in who
+  has not checked in is passed over (not yet in the room) and lapses at ``check_in_by``. Only a
+  floor manager reorders, with a reason, recorded.
+* A seat offer lasts ``offer_minutes``. When it runs out (``offer_expired``) the next eligible
+  player is called to the same seat (never one who already missed that seat: with nobody else
+  in the room it waits for the floor); the player who missed it keeps their place for the next
+  seat, but a second missed offer takes them off the list (``passed``): the usual floor practice
+  of "one pass, then you are re-added at the bottom".
+* Locks, always in this order: table rows (by id), then the list, then entries. Two floor
+  people seating one seat or one player: exactly one wins, the other gets a 409."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Exists, Max, OuterRef, Q
+from django.utils import timezone
+
+from cardroom import players
+from cardroom.api_errors import Conflict
+from cardroom.models import (
+    GameList,
+    Player,
+    RoomSettings,
+    Table,
+    TableSeat,
+    WaitlistEntry,
+)
+from cardroom.table_choices import Structure, TableStatus, Variant, rule
+from cardroom.waitlist_base import (
+    BOARD_VERSION_KEY as BOARD_VERSION_KEY,
+)
+from cardroom.waitlist_base import (
+    WaitlistRefused as WaitlistRefused,
+)
+from cardroom.waitlist_base import (
+    board_version as board_version,
+)
+from cardroom.waitlist_base import (
+    bump_board_version as bump_board_version,
+)
+from cardroom.waitlist_base import (
+    clean_reason as clean_reason,
+)
+from cardroom.waitlist_base import (
+    lock_cash_table as lock_cash_table,
+)
+from cardroom.waitlist_base import (
+    lock_entry as lock_entry,
+)
+from cardroom.waitlist_base import (
+    lock_list as lock_list,
+)
+from cardroom.waitlist_base import (
+    record_event as record_event,
+)
+from cardroom.waitlist_base import (
+    require_live as require_live,
+)
+from cardroom.waitlist_base import (
+    same_game as same_game,
+)
+from cardroom.waitlist_models import (
+    LIVE_STATUSES,
+    EntrySource,
+    EntryStatus,
+    WaitlistEventKind,
+)
+from cardroom.waitlist_models import (
+    game_label as game_label,
+)
+
+#: Missed offers after which a player is taken off the list.
+PASSES_ALLOWED = 2
+
+
+# --- lists ----------------------------------------------------------------------------------
+
+
+def open_list(
+    *,
+    variant: str,
+    structure: str,
+    small_blind: int,
+    big_blind: int,
+    by: User | None,
+    label: str = "",
+    start_threshold: int = 9,
+) -> GameList:
+    """A new list for a game and stakes (from a table's game or one the room wants to start)."""
+    errors: dict[str, str] = {}
+    if variant not in Variant.values:
+        errors["variant"] = f"Unknown game {variant!r}."
+    if structure not in Structure.values:
+        errors["structure"] = f"Unknown betting structure {structure!r}."
+    for field, value in (("small_blind", small_blind), ("big_blind", big_blind)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value < 2**31:
+            errors[field] = "A whole number of chips, above 0."
+    if not errors and big_blind <= small_blind:
+        errors["big_blind"] = "The big blind is more than the small blind."
+    if not isinstance(start_threshold, int) or not 2 <= start_threshold <= 10:
+        errors["start_threshold"] = "Between 2 and 10 players."
+    if len(str(label)) > 60:
+        errors["label"] = "At most 60 characters."
+    if errors:
+        raise ValidationError(errors)
+    game: dict[str, Any] = {"variant": variant, "structure": structure}
+    game |= {"small_blind": small_blind, "big_blind": big_blind}
+    label = " ".join(str(label).split()) or game_label(**game, bets=GameList(**game).bets())
+    try:
+        with transaction.atomic():
+            if GameList.objects.filter(closed_at__isnull=True, **game).exists():
+                raise WaitlistRefused("game", f"A {label} list is already open.")
+            made = GameList.objects.create(
+                label=label, start_threshold=start_threshold, created_by=by, **game
+            )
+            bump_board_version()
+            return made
+    except IntegrityError as exc:
+        raise Conflict("list_exists", f"A {label} list was just opened.") from exc
+
+
+def close_list(*, game_list: GameList, by: User | None) -> GameList:
+    """Close a list; players still on it are removed (recorded)."""
+    with transaction.atomic():
+        locked = lock_list(game_list)
+        for entry in locked.entries.select_for_update().filter(status__in=LIVE_STATUSES):
+            _end(entry, EntryStatus.REMOVED)
+            record_event(
+                locked, WaitlistEventKind.REMOVED, by, entry=entry, note="The list closed."
+            )
+        locked.closed_at = timezone.now()
+        locked.save(update_fields=["closed_at"])
+        return locked
+
+
+def open_lists() -> list[GameList]:
+    return list(GameList.objects.filter(closed_at__isnull=True))
+
+
+def live_entries(game_list: GameList) -> list[WaitlistEntry]:
+    """The list in order: waiting and called players."""
+    query = game_list.entries.filter(status__in=LIVE_STATUSES).select_related("player")
+    return list(query.order_by("position", "id"))
+
+
+def place_of(entry: WaitlistEntry) -> int:
+    """Where the entry stands among the live entries of its list (1 = next)."""
+    ahead = WaitlistEntry.objects.filter(
+        game_list_id=entry.game_list_id, status__in=LIVE_STATUSES
+    ).filter(Q(position__lt=entry.position) | Q(position=entry.position, id__lt=entry.pk))
+    return int(ahead.count()) + 1
+
+
+def open_lists_waiting() -> list[tuple[GameList, int]]:
+    """The open lists, each with how many players are on it (one query)."""
+    lists = GameList.objects.filter(closed_at__isnull=True).annotate(
+        waiting=Count("entries", filter=Q(entries__status__in=LIVE_STATUSES))
+    )
+    return [(game_list, game_list.waiting) for game_list in lists]
+
+
+def _end(entry: WaitlistEntry, status: str) -> None:
+    entry.status, entry.ended_at = status, timezone.now()
+    entry.called_table, entry.called_seat, entry.call_expires_at = None, None, None
+    entry.save()
+
+
+def add_to_list(
+    *,
+    game_list: GameList,
+    name: str,
+    alias: str = "",
+    source: str = EntrySource.FLOOR,
+    by: User | None = None,
+) -> WaitlistEntry:
+    """Put a player (found by name, or new) at the bottom of a list. A call-in must check in
+    within the room's ``call_in_minutes``. The kiosk (``by`` None) adds only when enabled.
+
+    The kiosk cannot tell who stands at the podium, so it must not answer differently for a
+    name already on the list (that would tell anyone whether a named person is waiting): for
+    the kiosk, a name already down is the player putting their name down again, and their
+    entry is returned as it is (their place kept, nothing recorded). Nor does a name typed at
+    the kiosk give an alias to a player the room already knows (the board would show it)."""
+    if source not in EntrySource.values:
+        raise ValidationError({"source": f"Unknown source {source!r}."})
+    room = RoomSettings.current()
+    kiosk = source == EntrySource.KIOSK
+    if kiosk and not room.kiosk_enabled:
+        raise WaitlistRefused("source", "The kiosk is closed: ask the floor to add you.")
+    if kiosk and Player.objects.filter(name__iexact=" ".join(str(name).split())).exists():
+        alias = ""
+    player = players.find_or_create_player(name=name, alias=alias, by=by)
+    with transaction.atomic():
+        locked = lock_list(game_list)
+        already = locked.entries.filter(player=player, status__in=LIVE_STATUSES).first()
+        if already is not None and kiosk:
+            return already
+        if already is not None:
+            place = [e.pk for e in live_entries(locked)].index(already.pk) + 1
+            raise WaitlistRefused(
+                "name", f"{player.public_name} is already on the {locked.label} list (#{place})."
+            )
+        last = locked.entries.aggregate(last=Max("position"))["last"] or 0
+        now = timezone.now()
+        entry = WaitlistEntry.objects.create(
+            game_list=locked,
+            player=player,
+            source=source,
+            position=last + 1,
+            added_at=now,
+            check_in_by=(
+                now + timedelta(minutes=room.call_in_minutes)
+                if source == EntrySource.CALL_IN
+                else None
+            ),
+        )
+        note = EntrySource(source).label
+        if entry.check_in_by is not None:
+            note += f": check in within {room.call_in_minutes} minutes"
+        record_event(locked, WaitlistEventKind.ADDED, by, entry=entry, note=note)
+        return entry
+
+
+def check_in(*, entry: WaitlistEntry, by: User | None) -> WaitlistEntry:
+    """A call-in arrives: they keep their place and can be called."""
+    with transaction.atomic():
+        locked_list = lock_list(entry.game_list)
+        entry = lock_entry(entry)
+        require_live(entry, "check in")
+        if entry.checked_in_at is not None or entry.source != EntrySource.CALL_IN:
+            raise WaitlistRefused("entry", f"{entry.player} is already in the room.")
+        entry.checked_in_at = timezone.now()
+        entry.save(update_fields=["checked_in_at"])
+        record_event(locked_list, WaitlistEventKind.CHECKED_IN, by, entry=entry)
+        return entry
+
+
+def remove_entry(*, entry: WaitlistEntry, reason: str, by: User | None) -> WaitlistEntry:
+    text = clean_reason(reason)
+    with transaction.atomic():
+        locked_list = lock_list(entry.game_list)
+        entry = lock_entry(entry)
+        require_live(entry, "remove them")
+        _end(entry, EntryStatus.REMOVED)
+        record_event(locked_list, WaitlistEventKind.REMOVED, by, entry=entry, note=text)
+        return entry
+
+
+def reorder(*, entry: WaitlistEntry, position: int, reason: str, by: User | None) -> WaitlistEntry:
+    """Move a player to ``position`` (1 = first) on their list: a floor manager's call, with
+    the reason recorded. The others keep their order."""
+    text = clean_reason(reason)
+    if isinstance(position, bool) or not isinstance(position, int) or position < 1:
+        raise ValidationError({"position": "A place on the list: 1 or more."})
+    with transaction.atomic():
+        locked_list = lock_list(entry.game_list)
+        entries = list(
+            locked_list.entries.select_for_update()
+            .filter(status__in=LIVE_STATUSES)
+            .order_by("position", "id")
+        )
+        moving = next((e for e in entries if e.pk == entry.pk), None)
+        if moving is None:
+            raise Conflict("entry_changed", f"{entry.player} is no longer on the list.")
+        if position > len(entries):
+            raise WaitlistRefused("position", f"The list has {len(entries)} players.")
+        old = entries.index(moving) + 1
+        slots = [e.position for e in entries]
+        entries.remove(moving)
+        entries.insert(position - 1, moving)
+        for slot, item in zip(slots, entries, strict=True):
+            if item.position != slot:
+                item.position = slot
+                item.save(update_fields=["position"])
+        note = f"From #{old} to #{position}: {text}"
+        record_event(locked_list, WaitlistEventKind.REORDERED, by, entry=moving, note=note)
+        return moving
+
+
+# --- seats and offers -----------------------------------------------------------------------
+
+
+def _offered(tables: list[Table]) -> set[tuple[int, int]]:
+    called = WaitlistEntry.objects.filter(status=EntryStatus.CALLED, called_table__in=tables)
+    return set(called.values_list("called_table_id", "called_seat"))  # type: ignore[arg-type]
+
+
+def open_seats(game_list: GameList, *, exclude: Table | None = None) -> list[tuple[Table, int]]:
+    """Empty seats at the open tables of the list's game not held by a running offer, in table
+    and seat order."""
+    tables = [t for t in game_list.tables() if exclude is None or t.pk != exclude.pk]
+    taken = set(
+        TableSeat.objects.filter(table__in=tables, left_at__isnull=True).values_list(
+            "table_id", "seat"
+        )
+    )
+    taken |= _offered(tables)
+    return [(t, s) for t in tables for s in range(1, t.seats + 1) if (t.pk, s) not in taken]
+
+
+def eligible(entry: WaitlistEntry) -> bool:
+    return entry.status == EntryStatus.WAITING and (
+        entry.source != EntrySource.CALL_IN or entry.checked_in_at is not None
+    )
+
+
+def next_eligible(game_list: GameList, *, skip: Collection[int] = ()) -> WaitlistEntry | None:
+    """The first waiting player in the room (a call-in who has not checked in is passed over),
+    leaving out the entries in ``skip``."""
+    return next(
+        (e for e in live_entries(game_list) if eligible(e) and e.pk not in skip),
+        None,
+    )
+
+
+def free_seat(table: Table, seat: int, *, offered_to: int | None = None) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seats:
+        raise ValidationError({"seat": f"Seats at {table} are numbered 1 to {table.seats}."})
+    occupant = table.seated.filter(seat=seat, left_at__isnull=True).select_related("player")
+    if (taken := occupant.first()) is not None:
+        raise Conflict("seat_taken", f"Seat {seat} at {table} is taken by {taken.player}.")
+    offer = WaitlistEntry.objects.filter(
+        status=EntryStatus.CALLED, called_table=table, called_seat=seat
+    ).exclude(pk=offered_to or 0)
+    if (other := offer.select_related("player").first()) is not None:
+        raise Conflict("seat_offered", f"Seat {seat} at {table} is offered to {other.player}.")
+
+
+def _first_or_called(entry: WaitlistEntry, doing: str) -> None:
+    if entry.status == EntryStatus.CALLED:
+        return
+    first = next_eligible(entry.game_list)
+    if first is None or first.pk != entry.pk:
+        ahead = f"{first.player} is first" if first else "They are not in the room yet"
+        raise WaitlistRefused(
+            "entry",
+            f"{ahead} on the {entry.game_list.label} list (first come, first served): "
+            f"{doing} them, or a floor manager moves {entry.player} up with a reason.",
+        )
+
+
+def call_player(*, entry: WaitlistEntry, table: Table, seat: int, by: User | None) -> WaitlistEntry:
+    """Offer ``seat`` at ``table`` to the first eligible player; the offer lasts the room's
+    ``offer_minutes``."""
+    minutes = RoomSettings.current().offer_minutes
+    with transaction.atomic():
+        locked_table = lock_cash_table(table, entry.game_list)
+        locked_list = lock_list(entry.game_list)
+        entry = lock_entry(entry)
+        require_live(entry, "call them")
+        if entry.status == EntryStatus.CALLED:
+            raise Conflict("already_called", f"{entry.player} has just been called.")
+        _first_or_called(entry, "call")
+        free_seat(locked_table, seat)
+        return _call(locked_list, entry, locked_table, seat, by, minutes)
+
+
+def _call(
+    game_list: GameList,
+    entry: WaitlistEntry,
+    table: Table,
+    seat: int,
+    by: User | None,
+    minutes: int,
+) -> WaitlistEntry:
+    now = timezone.now()
+    entry.status, entry.called_at = EntryStatus.CALLED, now
+    entry.call_expires_at = now + timedelta(minutes=minutes)
+    entry.called_table, entry.called_seat = table, seat
+    entry.save()
+    note = f"Offer for {minutes} minutes"
+    record_event(
+        game_list, WaitlistEventKind.CALLED, by, entry=entry, table=table, seat=seat, note=note
+    )
+    return entry
+
+
+def seat_from_list(
+    *, entry: WaitlistEntry, table: Table, seat: int, buy_in: int | None, by: User | None
+) -> WaitlistEntry:
+    """One tap: the player takes the seat and leaves the list, in one transaction.
+
+    A player new to the room sits down with ``buy_in`` (``players.seat_player`` checks it;
+    None: the table's minimum). A player already playing at another table (waiting for a
+    bigger game while playing a smaller one, the common case) is moved with their chips
+    (``players.move_to_table``: not while dealt into an unsettled hand there), and ``buy_in`` is then
+    the chips they ADD (0 allowed, None: what the minimum needs): added chips follow the
+    table's maximum as any chips added do (RRoP-14.16), and the stack they bring plus what
+    they add must reach the table's minimum buy-in."""
+    # Where the player sits now, read before the locks so both tables are locked in id order
+    # (the order every writer takes them), then checked again under the locks.
+    seen = TableSeat.objects.filter(player_id=entry.player_id, left_at=None).first()
+    with transaction.atomic():
+        ids = sorted({table.pk, *([seen.table_id] if seen else [])})
+        list(Table.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+        locked_table = lock_cash_table(table, entry.game_list)
+        locked_list = lock_list(entry.game_list)
+        entry = lock_entry(entry)
+        require_live(entry, "seat them")
+        _first_or_called(entry, "seat")
+        free_seat(locked_table, seat, offered_to=entry.pk)
+        elsewhere = (
+            TableSeat.objects.filter(player=entry.player, left_at=None)
+            .select_related("table", "player")
+            .first()
+        )
+        if (elsewhere and elsewhere.pk) != (seen and seen.pk):
+            raise Conflict("player_moved", f"{entry.player} has just changed seats: look again.")
+        if elsewhere is not None:
+            return _seat_moving(locked_list, entry, elsewhere, locked_table, seat, buy_in, by)
+        amount = locked_table.min_buy_in if buy_in is None else buy_in
+        live = players.seat_player(
+            table=locked_table, player=entry.player, seat=seat, buy_in=amount, by=by
+        )
+        return mark_seated(locked_list, entry, live, by, f"Buy-in {amount:,}")
+
+
+def _seat_moving(
+    game_list: GameList,
+    entry: WaitlistEntry,
+    elsewhere: TableSeat,
+    table: Table,
+    seat: int,
+    add: int | None,
+    by: User | None,
+) -> WaitlistEntry:
+    """Seat a player from the list who is playing at another table: they move with their
+    stack, adding ``add`` chips (the caller holds both tables, the list and the entry)."""
+    stack, needed = elsewhere.stack, max(0, table.min_buy_in - elsewhere.stack)
+    add = needed if add is None else add
+    if isinstance(add, bool) or not isinstance(add, int) or add < 0:
+        raise players.SeatRefused("buy_in", "Chips to add: a whole number, 0 or more.")
+    if stack + add < table.min_buy_in:
+        raise players.SeatRefused(
+            "buy_in",
+            f"{entry.player} has {stack:,} at {elsewhere.table}: add at least {needed:,} to"
+            f" reach {table}'s minimum buy-in of {table.min_buy_in:,}.",
+        )
+    if add and stack + add > table.max_buy_in:
+        raise players.SeatRefused(
+            "buy_in",
+            f"{stack + add:,} in front is above {table}'s maximum of {table.max_buy_in:,}"
+            f"{rule(players.MAX_BUY_IN)}. Add at most {max(0, table.max_buy_in - stack):,}.",
+            players.MAX_BUY_IN,
+        )
+    moved = players.move_to_table(seat=elsewhere, to_table=table, to_seat=seat, by=by)
+    if add:
+        moved = players.add_chips(seat=moved, amount=add, by=by)
+    note = f"Moved from {elsewhere.table} seat {elsewhere.seat} with {stack:,}"
+    return mark_seated(game_list, entry, moved, by, note + (f", added {add:,}" if add else ""))
+
+
+def mark_seated(
+    game_list: GameList, entry: WaitlistEntry, live: TableSeat, by: User | None, note: str
+) -> WaitlistEntry:
+    entry.seat, entry.seated_at = live, timezone.now()
+    _end(entry, EntryStatus.SEATED)
+    record_event(
+        game_list,
+        WaitlistEventKind.SEATED,
+        by,
+        entry=entry,
+        table=live.table,
+        seat=live.seat,
+        note=note,
+    )
+    return entry
+
+
+def overdue_call_ins(now: datetime) -> Q:
+    """Call-ins not checked in by their deadline: off the list (lapsed) as of ``now``."""
+    return Q(
+        status=EntryStatus.WAITING,
+        source=EntrySource.CALL_IN,
+        checked_in_at__isnull=True,
+        check_in_by__lte=now,
+    )
+
+
+def lapse_due(now: datetime | None = None) -> int:
+    """The timers: call-ins past their check-in deadline lapse; offers past their time expire
+    (the next eligible player is called to the same seat; a second miss takes the player off
+    the list). Safe to run from the beat task and from every read of the lists at once.
+    Returns how many entries changed."""
+    now = now or timezone.now()
+    taken = TableSeat.objects.filter(
+        table_id=OuterRef("called_table_id"), seat=OuterRef("called_seat"), left_at=None
+    )
+    called_due = Q(status=EntryStatus.CALLED) & (Q(call_expires_at__lte=now) | Exists(taken))
+    due = called_due | overdue_call_ins(now)
+    lists = set(WaitlistEntry.objects.filter(due).values_list("game_list_id", flat=True))
+    changed = 0
+    minutes = RoomSettings.current().offer_minutes if lists else 0
+    for list_id in sorted(lists):
+        with transaction.atomic():
+            # Tables first (the order every writer locks in), then the list, then entries.
+            held = WaitlistEntry.objects.filter(
+                due, game_list_id=list_id, called_table__isnull=False
+            )
+            tables = set(held.values_list("called_table_id", flat=True))
+            tables |= set(GameList.objects.get(pk=list_id).tables().values_list("pk", flat=True))
+            list(Table.objects.select_for_update().filter(pk__in=sorted(tables)).order_by("pk"))
+            game_list = GameList.objects.select_for_update().get(pk=list_id)
+            rows = (
+                game_list.entries.select_for_update(of=("self",))
+                .filter(due)
+                .order_by("position", "id")
+            )
+            for entry in rows.select_related("player", "called_table"):
+                changed += 1
+                if entry.status == EntryStatus.WAITING:
+                    _end(entry, EntryStatus.LAPSED)
+                    note = "Call-in not checked in by the deadline"
+                    record_event(game_list, WaitlistEventKind.LAPSED, None, entry=entry, note=note)
+                    continue
+                if entry.call_expires_at is not None and entry.call_expires_at <= now:
+                    _expire(game_list, entry, minutes)
+                else:
+                    _seat_taken(game_list, entry, minutes)
+    return changed
+
+
+def _expire(game_list: GameList, entry: WaitlistEntry, minutes: int) -> None:
+    table, seat = entry.called_table, entry.called_seat
+    entry.passes += 1
+    kind = WaitlistEventKind.OFFER_EXPIRED
+    record_event(
+        game_list, kind, None, entry=entry, table=table, seat=seat, note="Did not take the seat"
+    )
+    if entry.passes >= PASSES_ALLOWED:
+        _end(entry, EntryStatus.LAPSED)
+        note = f"Missed {entry.passes} offers: off the list"
+        record_event(game_list, WaitlistEventKind.PASSED, None, entry=entry, note=note)
+    else:
+        entry.status = EntryStatus.WAITING
+        entry.called_table, entry.called_seat, entry.call_expires_at = None, None, None
+        entry.save()
+    if table is None or seat is None or game_list.closed_at is not None:
+        return
+    # The seat goes to the next player, if it is still free and the table still open (the
+    # table row was locked before the list).
+    locked = Table.objects.get(pk=table.pk)
+    if locked.status != TableStatus.OPEN or locked.seated.filter(seat=seat, left_at=None).exists():
+        return
+    # The automatic re-call goes down the list: whoever already missed an offer of this very
+    # seat is skipped (they keep their place for another seat), so two players never bounce one
+    # seat between them; with nobody else in the room the seat waits for the floor.
+    missed = game_list.events.filter(
+        kind=WaitlistEventKind.OFFER_EXPIRED, table_number=table.number, seat=seat
+    ).values_list("entry_id", flat=True)
+    following = next_eligible(game_list, skip={entry.pk, *(pk for pk in missed if pk)})
+    if following is not None:
+        _call(game_list, lock_entry(following), locked, seat, None, minutes)
+
+
+def _seat_taken(game_list: GameList, entry: WaitlistEntry, minutes: int) -> None:
+    """The seat offered to ``entry`` was taken before the offer ran out (by them at the desk:
+    they are seated; by someone else: the offer ends now, they keep their place and are
+    offered the next open seat)."""
+    live = TableSeat.objects.get(
+        table_id=entry.called_table_id or 0, seat=entry.called_seat or 0, left_at=None
+    )
+    if live.player_id == entry.player_id:
+        mark_seated(game_list, entry, live, None, "Seated at the desk")
+        return
+    note = f"Seat {live.seat} at {entry.called_table} was taken by {live.player}"
+    _back_in_place(game_list, entry, None, f"{note}: the offer ended; keeps their place")
+    _offer_next(game_list, minutes)
+
+
+def _back_in_place(game_list: GameList, entry: WaitlistEntry, by: User | None, note: str) -> None:
+    table, seat = entry.called_table, entry.called_seat
+    entry.status = EntryStatus.WAITING
+    entry.called_table, entry.called_seat, entry.call_expires_at = None, None, None
+    entry.save()
+    kind = WaitlistEventKind.PASSED
+    record_event(game_list, kind, by, entry=entry, table=table, seat=seat, note=note)
+
+
+def _offer_next(
+    game_list: GameList, minutes: int, *, not_seat: tuple[int, int] | None = None
+) -> None:
+    """Call the first eligible player to the first open seat of the list's game, if any (the
+    caller holds the game's table rows and the list)."""
+    seats = [(t, s) for t, s in open_seats(game_list) if (t.pk, s) != not_seat]
+    following = next_eligible(game_list)
+    if seats and following is not None:
+        _call(game_list, lock_entry(following), seats[0][0], seats[0][1], None, minutes)
+
+
+def release_offer(*, entry: WaitlistEntry, by: User | None, reason: str = "") -> WaitlistEntry:
+    """End a running seat offer before its time (the floor gives that seat to someone else):
+    recorded, the player goes back to their place (no missed call counted), and the first
+    player in the room is called to another open seat of the game, if there is one."""
+    note = " ".join(str(reason or "").split())[:300]
+    minutes = RoomSettings.current().offer_minutes
+    with transaction.atomic():
+        ids = {entry.called_table_id, *entry.game_list.tables().values_list("pk", flat=True)}
+        list(Table.objects.select_for_update().filter(pk__in=sorted(ids - {None})).order_by("pk"))
+        locked_list = lock_list(entry.game_list)
+        entry = lock_entry(entry)
+        if entry.status != EntryStatus.CALLED or entry.called_table_id is None:
+            raise Conflict("entry_changed", f"{entry.player} has no seat offer running.")
+        released = (entry.called_table_id, entry.called_seat or 0)
+        text = f"Offer of seat {entry.called_seat} at {entry.called_table} released by the floor"
+        _back_in_place(locked_list, entry, by, f"{text}: {note}" if note else text)
+        _offer_next(locked_list, minutes, not_seat=released)
+        entry.refresh_from_db()
+        return entry

@@ -1,0 +1,95 @@
+// The floor's waitlists (templates/cardroom/waitlists.html). No inline script (CSP).
+(function () {
+  "use strict";
+
+  // No inline styles here (the CSP refuses them): htmx need not carry "style" over when it
+  // settles a swapped element (it would set one a browser or an extension put on the old one).
+  document.addEventListener("DOMContentLoaded", function () {
+    if (window.htmx) { htmx.config.attributesToSettle = ["class", "width", "height"]; }
+  });
+
+  // Seat offers count down from the server's deadline (the next poll brings the next player).
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll(".countdown[data-expires]").forEach(function (el) {
+      var left = Math.max(0, Math.round((Date.parse(el.dataset.expires) - now) / 1000));
+      var text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      if (el.textContent !== text) { el.textContent = text; }
+      el.classList.toggle("expired", left === 0);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("htmx:afterSettle", function () {
+    tick();
+    var note = document.getElementById("waitlist-paused");
+    if (note && !note.hidden && !busy()) { note.hidden = true; }  // the lists are fresh again
+  });
+  window.setInterval(tick, 1000);
+
+  // The lists poll every 3 s and are swapped whole: hold the swap while someone is typing a
+  // reason or a buy-in in them, or has a "Change" box open, so their words are not lost.
+  // The poll after they finish brings everything that changed meanwhile.
+  function busy() {
+    var lists = document.getElementById("waitlists");
+    if (!lists) { return false; }
+    if (lists.querySelector("details[open]")) { return true; }
+    var active = document.activeElement;
+    return !!(active && lists.contains(active) && active.matches("input, select, textarea") &&
+      active.value !== active.defaultValue);
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!elt || elt.id !== "waitlist-poller") { return; }
+    var paused = busy();
+    var note = document.getElementById("waitlist-paused");
+    if (note) { note.hidden = !paused; }
+    if (paused) { event.preventDefault(); }
+  });
+  // An answer to an element no longer on the page (the poll and the actions do not cross,
+  // hx-sync in the template, but an answer may still outlive what asked for it) is not
+  // swapped: its out-of-band parts would find no target (htmx looks for them around the
+  // element that asked). The page stays whole, with the version it shows; a poll now catches
+  // up.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
+    if (!elt || document.body.contains(elt) || !event.detail.shouldSwap) { return; }
+    if (!document.getElementById("waitlists")) { return; }
+    event.detail.shouldSwap = false;
+    var poller = document.getElementById("waitlist-poller");
+    if (poller && window.htmx) { window.setTimeout(function () { htmx.trigger(poller, "waitlists-refresh"); }, 0); }
+  });
+
+  // A poll already under way when the box opened: its answer waits too (the poller keeps its
+  // version, so the next poll after the edit brings the change).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.id === "waitlist-poller" && busy()) {
+      event.detail.shouldSwap = false;
+      var note = document.getElementById("waitlist-paused");
+      if (note) { note.hidden = false; }
+    }
+  });
+
+  // After a player is added, the Name box (empty again) has the focus for the next one, from
+  // wherever Enter was pressed: the swap replaced the form, and the focus with it.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var xhr = event.detail.xhr;
+    var path = event.detail.pathInfo && event.detail.pathInfo.requestPath;
+    if (!xhr || xhr.status !== 200 || !path || !/\/floor\/waitlists\/add\/$/.test(path)) { return; }
+    var name = document.querySelector('#add-form input[name="name"]');
+    if (name && document.activeElement !== name) { name.focus(); }
+  });
+
+  // The add form's games are re-sent with every answer; they are swapped only when the open
+  // lists changed, so boxes already ticked stay ticked.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    var fragment = event.detail.fragment;
+    if (!target || target.id !== "add-choices" || !fragment) { return; }
+    var incoming = fragment.querySelector ? fragment.querySelector("#add-choices") : null;
+    if (!incoming && fragment.id === "add-choices") { incoming = fragment; }
+    if (incoming && incoming.dataset.lists === target.dataset.lists) {
+      event.detail.shouldSwap = false;
+    }
+  });
+})();

@@ -1,0 +1,134 @@
+"""The floor's waitlist page in Chromium when its poll and a floor action cross (a tester's
+report): the page ends in the newest state, with no htmx:oobErrorNoTarget and no false 409
+on the next tap; and after Enter adds a player, the Name box has the focus again."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, Route, expect
+
+from tests.browser.test_friday_evening import A_POLL, log_in, panel, seat_everyone
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+POLL = re.compile(r".*/floor/waitlists/\?v=.*")
+SEAT = re.compile(r".*/floor/waitlists/entries/\d+/seat/$")
+
+
+def watch_oob_errors(page: Page) -> None:
+    page.evaluate(
+        "window.oobErrors = [];"
+        "document.body.addEventListener('htmx:oobErrorNoTarget', function (e) {"
+        "  window.oobErrors.push(String(e.detail.target)); });"
+    )
+
+
+def seat_now(lists: Any, name: str, seat: int) -> Any:
+    form = lists.locator("form.seat-form", has_text=f"{name} at Table 1 seat {seat}")
+    return form.get_by_role("button", name=re.compile(r"^Seat now"))
+
+
+def wait_for(page: Page, held: list[Any], count: int = 1) -> None:
+    for _ in range(100):
+        if len(held) >= count:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the request never came")
+
+
+def test_a_poll_crossing_seat_now_ends_in_the_newest_state(
+    live_server: Any, browser: Any, floor_manager: Any, staff: Any
+) -> None:
+    """A poll leaves with the lists as they are; "Seat now" goes out before it is answered;
+    the poll's (older) answer lands first, then the action's. The page shows Ana seated and
+    Bo next, and "Seat now" for Bo works (no "Someone else changed this first")."""
+    from cardroom import waitlists
+    from cardroom.models import TableSeat
+    from tests.factories import make_table
+
+    table = make_table(number=1, by=floor_manager, seats=9)
+    seat_everyone(table, floor_manager, leave_open=(5, 6), prefix="Regular")
+    nlhe = waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
+    )
+    for name in ("Ana Ruiz", "Bo Chen"):
+        waitlists.add_to_list(game_list=nlhe, name=name, by=floor_manager)
+    page, errors = log_in(browser, live_server.url, "staffer", (1366, 900))
+    watch_oob_errors(page)
+    lists = panel(page, "NLHE 1/2")
+    expect(lists).to_contain_text("Next: Ana Ruiz")
+
+    # Someone adds Cy at the other device; the next poll that brings it is answered by the
+    # server now (the lists before the tap) but held on its way to the page.
+    waitlists.add_to_list(game_list=nlhe, name="Cy Dunn", by=floor_manager)
+    polls: list[tuple[Route, Any]] = []
+
+    def hold_a_change(route: Route) -> None:
+        answer = route.fetch()
+        if answer.status == 204:
+            route.fulfill(response=answer)
+        else:
+            polls.append((route, answer))
+
+    page.route(POLL, hold_a_change)
+    wait_for(page, polls)
+    # "Seat now" for Ana: the server seats her; its answer is held until the poll's lands.
+    seats: list[tuple[Route, Any]] = []
+    page.route(SEAT, lambda route: seats.append((route, route.fetch())))
+    seat_now(lists, "Ana Ruiz", 5).click()
+    wait_for(page, seats)
+    assert TableSeat.objects.filter(table=table, seat=5, left_at=None).exists()
+    poll_route, poll_answer = polls[0]
+    with contextlib.suppress(PlaywrightError):  # the page may have given up on it (aborted)
+        poll_route.fulfill(response=poll_answer)
+    page.wait_for_timeout(300)
+    seat_route, seat_answer = seats[0]
+    seat_route.fulfill(response=seat_answer)
+    page.unroute(POLL)
+    page.unroute(SEAT)
+
+    expect(lists).to_contain_text("Ana Ruiz seated at Table 1, seat 5", timeout=A_POLL)
+    expect(lists).to_contain_text("Next: Bo Chen")
+    assert page.evaluate("window.oobErrors") == []
+    # The next tap acts on what the page shows: no false 409.
+    seat_now(lists, "Bo Chen", 6).click()
+    expect(lists).to_contain_text("Bo Chen seated at Table 1, seat 6")
+    expect(lists).not_to_contain_text("Someone else changed this first")
+    assert TableSeat.objects.get(table=table, seat=6, left_at=None).player.name == "Bo Chen"
+    assert page.evaluate("window.oobErrors") == []
+    assert not [e for e in errors if "oob" in e.lower()], errors
+
+
+def test_after_enter_adds_a_player_the_name_box_has_the_focus(
+    live_server: Any, browser: Any, floor_manager: Any, staff: Any
+) -> None:
+    """The floor types names one after the other: Enter adds (from the Name box or the Alias
+    box), and the Name box, empty, has the focus for the next one."""
+    from cardroom import waitlists
+    from cardroom.models import WaitlistEntry
+
+    waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
+    )
+    page, errors = log_in(browser, live_server.url, "staffer", (1366, 900))
+    adder = page.locator("#add-form")
+    for name, alias, enter_in in (("Ana Ruiz", "", "Name"), ("Bo Chen", "Bobo", "Alias")):
+        adder.get_by_label("Name or initials").fill(name)
+        adder.get_by_label("Alias").fill(alias)
+        adder.get_by_label("NLHE 1/2").check()
+        box = (
+            adder.get_by_label("Name or initials")
+            if enter_in == "Name"
+            else adder.get_by_label("Alias")
+        )
+        box.press("Enter")
+        expect(adder).to_contain_text(f"{name} added to NLHE 1/2")
+        expect(adder.get_by_label("Name or initials")).to_be_focused()
+        expect(adder.get_by_label("Name or initials")).to_have_value("")
+    assert WaitlistEntry.objects.count() == 2
+    assert not errors, errors
