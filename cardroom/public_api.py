@@ -80,3 +80,38 @@ class ApiDocsPermission(BasePermission):
 
     def has_permission(self, request: Any, view: Any) -> bool:
         return bool(settings.CARDROOM_PUBLIC_API_DOCS) or can_read(request.user)
+
+
+class _Scope:
+    def __init__(self, scope: str) -> None:
+        self.throttle_scope = scope
+
+
+class CountedThrottle(PublicRateThrottle):
+    """A limit checked before the request and counted after it, once its outcome is known: the
+    kiosk counts the names it accepted under one scope and the posts it refused under another
+    with a higher cap (a player fumbling the form does not lock the podium's tablet; a script
+    hammering it still gets 429s)."""
+
+    def __init__(self, scope: str) -> None:
+        super().__init__()
+        self.view, self.key = _Scope(scope), None
+
+    def check(self, request: Any) -> float | None:
+        """None when the request may go on, else the seconds to wait."""
+        if self.allow_request(request, self.view):
+            return None
+        return float(self.wait() or 60)
+
+    def throttle_success(self) -> bool:
+        return True  # counted by ``count`` once the request's outcome is known
+
+    def count(self) -> None:
+        if self.key is None or self.rate is None:
+            return  # no limit for this scope
+        try:
+            _, duration = self.parse_rate(self.rate)
+            self.history.insert(0, self.now)
+            self.cache.set(self.key, self.history, duration)
+        except (DatabaseError, RedisError):
+            logger.warning("Rate limit not counted (the cache is unavailable): %s", self.key)
