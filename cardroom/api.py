@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from cardroom.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
 from cardroom.filters import RulingFilter, TableFilter
+from cardroom.forms import TABLE_HELP
 from cardroom.models import (
     Hand,
     HandAction,
@@ -77,7 +78,10 @@ class TableSerializer(serializers.ModelSerializer[Table]):
         read_only_fields = ["id", "updated_at"]
         # Uniqueness and cross-field rules are checked once, in the model, by the service.
         validators: list[Any] = []
-        extra_kwargs: dict[str, dict[str, Any]] = {"number": {"validators": []}}
+        extra_kwargs: dict[str, dict[str, Any]] = {
+            "number": {"validators": []},
+            **{name: {"help_text": text} for name, text in TABLE_HELP.items()},
+        }
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_game(self, table: Table) -> dict[str, Any]:

@@ -55,8 +55,9 @@ class Conflict(Exception):
         self.code, self.message, self.extra = code, message, extra
 
 
-#: Seating refusals that mean "someone else changed the seating first": 409, look again.
-SEATING_CONFLICTS = frozenset({"stale_draw", "stale_check", "seat_taken"})
+#: Seating refusals that mean "someone else changed the seating first" (or a hand being played
+#: at the desk still holds the player: ``in_hand``): 409, look again.
+SEATING_CONFLICTS = frozenset({"stale_draw", "stale_check", "seat_taken", "in_hand"})
 
 
 def refusal(exc: Exception) -> Response | None:

@@ -17,6 +17,8 @@ app.autodiscover_tasks()
 #: Seconds between sweeps of the running clocks, and between worker heartbeats.
 CLOCK_SWEEP_EVERY = 5.0
 HEARTBEAT_EVERY = 15.0
+#: Seconds between sweeps of the waitlists' timers (offers, call-ins).
+WAITLIST_SWEEP_EVERY = 10.0
 
 app.conf.beat_schedule = {
     # Each clock's tick is queued for its time, but a tick held by a worker that died stays
@@ -32,5 +34,11 @@ app.conf.beat_schedule = {
         "task": "cardroom.heartbeat",
         "schedule": HEARTBEAT_EVERY,
         "options": {"expires": HEARTBEAT_EVERY},
+    },
+    # Seat offers and call-in deadlines that ran out (the lists' reads do it too, lazily).
+    "lapse-waitlists": {
+        "task": "cardroom.lapse_waitlists",
+        "schedule": WAITLIST_SWEEP_EVERY,
+        "options": {"expires": WAITLIST_SWEEP_EVERY},
     },
 }

@@ -30,10 +30,12 @@ from django.db.models import F, OuterRef, Prefetch, QuerySet, Subquery
 from django.http import QueryDict
 from django.utils import timezone
 
+from cardroom import players, waitlists
 from cardroom.filters import TableFilter, filtered
-from cardroom.models import Hand, HandStatus, Ruling, Table
+from cardroom.models import Hand, HandStatus, Ruling, SeatEvent, Table
 from cardroom.services import engine_state
 from cardroom.table_choices import TableKind, Variant
+from cardroom.waitlist_models import GameList, WaitlistEvent
 from rules.engine.state import snapshot
 from tournaments.clock_reading import ClockReading, read_clock
 from tournaments.models import (
@@ -81,8 +83,10 @@ class FloorFilter(TableFilter):
         super().__init__(data, **kwargs)
         field = self.form.fields["tournament"]
         assert isinstance(field, forms.ChoiceField)
+        # The field's choices already start with its empty label, which django-filters adds
+        # again when choices are set: keep only the real ones (F9, "Cash and tournament" twice).
         field.choices = [
-            *cast("Iterable[Any]", field.choices),
+            *(c for c in cast("Iterable[Any]", field.choices) if c[0] != ""),
             *((str(t.pk), t.name) for t in live_tournaments().only("pk", "name")),
         ]
 
@@ -120,6 +124,11 @@ class Card:
     #: table those dealt into the hand in progress, or between hands into the last hand.
     seated: frozenset[int]
     seating: Seating | None = None
+    #: A cash table's seat map (``players.seat_summaries``: seated, open, sitting out, busted),
+    #: or None where the hands are dealt from typed stacks (no seat map).
+    seat_map: dict[str, Any] | None = None
+    #: Players on the open waitlist for this cash table's game (None: no list open for it).
+    waiting: int | None = None
 
     @property
     def seats_taken(self) -> int:
@@ -149,7 +158,10 @@ class Card:
             number = clock.level.number if clock.level else "end"
             seating = f"{self.seating.tournament.name}.{number}.{clock.state}"
         seats = ",".join(map(str, sorted(self.seated)))
-        return f"{table.number}:{table.updated_at.timestamp()}:{live}:{ruling}:{seating}:{seats}"
+        if self.seat_map is not None:
+            seats += f"/{self.seat_map['sitting_out']}.{self.seat_map['busted']}"
+        stamp = table.updated_at.timestamp()
+        return f"{table.number}:{stamp}:{live}:{ruling}:{seating}:{seats}:{self.waiting}"
 
 
 # --- which tables ---------------------------------------------------------------------------
@@ -188,12 +200,16 @@ def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
         )
     )
     rows = list(tables)
-    last_deals = dict(
-        Hand.objects.filter(pk__in=[t.last_deal_id for t in rows if t.last_deal_id]).values_list(  # type: ignore[attr-defined]
-            "table_id", "seats"
-        )
-    )
+    last_deals = {
+        table_id: (seats, names)
+        for table_id, seats, names in Hand.objects.filter(
+            pk__in=[t.last_deal_id for t in rows if t.last_deal_id]  # type: ignore[attr-defined]
+        ).values_list("table_id", "seats", "names")
+    }
     seatings = seatings_at([t.pk for t in rows], now or timezone.now())
+    cash = [t for t in rows if t.kind == TableKind.CASH]
+    seat_maps = players.seat_summaries(cash)
+    lists = waitlists.open_lists_waiting() if cash else []  # only for cash tables' cards
     result = []
     for table in rows:
         hand = table.live_hands[0] if table.live_hands else None
@@ -202,12 +218,21 @@ def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
             state = snapshot(engine_state(hand))
             street, pot = state["street"], state["pot"]
         seating = seatings.get(table.pk)
+        seat_map = seat_maps.get(table.pk)
+        dealt, names = last_deals.get(table.pk) or ([], {})
+        if seat_map is not None and not seat_map["seated"] and dealt and not names:
+            seat_map = None  # a table dealt from typed stacks, with no seat map
         if seating is not None:
             seated = seating.seats
+        elif seat_map is not None:
+            seated = frozenset(range(1, table.seats + 1)) - frozenset(seat_map["open"])
         else:
-            dealt = hand.seats if hand is not None else last_deals.get(table.pk) or []
+            dealt = hand.seats if hand is not None else dealt
             seated = frozenset(entry["seat"] for entry in dealt)
-        result.append(Card(table, hand, street, pot, seated, seating))
+        on_list = None  # no list open for the table's game (one at most: one_open_list_per_game)
+        if table.kind == TableKind.CASH:
+            on_list = next((n for gl, n in lists if waitlists.same_game(table, gl)), None)
+        result.append(Card(table, hand, street, pot, seated, seating, seat_map, on_list))
     return result
 
 
@@ -255,9 +280,18 @@ def change_stamps(
     time: one query, and two more when a clock runs, for any number of tables."""
     at_table = {"table": OuterRef("pk")}
     in_room = {"table__table": OuterRef("pk")}
+    # The waitlists of the table's game: a player added, called, seated... or a list opened.
+    of_game = {
+        name: OuterRef(name) for name in ("variant", "structure", "small_blind", "big_blind")
+    }
+    events_of_game = {f"game_list__{name}": ref for name, ref in of_game.items()}
     annotated = filtered_tables(filters).annotate(
         hand_at=_latest(Hand.objects.filter(**at_table), "updated_at"),
         ruling_at=_latest(Ruling.objects.filter(**at_table), "created_at"),
+        seat_map_at=_latest(SeatEvent.objects.filter(**at_table), "at"),
+        waitlist_at=_latest(WaitlistEvent.objects.filter(**events_of_game), "at"),
+        list_opened_at=_latest(GameList.objects.filter(**of_game), "opened_at"),
+        list_closed_at=_latest(GameList.objects.filter(**of_game), "closed_at"),
         seated_at=_latest(SeatAssignment.objects.filter(**in_room), "started_at"),
         left_at=_latest(SeatAssignment.objects.filter(**in_room), "ended_at"),
         broken_at=_latest(TournamentTable.objects.filter(**at_table), "broken_at"),
@@ -278,6 +312,10 @@ def change_stamps(
             "updated_at",
             "hand_at",
             "ruling_at",
+            "seat_map_at",
+            "waitlist_at",
+            "list_opened_at",
+            "list_closed_at",
             "seated_at",
             "left_at",
             "broken_at",

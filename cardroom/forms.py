@@ -11,7 +11,15 @@ from django.http import QueryDict
 from cardroom.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
 from cardroom.models import Table
 from cardroom.services import EDITABLE_FIELDS
-from cardroom.table_choices import AnteType, Structure, TableKind, TableStatus, Variant
+from cardroom.table_choices import (
+    AnteType,
+    ButtonRule,
+    MissedBlindRule,
+    Structure,
+    TableKind,
+    TableStatus,
+    Variant,
+)
 from rules.engine.chips import Physical
 
 
@@ -46,6 +54,22 @@ PRESETS: dict[str, dict[str, Any]] = {
 }  # fmt: skip
 
 
+#: The rules between hands, said where a floor manager sets them (the API says the same).
+TABLE_HELP: dict[str, str] = {
+    "button_rule": (
+        "Dead button: the big blind moves one seat each hand, the small blind and the button "
+        "follow (CR-BB.1, CR-BB.2). Moving button: the button moves to the next player "
+        "(CR-BB.4). Cash tables only: a tournament table ignores this and always uses the "
+        "dead button (CR-BB.1, TDA 32)."
+    ),
+    "missed_blinds": (
+        "A player back from sitting out (CR-BB.5) or new to the table (CR-BB.6) posts what "
+        "they owe to be dealt in at once or waits for the big blind, as they choose; or must "
+        "wait (CR-BB.3). Cash tables only: tournament players are always dealt in."
+    ),
+}
+
+
 if TYPE_CHECKING:
     TableModelForm = forms.ModelForm[Table]
 else:  # ModelForm takes no type argument at run time (django-stubs-ext is dev-only)
@@ -62,6 +86,8 @@ class TableForm(TableModelForm):
             "variant": forms.Select(choices=Variant.choices),
             "structure": forms.Select(choices=Structure.choices),
             "ante_type": forms.Select(choices=AnteType.choices),
+            "button_rule": forms.Select(choices=ButtonRule.choices),
+            "missed_blinds": forms.Select(choices=MissedBlindRule.choices),
         }
         labels = {
             "min_chip": "Smallest chip that plays",
@@ -70,16 +96,31 @@ class TableForm(TableModelForm):
             "action_clock_seconds": "Action clock (seconds)",
             "clock_warning_seconds": "Clock warning (seconds)",
             "run_it_twice": "Running it twice allowed",
+            "button_rule": "Button between hands",
+            "missed_blinds": "Missed blinds and new players",
         }
+        help_texts = TABLE_HELP
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for name in TABLE_HELP:  # a post without them (an older client) keeps the table's
+            self.fields[name].required = False
         for name, field in self.fields.items():
             if name in self.errors:
                 field.widget.attrs["aria-invalid"] = "true"
                 field.widget.attrs["aria-describedby"] = f"{name}-errors"
             if isinstance(field, forms.IntegerField):
                 field.widget.attrs.setdefault("inputmode", "numeric")
+
+    def _kept(self, name: str) -> str:
+        value: str = self.cleaned_data.get(name) or getattr(self.instance, name)
+        return value
+
+    def clean_button_rule(self) -> str:
+        return self._kept("button_rule")
+
+    def clean_missed_blinds(self) -> str:
+        return self._kept("missed_blinds")
 
     def changed_values(self) -> dict[str, Any]:
         return {name: self.cleaned_data[name] for name in self.Meta.fields}
@@ -113,9 +154,12 @@ class DealForm(forms.Form):
             later = [n for n in dealt if n > last.button]
             self.initial.setdefault("button", later[0] if later else dealt[0])
         self.stack_fields = [self[f"stack_{n}"] for n in numbers]
-        if table.straddle:  # optional each hand (RRoP-14.14): posted unless unticked
+        # Table.straddle is the amount of "one optional live straddle" (RRoP-14.14,
+        # citations.NL_STRADDLE): the player chooses each hand, so it is unticked until the
+        # dealer sees the player post it (the room has no mandatory straddle).
+        if table.straddle:
             self.fields["straddle"] = forms.BooleanField(
-                label=f"Straddle of {table.straddle} posted", required=False, initial=True
+                label=f"Straddle of {table.straddle} posted", required=False, initial=False
             )
 
     def clean(self) -> dict[str, Any]:

@@ -135,6 +135,7 @@ def role_permission(
 #: The main navigation: label, URL name, and whether a reader role is needed to see it.
 NAVIGATION: tuple[tuple[str, str, bool], ...] = (
     ("Floor", "cardroom:floor", True),
+    ("Waitlist", "cardroom:waitlists", True),
     ("Tables", "cardroom:table_list", True),
     ("Rulings", "cardroom:ruling_list", True),
     ("Tournaments", "tournaments:list", True),
@@ -148,16 +149,17 @@ def roles_context(request: HttpRequest) -> dict[str, Any]:
     Views still check permissions themselves; this only decides what is offered.
     """
     roles = roles_of(getattr(request, "user", None))
-    nav_items = []
-    for label, url_name, needs_role in NAVIGATION:
-        if needs_role and not roles:
-            continue
-        url = reverse(url_name)
-        nav_items.append(
-            {"label": label, "url": url, "prefix": url, "prefix_length": f":{len(url)}"}
-        )
+    links = [
+        (label, reverse(url_name))
+        for label, url_name, needs_role in NAVIGATION
+        if roles or not needs_role
+    ]
+    # One current link: the longest that the page's path starts with (/floor/waitlists/ is
+    # the waitlists', not the floor's).
+    path = getattr(request, "path", "")
+    here = max((url for _, url in links if path.startswith(url)), key=len, default=None)
     return {
-        "nav_items": nav_items,
+        "nav_items": [{"label": label, "url": url, "current": url == here} for label, url in links],
         "user_roles": roles,
         "is_floor_manager": Role.FLOOR_MANAGER in roles,
         "is_director": Role.DIRECTOR in roles,

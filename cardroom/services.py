@@ -12,17 +12,23 @@ from django.utils import timezone
 
 from cardroom import audit
 from cardroom.api_errors import Conflict
-from cardroom.models import Hand, HandAction, HandStatus, Table, TableChange
-from cardroom.table_choices import TableStatus
+from cardroom.models import Hand, HandAction, HandStatus, MustMove, Table, TableChange
+from cardroom.table_choices import TableKind, TableStatus
+from cardroom.waitlist_base import record_event
+from cardroom.waitlist_models import WaitlistEventKind
+from rules.engine.award import award_hand as engine_award
+from rules.engine.award import check_showdown, parse_showdown
 from rules.engine.config import GameConfig
 from rules.engine.errors import BadInput, IllegalAction
 from rules.engine.out_of_turn import play_action
-from rules.engine.state import Action, HandState, Seat, replay
+from rules.engine.posting import Blinds, Post
+from rules.engine.state import Action, HandState, Seat, pots, replay
 
 #: Fields a floor manager sets on a table (everything but bookkeeping).
 EDITABLE_FIELDS: tuple[str, ...] = (
     "number", "name", "status", "kind", "seats", *Table.GAME_FIELDS, "min_buy_in",
     "max_buy_in", "action_clock_seconds", "clock_warning_seconds", "run_it_twice",
+    "button_rule", "missed_blinds",
 )  # fmt: skip
 
 
@@ -76,6 +82,20 @@ def update_table(*, table: Table, by: User, **fields: Any) -> Table:
                     for name in game_changes
                 }
             )
+        closing = "status" in changes and fields["status"] == TableStatus.CLOSED
+        if closing:
+            if hand_in_progress(locked):
+                raise ValidationError(
+                    {"status": "Finish or void the hand in progress before closing."}
+                )
+            if names := _seated_names(locked):
+                # The settings form has no "Close anyway" question: the Close buttons have it.
+                raise ValidationError(
+                    {
+                        "status": f"{locked} still has players seated ({', '.join(names)}):"
+                        " close it with Close on the floor or the tables list, which asks first."
+                    }
+                )
         for name, value in fields.items():
             setattr(locked, name, value)
         locked.full_clean()
@@ -85,25 +105,80 @@ def update_table(*, table: Table, by: User, **fields: Any) -> Table:
         except IntegrityError as exc:
             raise ValidationError({"number": "A table with this number already exists."}) from exc
         TableChange.objects.create(table=locked, changed_by=by, action="updated", changes=changes)
+        if closing:
+            _end_must_moves(locked, by)
     return locked
 
 
-def set_table_status(*, table: Table, by: User, status: str) -> Table:
+class SeatedAtClose(ValidationError):
+    """Closing a cash table with players still seated needs the floor's confirmation, naming
+    them (``confirm_seated``): the form shows the question and a "Close anyway" button."""
+
+    code = "confirm_seated"
+
+    def __init__(self, table: Table, names: list[str]) -> None:
+        self.names = names
+        count = f"{len(names)} player{'s' if len(names) != 1 else ''}"
+        super().__init__(
+            {
+                "status": f"{table} still has {count} seated: {', '.join(names)}. Close it anyway?"
+                " Their seats and chips stay on record until they are moved or cashed out."
+            }
+        )
+
+
+def set_table_status(*, table: Table, by: User, status: str, confirm_seated: bool = False) -> Table:
+    """Open or close a table. Closing a cash table with players seated asks first (F12): a
+    floor closes a table that breaks or ends the night while players are still racking their
+    chips, so refusing until everyone is stood up would force a dozen desk steps for nothing;
+    but one click next to "Desk" must not close a live game, so the close names who is still
+    seated and needs ``confirm_seated``. An active must-move of the table ends when it closes
+    (recorded on the main game's list): nobody moves from a closed table."""
     if status not in TableStatus.values:
         raise ValidationError({"status": f"Unknown status {status!r}."})
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.status == status:
             return locked
-        if status == TableStatus.CLOSED and hand_in_progress(locked):
-            raise ValidationError({"status": "Finish or void the hand in progress before closing."})
+        if status == TableStatus.CLOSED:
+            if hand_in_progress(locked):
+                raise ValidationError(
+                    {"status": "Finish or void the hand in progress before closing."}
+                )
+            names = _seated_names(locked)
+            if names and not confirm_seated:
+                raise SeatedAtClose(locked, names)
         old = locked.status
         locked.status = status
         locked.save(update_fields=["status", "updated_at"])
         TableChange.objects.create(
             table=locked, changed_by=by, action=status, changes={"status": [old, status]}
         )
+        if status == TableStatus.CLOSED:
+            _end_must_moves(locked, by)
     return locked
+
+
+def _seated_names(table: Table) -> list[str]:
+    """Who is seated at a cash table, by seat (a tournament table's seating is the
+    tournament's own: it is closed by the tournament, not asked here)."""
+    if table.kind != TableKind.CASH:
+        return []
+    seated = table.seated.filter(left_at=None).select_related("player")
+    return [str(s.player) for s in seated.order_by("seat")]
+
+
+def _end_must_moves(table: Table, by: User) -> None:
+    now = timezone.now()
+    for must_move in (
+        MustMove.objects.select_for_update(of=("self",))
+        .filter(table=table, ended_at=None)
+        .select_related("main")
+    ):
+        must_move.ended_at = now
+        must_move.save(update_fields=["ended_at"])
+        note = "Must-move ended: the table was closed"
+        record_event(must_move.main, WaitlistEventKind.MOVED, by, table=table, note=note)
 
 
 def hand_in_progress(table: Table) -> bool:
@@ -161,7 +236,14 @@ def engine_state(hand: Hand) -> HandState:
     actions = [
         Action.from_dict(a.as_engine_dict()) for a in hand.actions.all() if a.voided_at is None
     ]
-    state, error = replay(GameConfig.from_dict(hand.game), hand.button, _seats(hand.seats), actions)
+    state, error = replay(
+        GameConfig.from_dict(hand.game),
+        hand.button,
+        _seats(hand.seats),
+        actions,
+        engine_blinds(hand.blinds),
+        engine_posts(hand.posts),
+    )
     if error is not None:  # stored actions were each checked when entered
         index, illegal = error
         raise ValidationError(f"Action {index + 1} of {hand} no longer replays: {illegal.message}")
@@ -172,6 +254,15 @@ def _seats(seats: list[dict[str, int]]) -> list[Seat]:
     return [Seat(seat=entry["seat"], stack=entry["stack"]) for entry in seats]
 
 
+def engine_blinds(blinds: dict[str, Any] | None) -> Blinds | None:
+    """A hand's stored ``blinds`` as the engine's (None: version 1, they follow the button)."""
+    return None if blinds is None else Blinds(small=blinds.get("small"), big=blinds["big"])
+
+
+def engine_posts(posts: list[dict[str, int]]) -> list[Post]:
+    return [Post(seat=p["seat"], live=p.get("live", 0), dead=p.get("dead", 0)) for p in posts]
+
+
 def start_hand(
     *,
     table: Table,
@@ -179,19 +270,39 @@ def start_hand(
     button: int,
     seats: list[dict[str, int]],
     straddle: bool = True,
+    game: dict[str, Any] | None = None,
+    blinds: dict[str, Any] | None = None,
+    posts: list[dict[str, int]] | None = None,
+    names: dict[str, str] | None = None,
+    correction: dict[str, Any] | None = None,
+    after: Any = None,
 ) -> Hand:
-    """Deal a hand at an open table: the engine posts the forced bets from the table's game.
+    """Deal a hand at an open table: the engine posts the forced bets from the table's game
+    (or ``game``: a tournament table's level), with the blind seats and missed-blind posts
+    when given (contract v2, CR-BB.1-3).
 
     At a table that allows a straddle, ``straddle`` says whether the player left of the big
-    blind posted it this hand: it is optional (RRoP-14.14), so a hand may go without."""
+    blind posted it this hand: it is optional (RRoP-14.14), so a hand may go without.
+    ``after(locked_table)`` runs inside the deal's transaction, with the table locked, before
+    the hand is written: the seat map's and the tournament's checks (a ``Conflict`` there
+    leaves nothing written). A table whose last hand is betting-complete but not awarded
+    does not deal until it is (``award_hand``), when that hand was dealt from a seat map."""
     numbers = [entry["seat"] for entry in seats]
     if any(not 1 <= number <= table.seats for number in numbers):
         raise ValidationError({"seats": f"Seats at {table} are numbered 1 to {table.seats}."})
-    game = table.engine_game()
+    game = dict(game) if game is not None else table.engine_game()
     if not straddle:
         game["straddle"] = 0
+    posts = list(posts or [])
     try:
-        replay(GameConfig.from_dict(game), button, _seats(seats), [])
+        replay(
+            GameConfig.from_dict(game),
+            button,
+            _seats(seats),
+            [],
+            engine_blinds(blinds),
+            engine_posts(posts),
+        )
     except BadInput as exc:
         raise ValidationError({exc.field or "seats": exc.message}) from exc
     with transaction.atomic():
@@ -206,9 +317,25 @@ def start_hand(
             raise ValidationError(
                 {"table": f"{current} is still in progress: finish or void it first."}
             )
-        last = locked.hands.order_by("-number").values_list("number", flat=True).first() or 0
+        previous = locked.hands.order_by("-number").first()
+        if previous is not None and previous.names and not previous.settled:
+            raise Conflict(
+                "not_awarded",
+                f"{previous} is not awarded yet: push its pots before the next deal.",
+            )
+        if after is not None:
+            after(locked)
         return Hand.objects.create(
-            table=locked, number=last + 1, button=button, seats=seats, game=game, started_by=by
+            table=locked,
+            number=(previous.number if previous is not None else 0) + 1,
+            button=button,
+            seats=seats,
+            game=game,
+            started_by=by,
+            blinds=blinds,
+            posts=posts,
+            names=names or {},
+            correction=correction or {},
         )
 
 
@@ -216,6 +343,18 @@ def _lock(hand: Hand, expected_seq: int) -> Hand:
     locked = Hand.objects.select_for_update().get(pk=hand.pk)
     if locked.seq != expected_seq:
         raise StaleHand(locked)
+    return locked
+
+
+def _lock_open(hand: Hand, expected_seq: int) -> Hand:
+    """The hand locked (``_lock``) for an action or a void: refused once called dead
+    (``HandVoided``) or awarded (an awarded hand is final: its chips are in the players'
+    stacks)."""
+    locked = _lock(hand, expected_seq)
+    if locked.state == HandStatus.VOIDED:
+        raise HandVoided(locked)
+    if locked.awarded_at is not None:
+        raise Conflict("awarded", f"{locked} is awarded: it takes no more actions or voids.")
     return locked
 
 
@@ -242,9 +381,7 @@ def record_action(
     try:
         with transaction.atomic():
             # Lock the hand row: the sequence check and the write happen as one step.
-            locked = _lock(hand, expected_seq)
-            if locked.state == HandStatus.VOIDED:
-                raise HandVoided(locked)
+            locked = _lock_open(hand, expected_seq)
             state = engine_state(locked)
             live = list(locked.actions.filter(voided_at__isnull=True).order_by("seq"))
             # The seat to act is never out of turn: its action is played as any other.
@@ -284,9 +421,7 @@ def void_last_action(*, hand: Hand, by: User, expected_seq: int, reason: str) ->
     if not reason.strip():
         raise ValidationError({"reason": "Say why the action is voided."})
     with transaction.atomic():
-        locked = _lock(hand, expected_seq)
-        if locked.state == HandStatus.VOIDED:
-            raise HandVoided(locked)
+        locked = _lock_open(hand, expected_seq)
         last: HandAction | None = (
             locked.actions.filter(voided_at__isnull=True).order_by("-seq").first()
         )
@@ -305,13 +440,71 @@ def void_hand(*, hand: Hand, by: User, expected_seq: int, reason: str) -> Hand:
     if not reason.strip():
         raise ValidationError({"reason": "Say why the hand is voided."})
     with transaction.atomic():
-        locked = _lock(hand, expected_seq)
-        if locked.state == HandStatus.VOIDED:
-            raise HandVoided(locked)
+        locked = _lock_open(hand, expected_seq)
         locked.state = HandStatus.VOIDED
         locked.voided_by, locked.voided_at, locked.void_reason = by, timezone.now(), reason.strip()
         locked.seq += 1
         locked.save(
             update_fields=["state", "voided_by", "voided_at", "void_reason", "seq", "updated_at"]
         )
+        return locked
+
+
+class HandNotOver(Conflict):
+    """The betting is not over: nobody wins a pot before it ends (HTTP 409)."""
+
+    def __init__(self, hand: Hand) -> None:
+        super().__init__(
+            "hand_not_over", f"{hand}: the betting is not over, nobody wins a pot before it ends."
+        )
+
+
+def award_hand(
+    *,
+    hand: Hand,
+    by: User,
+    expected_seq: int,
+    showdown: dict[str, Any] | None,
+    after: Any = None,
+) -> Hand:
+    """Push the pots: the engine's award (contract v2 ``award``) from the showdown the dealer
+    entered (``{"ranking": [[3], [1, 4]], "low_ranking": ..., "boards": ...}``; ignored when
+    everyone else folded). Stored on the hand, once. ``after(locked_hand, result)`` runs in
+    the same transaction, the hand locked: the seat map's or the tournament's stacks follow
+    the award there (a refusal there leaves nothing written)."""
+    with transaction.atomic():
+        locked = _lock(hand, expected_seq)
+        if locked.state == HandStatus.VOIDED:
+            raise HandVoided(locked)
+        if locked.awarded_at is not None:
+            raise Conflict("awarded", f"{locked} is already awarded.")
+        state = engine_state(locked)
+        if state.street not in ("showdown", "complete"):
+            raise HandNotOver(locked)
+        try:
+            parsed = None
+            if state.street != "complete":
+                parsed = parse_showdown(showdown, dealt=state.seat_order)
+                check_showdown(parsed, live=[s for s in state.seat_order if s not in state.folded])
+        except BadInput as exc:
+            raise ValidationError({"showdown": exc.message}) from exc
+        result = engine_award(
+            pots=pots(state),
+            showdown=parsed,
+            button=locked.button,
+            stacks=state.stacks,
+            returned=state.returned,
+            min_chip=GameConfig.from_dict(locked.game).min_chip,
+            dead_money=sum(state.dead.values()),
+        )
+        result["showdown"] = showdown if parsed is not None else None
+        locked.result = result
+        locked.awarded_by, locked.awarded_at = by, timezone.now()
+        locked.state = HandStatus.COMPLETE
+        locked.seq += 1
+        locked.save(
+            update_fields=["result", "awarded_by", "awarded_at", "state", "seq", "updated_at"]
+        )
+        if after is not None:
+            after(locked, result)
         return locked

@@ -231,6 +231,7 @@ SPECTACULAR_SETTINGS = {
         "ReadActionEnum": "rules.betting.VERBALS",
         "BettingStructureEnum": "cardroom.table_choices.Structure",
         "GameVariantEnum": "cardroom.table_choices.Variant",
+        "TournamentAnteTypeEnum": "tournaments.models.TournamentAnte",
         "StructureCodeEnum": [(code, code) for code in ("no_limit", "pot_limit", "fixed_limit")],
     },
 }
@@ -262,6 +263,12 @@ def _env_rate(name: str, default: str) -> str:
 CARDROOM_THROTTLE_RATES = {
     "betting": _env_rate("CARDROOM_THROTTLE_BETTING", "600/min"),
     "rulebook": _env_rate("CARDROOM_THROTTLE_RULEBOOK", "600/min"),
+    # The podium's kiosk (one address for the whole room): a person adding themselves takes
+    # longer than 5 s, a script does not.
+    "kiosk": _env_rate("CARDROOM_THROTTLE_KIOSK", "12/min"),
+    # Posts the kiosk refused (no game picked, a name already on the list) count apart, under
+    # a higher cap: a fumbling player does not lock the tablet, a script still gets 429s.
+    "kiosk_refused": _env_rate("CARDROOM_THROTTLE_KIOSK_REFUSED", "60/min"),
 }
 
 

@@ -6,8 +6,14 @@ from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import SimpleRouter
 
 from cardroom import (
+    board,
     converters,  # noqa: F401 - registers <id:…> before the includes
+    kiosk_api,
+    kiosk_views,
+    seat_views,
     views,
+    waitlist_api,
+    waitlist_views,
 )
 from cardroom.api import (
     HandActionsView,
@@ -20,6 +26,13 @@ from cardroom.api import (
 )
 from cardroom.api_docs import ApiDocsView
 from cardroom.login_throttle import ThrottledLoginView, admin_login
+from cardroom.seat_api import (
+    HandAwardView,
+    NextHandView,
+    PlayerSearchView,
+    TableSeatsView,
+    TableSeatView,
+)
 from rules.api import RuleDetailView, RuleListView
 from rules.betting import AwardView, EvaluateView, InterpretView
 from tournaments.api import TournamentViewSet
@@ -29,6 +42,41 @@ router = SimpleRouter()
 router.register("tables", TableViewSet, basename="table")
 router.register("rulings", RulingViewSet, basename="ruling")
 router.register("tournaments", TournamentViewSet, basename="tournament")
+
+waitlist_api_urls = [
+    path("waitlists/", waitlist_api.ListsView.as_view(), name="waitlists"),
+    path("waitlists/<id:list_id>/", waitlist_api.ListDetailView.as_view(), name="waitlist"),
+    path(
+        "waitlists/<id:list_id>/entries/",
+        waitlist_api.ListEntriesView.as_view(),
+        name="waitlist-entries",
+    ),
+    path(
+        "waitlists/<id:list_id>/start-game/",
+        waitlist_api.StartGameView.as_view(),
+        name="waitlist-start-game",
+    ),
+    path("waitlist-entries/<id:entry_id>/", waitlist_api.EntryView.as_view(), name="entry"),
+    path(
+        "waitlist-entries/<id:entry_id>/call/", waitlist_api.CallView.as_view(), name="entry-call"
+    ),
+    path(
+        "waitlist-entries/<id:entry_id>/seat/", waitlist_api.SeatView.as_view(), name="entry-seat"
+    ),
+    path("must-moves/", waitlist_api.MustMovesView.as_view(), name="must-moves"),
+    path(
+        "must-moves/<id:must_move_id>/end/",
+        waitlist_api.MustMoveEndView.as_view(),
+        name="must-move-end",
+    ),
+    path(
+        "must-moves/<id:must_move_id>/move-next/",
+        waitlist_api.MustMoveNextView.as_view(),
+        name="must-move-next",
+    ),
+    path("room-settings/", waitlist_api.RoomSettingsView.as_view(), name="room-settings"),
+    path("kiosk/entries/", kiosk_api.KioskView.as_view(), name="kiosk-entries"),
+]
 
 api_patterns = [
     *router.urls,
@@ -46,8 +94,15 @@ api_patterns = [
     path("hands/<id:hand_id>/actions/", HandActionsView.as_view(), name="hand-actions"),
     path("hands/<id:hand_id>/void-last/", HandVoidView.as_view(what="last"), name="hand-void-last"),
     path("hands/<id:hand_id>/void/", HandVoidView.as_view(what="hand"), name="hand-void"),
+    # The table that runs all night (issue 19): its seat map, next hand and award.
+    path("tables/<id:table_id>/seats/", TableSeatsView.as_view(), name="table-seats"),
+    path("tables/<id:table_id>/seats/<id:seat>/", TableSeatView.as_view(), name="table-seat"),
+    path("tables/<id:table_id>/next-hand/", NextHandView.as_view(), name="table-next-hand"),
+    path("hands/<id:hand_id>/award/", HandAwardView.as_view(), name="hand-award"),
+    path("players/", PlayerSearchView.as_view(), name="player-search"),
     path("rules/", RuleListView.as_view(), name="rule-list"),
     path("rules/<str:citation_id>/", RuleDetailView.as_view(), name="rule-detail"),
+    *waitlist_api_urls,
     *tournament_api_urls,
 ]
 
@@ -63,8 +118,64 @@ floor_patterns = [
     path("hands/<id:hand_id>/act/", views.desk_act, name="desk_act"),
     path("hands/<id:hand_id>/count/", views.desk_interpret, name="desk_interpret"),
     path("hands/<id:hand_id>/void/<str:what>/", views.desk_void, name="desk_void"),
+    path("hands/<id:hand_id>/award/", seat_views.desk_award, name="desk_award"),
+    path("tables/<id:number>/desk/next/", seat_views.desk_next, name="desk_next"),
+    path("tables/<id:number>/desk/seats/", seat_views.seat_add, name="seat_add"),
+    path(
+        "tables/<id:number>/desk/seats/<int:seat>/<str:what>/",
+        seat_views.seat_change,
+        name="seat_change",
+    ),
+    path("tables/<id:number>/desk/players/", seat_views.player_names, name="player_names"),
     path("floor/", views.floor, name="floor"),
     path("floor/updates/", views.floor_updates, name="floor_updates"),
+    path("board/", board.board, name="board"),
+    path("board/live/", board.board_live, name="board_live"),
+    path("floor/waitlists/", waitlist_views.waitlist_page, name="waitlists"),
+    path("floor/waitlists/add/", waitlist_views.waitlist_add, name="waitlist_add"),
+    path("floor/waitlists/open/", waitlist_views.list_open, name="waitlist_open"),
+    path(
+        "floor/waitlists/entries/<id:entry_id>/call/",
+        waitlist_views.entry_call,
+        name="waitlist_call",
+    ),
+    path(
+        "floor/waitlists/entries/<id:entry_id>/seat/",
+        waitlist_views.entry_seat,
+        name="waitlist_seat",
+    ),
+    path(
+        "floor/waitlists/entries/<id:entry_id>/release/",
+        waitlist_views.entry_release,
+        name="waitlist_release",
+    ),
+    path(
+        "floor/waitlists/entries/<id:entry_id>/check-in/",
+        waitlist_views.entry_check_in,
+        name="waitlist_check_in",
+    ),
+    path(
+        "floor/waitlists/entries/<id:entry_id>/remove/",
+        waitlist_views.entry_remove,
+        name="waitlist_remove",
+    ),
+    path(
+        "floor/waitlists/entries/<id:entry_id>/reorder/",
+        waitlist_views.entry_reorder,
+        name="waitlist_reorder",
+    ),
+    path(
+        "floor/waitlists/lists/<id:list_id>/start/",
+        waitlist_views.list_start,
+        name="waitlist_start",
+    ),
+    path("floor/waitlists/must-moves/", waitlist_views.must_move_create, name="must_move_create"),
+    path(
+        "floor/waitlists/must-moves/<id:must_move_id>/<str:what>/",
+        waitlist_views.must_move_action,
+        name="must_move_action",
+    ),
+    path("kiosk/", kiosk_views.kiosk, name="kiosk"),
     path("rulings/", views.ruling_list, name="ruling_list"),
     path("rulings/export.csv", views.ruling_export, name="ruling_export"),
     path("rulings/new/", views.ruling_create, name="ruling_create"),

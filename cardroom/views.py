@@ -16,8 +16,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
+from cardroom.api_errors import Conflict
 from cardroom.converters import IdConverter
-from cardroom.desk import desk_view
 from cardroom.filters import RulingFilter, TableFilter, filtered
 from cardroom.floor import (
     FloorFilter,
@@ -45,7 +45,6 @@ from cardroom.roles import (
     HAND_WRITERS,
     READERS,
     Role,
-    has_role,
     refusal_context,
     role_required,
 )
@@ -58,7 +57,9 @@ from cardroom.rulings import (
     ruling_references,
     write_rulings_csv,
 )
+from cardroom.seat_views import desk_version, refused, render_desk
 from cardroom.services import (
+    SeatedAtClose,
     StaleHand,
     create_table,
     engine_state,
@@ -197,11 +198,17 @@ def table_validate(request: AuthenticatedRequest) -> HttpResponse:
 def table_status(request: AuthenticatedRequest, number: int) -> HttpResponse:
     """Quick open/close from the table list or a floor card (re-rendered in place)."""
     table = get_object_or_404(Table, number=number)
-    error, status = None, 200
+    error, status, confirm_close = None, 200, False
     try:
         table = set_table_status(
-            table=table, by=request.user, status=request.POST.get("status", "")
+            table=table,
+            by=request.user,
+            status=request.POST.get("status", ""),
+            confirm_seated=request.POST.get("confirm_seated") == "1",
         )
+    except SeatedAtClose as exc:  # the card asks "Close anyway?" naming who is seated (a
+        # question, not a refusal: 200; the API, which cannot ask, answers 409)
+        error, confirm_close = " ".join(exc.messages), True
     except ValidationError as exc:
         error, status = " ".join(exc.messages), 422
     if not request.htmx:
@@ -212,9 +219,11 @@ def table_status(request: AuthenticatedRequest, number: int) -> HttpResponse:
         )
     if request.POST.get("from") == "floor":
         card = cards(tables_for_floor().filter(pk=table.pk))[0]
-        context: dict[str, Any] = {"card": card, "row_error": error}
+        context: dict[str, Any] = {
+            "card": card, "row_error": error, "confirm_close": confirm_close,
+        }  # fmt: skip
         return render(request, "cardroom/floor.html#card", context, status=status)
-    context = {"table": table, "row_error": error}
+    context = {"table": table, "row_error": error, "confirm_close": confirm_close}
     return render(request, "cardroom/table_list.html#table-row", context, status=status)
 
 
@@ -234,9 +243,10 @@ def render_form(
 def desk(request: AuthenticatedRequest, number: int) -> HttpResponse:
     table = get_object_or_404(Table, number=number)
     hand = table.hands.order_by("-number").first()
-    if request.htmx and hand is not None and request.GET.get("seq") == f"{hand.pk}:{hand.seq}":
+    version = desk_version(table, hand)
+    if request.htmx and request.GET.get("seq") == version:
         return HttpResponse(status=204)  # polling: nothing changed, nothing re-rendered
-    return render_desk(request, table, hand)
+    return render_desk(request, table, hand, version=version)
 
 
 @require_POST
@@ -249,6 +259,8 @@ def desk_deal(request: AuthenticatedRequest, number: int) -> HttpResponse:
             hand = start_hand(table=table, by=request.user, **form.cleaned_data)
         except ValidationError as exc:
             add_errors(form, exc)
+        except Conflict as exc:  # the seat map's last hand is not awarded yet (not_awarded)
+            return refused(request, table, exc)
         else:
             return render_desk(request, table, hand)
     return render_desk(request, table, None, deal_form=form, status=422)
@@ -263,8 +275,10 @@ def desk_act(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
         return render_desk(request, hand.table, hand, refusal=form_refusal(form), status=422)
     try:
         record_action(hand=hand, by=request.user, **form.cleaned_data)
-    except StaleHand as exc:
-        return render_desk(request, hand.table, exc.hand, refusal={"message": str(exc)}, status=409)
+    except StaleHand as exc:  # another device entered first: said in a dealer's words
+        return refused(request, hand.table, exc)
+    except Conflict as exc:  # awarded on another device
+        return refused(request, hand.table, exc)
     except IllegalAction as exc:
         refusal = {"message": exc.message, "citations": exc.citations, "code": exc.code}
         refusal["out_of_turn"] = form.cleaned_data["out_of_turn"]  # keeps its form open
@@ -286,8 +300,10 @@ def desk_void(request: AuthenticatedRequest, hand_id: int, what: str) -> HttpRes
     service = void_last_action if what == "last" else void_hand
     try:
         service(hand=hand, by=request.user, **form.cleaned_data)
-    except StaleHand as exc:
-        return render_desk(request, hand.table, exc.hand, refusal={"message": str(exc)}, status=409)
+    except StaleHand as exc:  # another device entered first: said in a dealer's words
+        return refused(request, hand.table, exc)
+    except Conflict as exc:  # awarded on another device
+        return refused(request, hand.table, exc)
     except ValidationError as exc:
         return render_desk(
             request, hand.table, hand, refusal={"message": " ".join(exc.messages)}, status=422
@@ -297,28 +313,6 @@ def desk_void(request: AuthenticatedRequest, hand_id: int, what: str) -> HttpRes
 
 def form_refusal(form: Any) -> dict[str, Any]:
     return {"message": " ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())}
-
-
-def render_desk(
-    request: HtmxRequest,
-    table: Table,
-    hand: Hand | None,
-    *,
-    deal_form: DealForm | None = None,
-    refusal: dict[str, Any] | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    context = {
-        "table": table,
-        "hand": hand,
-        "desk": desk_view(hand) if hand is not None else None,
-        "deal_form": deal_form or DealForm(table=table),
-        "refusal": refusal,
-        "can_write": has_role(request.user, *HAND_WRITERS),
-        "count_form": CountForm(chip_set=table.chip_set),
-    }
-    template = "cardroom/desk.html#desk" if request.htmx else "cardroom/desk.html"
-    return render(request, template, context, status=status)
 
 
 # --- the floor dashboard --------------------------------------------------------------------

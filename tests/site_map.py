@@ -69,8 +69,28 @@ ROUTES: dict[str, dict[str, str]] = {
     "cardroom:desk_act": {"hand_id": "hand"},
     "cardroom:desk_interpret": {"hand_id": "hand"},
     "cardroom:desk_void": {"hand_id": "hand", "what": "void_what"},
+    "cardroom:desk_award": {"hand_id": "hand"},
+    "cardroom:desk_next": {"number": "table_number"},
+    "cardroom:seat_add": {"number": "table_number"},
+    "cardroom:seat_change": {"number": "table_number", "seat": "seat", "what": "seat_what"},
+    "cardroom:player_names": {"number": "table_number"},
     "cardroom:floor": {},
     "cardroom:floor_updates": {},
+    "cardroom:board": {},
+    "cardroom:board_live": {},
+    "cardroom:waitlists": {},
+    "cardroom:waitlist_add": {},
+    "cardroom:waitlist_open": {},
+    "cardroom:waitlist_call": {"entry_id": "waitlist_entry"},
+    "cardroom:waitlist_seat": {"entry_id": "waitlist_entry"},
+    "cardroom:waitlist_release": {"entry_id": "waitlist_entry"},
+    "cardroom:waitlist_check_in": {"entry_id": "waitlist_entry"},
+    "cardroom:waitlist_remove": {"entry_id": "waitlist_entry"},
+    "cardroom:waitlist_reorder": {"entry_id": "waitlist_entry"},
+    "cardroom:waitlist_start": {"list_id": "game_list"},
+    "cardroom:must_move_create": {},
+    "cardroom:must_move_action": {"must_move_id": "must_move", "what": "must_move_what"},
+    "cardroom:kiosk": {},
     "cardroom:ruling_list": {},
     "cardroom:ruling_export": {},
     "cardroom:ruling_create": {},
@@ -93,6 +113,7 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:reserve_seat": {"pk": "tournament"},
     "tournaments:wrong_seat": {"pk": "tournament"},
     "tournaments:hand_for_hand": {"pk": "tournament"},
+    "tournaments:ante_type": {"pk": "tournament"},
     "tournaments:table_button": {"pk": "tournament", "number": "tournament_table"},
     "tournaments:break_screen": {"pk": "tournament", "number": "tournament_table"},
     "tournaments:draws": {"pk": "tournament"},
@@ -143,7 +164,25 @@ ROUTES: dict[str, dict[str, str]] = {
     "api:tournament-wrong-seat": {"pk": "tournament"},
     "api:tournament-button": {"pk": "tournament", "number": "tournament_table"},
     "api:tournament-hand-for-hand": {"pk": "tournament"},
+    "api:tournament-ante": {"pk": "tournament"},
     "api:tournament-clock": {"pk": "tournament"},
+    "api:table-seats": {"table_id": "table_pk"},
+    "api:table-seat": {"table_id": "table_pk", "seat": "seat"},
+    "api:table-next-hand": {"table_id": "table_pk"},
+    "api:hand-award": {"hand_id": "hand"},
+    "api:player-search": {},
+    "api:waitlists": {},
+    "api:waitlist": {"list_id": "game_list"},
+    "api:waitlist-entries": {"list_id": "game_list"},
+    "api:waitlist-start-game": {"list_id": "game_list"},
+    "api:entry": {"entry_id": "waitlist_entry"},
+    "api:entry-call": {"entry_id": "waitlist_entry"},
+    "api:entry-seat": {"entry_id": "waitlist_entry"},
+    "api:must-moves": {},
+    "api:must-move-end": {"must_move_id": "must_move"},
+    "api:must-move-next": {"must_move_id": "must_move"},
+    "api:room-settings": {},
+    "api:kiosk-entries": {},
 }
 
 
@@ -231,6 +270,26 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     )
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     tournament.refresh_from_db()
+    # The cash game's waitlist: a list for the table's game, a call-in on it.
+    from cardroom import waitlists
+
+    game_list = waitlists.open_list(
+        variant=table.variant, structure=table.structure, small_blind=table.small_blind,
+        big_blind=table.big_blind, by=manager,
+    )  # fmt: skip
+    waiting = waitlists.add_to_list(
+        game_list=game_list, name=text("player.name"), alias=text("player.alias")[:40],
+        source="call_in", by=manager,
+    )  # fmt: skip
+    from cardroom.waitlist_tables import create_must_move
+
+    must_move = create_must_move(table=table, main=game_list, by=manager)
+    # Two players in the table's seat map (issue 19): the seat API's seat 4 and a proposal.
+    from cardroom import players
+
+    for number, name in ((4, "Ana Ruiz"), (5, "Bo Lind")):
+        player = players.find_or_create_player(name=name, by=manager)
+        players.seat_player(table=table, player=player, seat=number, buy_in=100, by=manager)
     return {
         "manager": manager,
         "director": director,
@@ -246,4 +305,10 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
         "draw": 1,
         "entrant": seated.number,
         "balance_check": check.pk,
+        "game_list": game_list.pk,
+        "waitlist_entry": waiting.pk,
+        "seat": 4,
+        "seat_what": "out",
+        "must_move": must_move.pk,
+        "must_move_what": "move",
     }

@@ -40,6 +40,8 @@ FIELDS = {
     "reservation.reason": "t12",
     "seat_move.note": "t13",
     "reinstatement.reason": "t14",
+    "player.name": "t15",
+    "player.alias": "t16",
 }
 
 #: Query parameters the views read (``request.GET`` and the filter and search forms).

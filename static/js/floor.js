@@ -41,30 +41,4 @@
     pendingFocus = null;
     if (control) { control.focus(); }
   });
-
-  // A poll that failed (a 5xx, a dropped connection) is simply tried again by the poller;
-  // once one gets through, the notice the failure raised is out of date.
-  // (Before the swap: afterwards the poller that asked is replaced and out of the document.)
-  document.addEventListener("htmx:beforeOnLoad", function (event) {
-    var elt = event.detail.elt;
-    var status = event.detail.xhr ? event.detail.xhr.status : 0;
-    if (!elt || elt.id !== "poller" || status < 200 || status >= 300) { return; }
-    var box = document.getElementById("notice");
-    if (box && box.dataset.fromPoll === "true") {
-      box.hidden = true;
-      box.textContent = "";
-      delete box.dataset.fromPoll;
-    }
-  });
-  ["htmx:responseError", "htmx:sendError"].forEach(function (name) {
-    document.addEventListener(name, function (event) {
-      var elt = event.detail.elt;
-      var box = document.getElementById("notice");
-      if (box && elt && elt.id === "poller") {
-        box.textContent = "The floor stopped updating for a moment; retrying every 3 seconds.";
-        box.hidden = false;
-        box.dataset.fromPoll = "true";
-      }
-    });
-  });
 })();

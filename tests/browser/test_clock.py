@@ -241,3 +241,26 @@ def test_an_answer_read_before_the_level_ended_but_arriving_after_it_changes_not
     expect(page.locator("#room-level")).to_have_text("Level 2")
     expect(page.locator("body")).to_have_attribute("data-chimes", "1")
     assert page.evaluate("window.__notes") == 3
+
+
+def test_the_room_display_says_a_big_blind_ante_and_follows_the_directors_switch(
+    login_page: Any, director: Any, staff: Any, live_server: Any
+) -> None:
+    """F21: the wall says which ante the level's is; the director's switch reaches an open
+    display at its next poll, without a reload."""
+    from tournaments.models import Tournament
+    from tournaments.setup import set_ante_type
+
+    tournament = running_at(director, seconds_in=1200 + 300)  # Level 2: 1,500 / 3,000 ante 3,000
+    Tournament.objects.filter(pk=tournament.pk).update(ante_type="big_blind")
+    page = login_page("staffer")
+    open_display(page, live_server, tournament)
+    expect(page.locator("#room-ante-kind")).to_have_text("Big-blind ante")
+    expect(page.locator("#room-ante")).to_have_text("3,000")
+    expect(page.locator("#room-next")).to_have_text(
+        "Level 3 · 2,000 / 4,000 ante 4,000 (big blind)"
+    )
+
+    set_ante_type(tournament=tournament, ante_type="each", by=director)
+    expect(page.locator("#room-ante-kind")).to_have_text("Ante each", timeout=10_000)
+    expect(page.locator("#room-next")).to_have_text("Level 3 · 2,000 / 4,000 ante 4,000")

@@ -299,7 +299,7 @@ def test_a_room_fits_on_one_screen(
 
     cash = floor.card(2)
     expect(cash).to_contain_text("2/5 NL Hold'em")
-    expect(cash).to_contain_text("Seats: 0/9 · all open")
+    expect(cash).to_contain_text("Seated 0/9 · all open")  # its seat map, empty
     expect(cash).to_contain_text("No hand in progress")
     live = floor.card(9)
     expect(live).to_contain_text("Hand #1: preflop, pot 3")
@@ -356,3 +356,30 @@ def test_a_ruling_from_the_dashboard_reaches_another_dashboard(
     expect(watcher.locator("#feed")).to_contain_text("Table 4 · ruling 1", timeout=10_000)
     expect(watcher.locator("#feed")).to_contain_text("TDA-45")
     expect(watcher.locator("#card-4")).to_contain_text("Ruling 1")
+
+
+def test_closing_a_table_with_players_seated_asks_naming_them(
+    live_server: Any, browser: Any, floor_manager: Any
+) -> None:
+    """F12: Close on a card with players seated asks "Close it anyway?" naming them; only the
+    second button closes it; the closed table's desk says so instead of offering a Deal."""
+    from cardroom import players
+    from cardroom.models import Table
+    from tests.factories import make_table
+
+    table = make_table(number=2, by=floor_manager)
+    for seat, name in ((1, "Ann Lee"), (4, "Bo Chan"), (7, "Cy Dunn")):
+        player = players.find_or_create_player(name=name, by=floor_manager)
+        players.seat_player(table=table, player=player, seat=seat, buy_in=100, by=floor_manager)
+    floor = Floor(browser, live_server.url, "fm")
+    floor.card(2).get_by_role("button", name="Close", exact=True).click()
+    expect(floor.card(2).get_by_role("alert")).to_contain_text(
+        "Table 2 still has 3 players seated: Ann Lee, Bo Chan, Cy Dunn. Close it anyway?"
+    )
+    assert Table.objects.get(number=2).status == "open"
+    floor.card(2).get_by_role("button", name="Close anyway").click()
+    expect(floor.card(2).get_by_role("button", name="Open")).to_be_visible()
+    assert Table.objects.get(number=2).status == "closed"
+    floor.page.goto(f"{live_server.url}/tables/2/desk/")
+    expect(floor.page.locator("#proposal")).to_contain_text("Table closed")
+    expect(floor.page.get_by_role("button", name="Deal")).to_have_count(0)

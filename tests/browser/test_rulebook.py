@@ -64,11 +64,16 @@ def test_typing_a_floor_word_shows_the_rule_that_answers_it_first(
     results = page.locator("#results")
     expect(results).to_have_attribute("data-query", "misdeal")
     first = results.get_by_role("listitem").first
-    # The books' ruling on a misdealt hand: dead once substantial action has occurred.
+    # Cardroom's misdeal procedure (CR-BB.8, issue 19) first, then the books' ruling on a
+    # misdealt hand: dead once substantial action has occurred.
     expect(first.get_by_role("link")).to_have_text(
+        re.compile(r"^CR-BB\.8\s+A misdeal is dealt again \(cash games\)$")
+    )
+    expect(first.locator("mark").first).to_have_text(re.compile("misdeal", re.I))
+    second = results.get_by_role("listitem").nth(1)
+    expect(second.get_by_role("link")).to_have_text(
         re.compile(r"^TDA-38\s+Burns After Substantial Action$")
     )
-    expect(first.locator("mark").first).to_have_text(re.compile("substantial action", re.I))
     expect(results.get_by_role("status")).to_contain_text("for “misdeal”")
     box.fill("")
     box.press_sequentially("oversized chip", delay=30)
@@ -89,4 +94,4 @@ def test_typing_a_floor_word_shows_the_rule_that_answers_it_first(
     box.press_sequentially("misdeal", delay=30)
     expect(results).to_have_attribute("data-query", "misdeal")
     box.press("Enter")  # opens the first result
-    expect(page).to_have_url(re.compile(r"/rulebook/TDA-38/$"))
+    expect(page).to_have_url(re.compile(r"/rulebook/CR-BB\.8/$"))

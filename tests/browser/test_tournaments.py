@@ -1,5 +1,6 @@
 """A director breaks a table in Chromium: seat cards shown, cards dealt, the draw verified."""
 
+import re
 from typing import Any
 
 import pytest
@@ -59,6 +60,10 @@ def test_director_eliminates_a_player_from_the_table_map(
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{live_server.url}/tournaments/{field.pk}/")
     page.get_by_role("button", name=f"Eliminate {seat.entrant.name}", exact=True).click()
+    # F13: a player still holding chips is put out only once the director has seen how many.
+    confirm = page.locator("#confirm-out")
+    expect(confirm).to_contain_text(f"{seat.entrant.name} still has")
+    confirm.get_by_role("button", name=f"Eliminate {seat.entrant.name} with").click()
     expect(page.locator("#table-map")).to_contain_text(f"{seat.entrant.name} eliminated.")
     expect(
         page.get_by_role("button", name=f"Eliminate {seat.entrant.name}", exact=True)
@@ -130,6 +135,7 @@ def test_a_misclicked_out_is_undone_by_the_director_and_recorded(
     assert box and next_box and box["height"] >= 44 and box["width"] >= 44
     assert next_box["y"] - (box["y"] + box["height"]) >= 8
     out.click()
+    page.locator("#confirm-out").get_by_role("button", name=f"Eliminate {wrong} with").click()
     expect(page.locator("#table-map")).to_contain_text(f"{wrong} eliminated.")
     # Focus lands on the way back; it leads to the undo, with no reload.
     undo = page.get_by_role("link", name="Wrong player? Undo it")
@@ -173,4 +179,6 @@ def test_applying_a_balancing_check_says_one_move_made_in_plain_words(
     page = login_page("td")
     page.goto(f"{live_server.url}/tournaments/{tournament.pk}/balance/")
     page.get_by_role("button", name="Apply 1 move").click()
-    expect(page.locator(".messages")).to_have_text("1 move made.")
+    expect(page.locator(".messages")).to_contain_text("1 move made.")
+    # ...and where the player walks: the room's table (F18).
+    expect(page.locator(".messages")).to_contain_text(re.compile(r"moved to room Table \d+ seat"))

@@ -36,7 +36,7 @@ def card_of(html: str, number: int) -> str:
 
 
 def cursor_of(html: str) -> str:
-    found = re.search(r'id="poller" hx-get="[^"]*v=([0-9]+\.[0-9a-f]{12})"', html)
+    found = re.search(r'id="poller"[^>]*? hx-get="[^"]*v=([0-9]+\.[0-9a-f]{12})"', html)
     assert found, "the page has no poller with a cursor"
     return found.group(1)
 

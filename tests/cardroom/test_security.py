@@ -120,7 +120,7 @@ def test_no_template_has_inline_script_or_event_handlers(path: Path) -> None:
 
 @pytest.mark.django_db
 def test_htmx_is_django_htmxs_copy_loaded_as_a_deferred_same_origin_script(client: Any) -> None:
-    """``{% htmx_script %}`` in base.html: htmx 2 from django-htmx's static files (no copy of
+    """base.html loads htmx 2 from django-htmx's static files (no copy of
     our own), before app.js, and every script an external file the CSP's 'self' allows."""
     page = client.get("/login/").content.decode()
     scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", page, re.DOTALL)

@@ -13,6 +13,7 @@ FORM = {
     "variant": "holdem", "structure": "no_limit", "small_blind": 2, "big_blind": 5,
     "ante_type": "none", "ante": 0, "straddle": 0, "min_buy_in": 100, "max_buy_in": 500,
     "pot_round_unit": 0, "action_clock_seconds": 60, "clock_warning_seconds": 10,
+    "button_rule": "dead", "missed_blinds": "post",
     "changes-TOTAL_FORMS": 0, "changes-INITIAL_FORMS": 0,
 }  # fmt: skip
 

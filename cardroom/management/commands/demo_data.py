@@ -98,6 +98,7 @@ def make_demo_tournament(manager: User, director: User) -> None:
             {"is_break": True, "minutes": 15},
             {"small_blind": 400, "big_blind": 800, "ante": 800, "minutes": 20},
         ],
+        ante_type="big_blind",  # the antes equal the big blind: a big-blind ante (CR-DM.2)
     )
     names = (
         "Ada", "Bea", "Cal", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kit",
