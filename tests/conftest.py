@@ -92,6 +92,18 @@ def pytest_configure(config: pytest.Config) -> None:
             serialize_the_live_server()
 
 
+def between_requests() -> Any:
+    """A context in which the test thread may write while the browser polls: on SQLite the
+    live server's lock (``serialize_the_live_server``: the test thread shares the one
+    in-memory connection, and a write during a request is "database table is locked");
+    elsewhere nothing to wait for."""
+    import contextlib
+
+    from django.test.testcases import LiveServerThread
+
+    return getattr(LiveServerThread.server_class, "application_lock", contextlib.nullcontext())
+
+
 def serialize_the_live_server() -> None:
     """On SQLite the live server's request threads all share the test thread's in-memory
     connection (Django passes it over: an in-memory database exists only in that connection),

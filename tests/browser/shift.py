@@ -516,7 +516,7 @@ class Shift:
         self.pause(page)
         before = table.hands.count()
         for seat in SEATS:
-            page.get_by_label(f"Seat {seat}", exact=True).fill("200")
+            page.get_by_role("spinbutton", name=f"Seat {seat}", exact=True).fill("200")
         page.get_by_label("Button").select_option(str(button))
         page.get_by_role("button", name=re.compile(r"^Deal\b")).click()
         self.wait_until(
@@ -620,6 +620,10 @@ class Shift:
         out = max(fullest, key=lambda s: s.entrant.number).entrant
         self.pause(page)
         page.get_by_role("button", name=f"Eliminate {out.name}", exact=True).click()
+        if out.chips:  # F13: asked with the chip count first
+            page.locator("#confirm-out").get_by_role(
+                "button", name=f"Eliminate {out.name} with"
+            ).click()
         expect(page.get_by_text(f"{out.name} eliminated.")).to_be_visible()
         self.record.counts["eliminations"] += 1
         self.room_tables_shown("elimination", self.room_display_players())
