@@ -149,7 +149,7 @@ def panels(
             if e.status == EntryStatus.CALLED and e.called_table and e.called_seat
         ]
         seats.sort(key=lambda s: (s.table.number, s.seat))
-        next_up = waitlists.next_eligible(game_list)
+        next_up = next((e for e in mine if waitlists.eligible(e)), None)  # next_eligible's
         for open_seat in seats:
             open_seat.moving = moving(open_seat.called or next_up, open_seat.table, playing)
         for row in movers:  # a must-move player takes the main game's next open seat first
