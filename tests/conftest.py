@@ -124,8 +124,17 @@ def serialize_the_live_server() -> None:
             lock = self.application_lock
 
             def serialized(environ: Any, start_response: Any) -> Any:
+                # The whole request, its end included: closing the response sends
+                # request_finished, whose close_old_connections() reads the shared
+                # connection's state; outside the lock it raced the next request's
+                # transaction ("Exception occurred during processing of request").
                 with lock:
-                    return application(environ, start_response)
+                    response = application(environ, start_response)
+                    try:
+                        return [b"".join(response)]
+                    finally:
+                        if hasattr(response, "close"):
+                            response.close()
 
             super().set_app(serialized)
 
@@ -255,6 +264,20 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
         "executable_path": CHROMIUM,
         "args": CHROMIUM_ARGS,
     }
+
+
+@pytest.fixture(autouse=True)
+def close_leftover_pages(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a browser test, close the contexts it opened itself (a second device, the
+    kiosk, the board): a page left open keeps polling the session's live server through the
+    next tests, where on SQLite its requests share the test thread's connection."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    yield
+    for context in list(browser.contexts):
+        context.close()
 
 
 @pytest.fixture

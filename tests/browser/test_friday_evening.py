@@ -26,6 +26,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.conftest import between_requests
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 #: The waitlist page polls every 3 s; a change shows by the next poll plus its answer.
@@ -163,8 +165,9 @@ def test_a_friday_evening_on_the_cash_floor(
 
     # A seat opens at table 1 (a player cashes out at the desk). Bo, a call-in not yet here,
     # is passed over: Ana is next.
-    leaving = TableSeat.objects.get(table=t1, seat=4, left_at__isnull=True)
-    players.leave_seat(seat=leaving, by=fm)
+    with between_requests():  # the test thread writes while the pages poll
+        leaving = TableSeat.objects.get(table=t1, seat=4, left_at__isnull=True)
+        players.leave_seat(seat=leaving, by=fm)
     seat_row = panel(manager, "NLHE 1/2").locator("li.open-seat").filter(has_text="Table 1, seat")
     expect(seat_row).to_contain_text("Next: Ana Ruiz", timeout=A_POLL)
     seat_row.get_by_role("button", name=re.compile(r"^Call next")).click()
@@ -186,8 +189,9 @@ def test_a_friday_evening_on_the_cash_floor(
     expect(panel(tablet, "NLHE 1/2")).to_contain_text(
         "Ana Ruiz seated at Table 1, seat 4, with 150."
     )
-    seated = TableSeat.objects.get(table=t1, seat=4, left_at__isnull=True)
-    assert (seated.player.name, seated.stack) == ("Ana Ruiz", 150)
+    with between_requests():
+        seated = TableSeat.objects.get(table=t1, seat=4, left_at__isnull=True)
+        assert (seated.player.name, seated.stack) == ("Ana Ruiz", 150)
     # ... and the manager's screen follows within a few seconds.
     manager_seats = panel(manager, "NLHE 1/2").locator("li.open-seat")
     expect(manager_seats.filter(has_text="Table 1,")).to_have_count(0, timeout=A_POLL)
@@ -208,15 +212,19 @@ def test_a_friday_evening_on_the_cash_floor(
     expect(manager.locator("section.must-moves")).to_contain_text("Table 4 must move to NLHE 1/2")
 
     # A seat opens at table 2: the must-move player longest at table 4 goes there first.
-    players.leave_seat(seat=TableSeat.objects.get(table=t2, seat=7, left_at__isnull=True), by=fm)
+    with between_requests():
+        players.leave_seat(
+            seat=TableSeat.objects.get(table=t2, seat=7, left_at__isnull=True), by=fm
+        )
     main_seat = panel(manager, "NLHE 1/2").locator("li.open-seat").filter(has_text="Table 2, seat")
     expect(main_seat).to_contain_text("Must-move first: Mia Must from Table 4", timeout=A_POLL)
     main_seat.get_by_role("button", name=re.compile(r"^Move here")).click()
     expect(manager.locator("#waitlists")).to_contain_text(
         "Mia Must moved from Table 4 to Table 2, seat 7."
     )
-    moved = TableSeat.objects.get(table=t2, seat=7, left_at__isnull=True)
-    assert (moved.player.name, moved.stack) == ("Mia Must", 80)  # chips travel with her
+    with between_requests():
+        moved = TableSeat.objects.get(table=t2, seat=7, left_at__isnull=True)
+        assert (moved.player.name, moved.stack) == ("Mia Must", 80)  # chips travel with her
 
     # Two devices, one seat: the tablet's screen is stale (a "Change" box open pauses its
     # updates), the manager seats Bo at a seat of table 4; the tablet then taps the same seat.
@@ -244,19 +252,22 @@ def test_a_friday_evening_on_the_cash_floor(
     expect(plo).to_contain_text("Table 6 is open: players seated.")
     expect(plo).to_contain_text("Commitment (SHA-256)")
     expect(plo).to_contain_text("replayed: the seats match the draw")
-    on_six = set(
-        TableSeat.objects.filter(table__number=6, left_at__isnull=True).values_list(
-            "player__name", flat=True
+    with between_requests():
+        on_six = set(
+            TableSeat.objects.filter(table__number=6, left_at__isnull=True).values_list(
+                "player__name", flat=True
+            )
         )
-    )
     assert on_six == {"Cy Dunn", "Di Egan"}  # Ana is already playing at table 1
     manager.screenshot(path="/tmp/friday-manager-1366.png", full_page=True)
     tablet.screenshot(path="/tmp/friday-tablet-1024.png", full_page=True)
 
     # Every change is on the lists' log.
-    kinds = set(WaitlistEvent.objects.values_list("kind", flat=True))
+    with between_requests():
+        kinds = set(WaitlistEvent.objects.values_list("kind", flat=True))
+        kiosk_adds = WaitlistEntry.objects.filter(source="kiosk").count()
     assert {"added", "called", "seated", "checked_in", "moved", "started"} <= kinds
-    assert WaitlistEntry.objects.filter(source="kiosk").count() == 3
+    assert kiosk_adds == 3
 
     # The public board: what is running, and who waits, by initials or alias only.
     board = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()

@@ -13,6 +13,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.test_friday_evening import A_POLL, log_in, panel, seat_everyone
+from tests.conftest import between_requests
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -65,7 +66,8 @@ def test_a_poll_crossing_seat_now_ends_in_the_newest_state(
 
     # Someone adds Cy at the other device; the next poll that brings it is answered by the
     # server now (the lists before the tap) but held on its way to the page.
-    waitlists.add_to_list(game_list=nlhe, name="Cy Dunn", by=floor_manager)
+    with between_requests():  # the test thread writes while the page polls
+        waitlists.add_to_list(game_list=nlhe, name="Cy Dunn", by=floor_manager)
     polls: list[tuple[Route, Any]] = []
 
     def hold_a_change(route: Route) -> None:
@@ -82,7 +84,8 @@ def test_a_poll_crossing_seat_now_ends_in_the_newest_state(
     page.route(SEAT, lambda route: seats.append((route, route.fetch())))
     seat_now(lists, "Ana Ruiz", 5).click()
     wait_for(page, seats)
-    assert TableSeat.objects.filter(table=table, seat=5, left_at=None).exists()
+    with between_requests():
+        assert TableSeat.objects.filter(table=table, seat=5, left_at=None).exists()
     poll_route, poll_answer = polls[0]
     with contextlib.suppress(PlaywrightError):  # the page may have given up on it (aborted)
         poll_route.fulfill(response=poll_answer)
@@ -99,7 +102,8 @@ def test_a_poll_crossing_seat_now_ends_in_the_newest_state(
     seat_now(lists, "Bo Chen", 6).click()
     expect(lists).to_contain_text("Bo Chen seated at Table 1, seat 6")
     expect(lists).not_to_contain_text("Someone else changed this first")
-    assert TableSeat.objects.get(table=table, seat=6, left_at=None).player.name == "Bo Chen"
+    with between_requests():
+        assert TableSeat.objects.get(table=table, seat=6, left_at=None).player.name == "Bo Chen"
     assert page.evaluate("window.oobErrors") == []
     assert not [e for e in errors if "oob" in e.lower()], errors
 
