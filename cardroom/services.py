@@ -83,19 +83,14 @@ def update_table(*, table: Table, by: User, **fields: Any) -> Table:
                 }
             )
         closing = "status" in changes and fields["status"] == TableStatus.CLOSED
-        if closing:
-            if hand_in_progress(locked):
-                raise ValidationError(
-                    {"status": "Finish or void the hand in progress before closing."}
-                )
-            if names := _seated_names(locked):
-                # The settings form has no "Close anyway" question: the Close buttons have it.
-                raise ValidationError(
-                    {
-                        "status": f"{locked} still has players seated ({', '.join(names)}):"
-                        " close it with Close on the floor or the tables list, which asks first."
-                    }
-                )
+        if closing and (names := _closing_check(locked)):
+            # The settings form has no "Close anyway" question: the Close buttons have it.
+            raise ValidationError(
+                {
+                    "status": f"{locked} still has players seated ({', '.join(names)}):"
+                    " close it with Close on the floor or the tables list, which asks first."
+                }
+            )
         for name, value in fields.items():
             setattr(locked, name, value)
         locked.full_clean()
@@ -141,11 +136,7 @@ def set_table_status(*, table: Table, by: User, status: str, confirm_seated: boo
         if locked.status == status:
             return locked
         if status == TableStatus.CLOSED:
-            if hand_in_progress(locked):
-                raise ValidationError(
-                    {"status": "Finish or void the hand in progress before closing."}
-                )
-            names = _seated_names(locked)
+            names = _closing_check(locked)
             if names and not confirm_seated:
                 raise SeatedAtClose(locked, names)
         old = locked.status
@@ -159,9 +150,12 @@ def set_table_status(*, table: Table, by: User, status: str, confirm_seated: boo
     return locked
 
 
-def _seated_names(table: Table) -> list[str]:
-    """Who is seated at a cash table, by seat (a tournament table's seating is the
+def _closing_check(table: Table) -> list[str]:
+    """Before a table closes, by either door: refused while a hand is in progress; otherwise
+    who is still seated at a cash table, by seat (a tournament table's seating is the
     tournament's own: it is closed by the tournament, not asked here)."""
+    if hand_in_progress(table):
+        raise ValidationError({"status": "Finish or void the hand in progress before closing."})
     if table.kind != TableKind.CASH:
         return []
     seated = table.seated.filter(left_at=None).select_related("player")
@@ -346,15 +340,17 @@ def _lock(hand: Hand, expected_seq: int) -> Hand:
     return locked
 
 
-def _lock_open(hand: Hand, expected_seq: int) -> Hand:
-    """The hand locked (``_lock``) for an action or a void: refused once called dead
-    (``HandVoided``) or awarded (an awarded hand is final: its chips are in the players'
-    stacks)."""
+def _lock_open(
+    hand: Hand, expected_seq: int, awarded: str = "is awarded: it takes no more actions or voids"
+) -> Hand:
+    """The hand locked (``_lock``) for an action, a void or its award: refused once called
+    dead (``HandVoided``) or awarded (an awarded hand is final: its chips are in the players'
+    stacks; ``awarded`` says so in the refusal)."""
     locked = _lock(hand, expected_seq)
     if locked.state == HandStatus.VOIDED:
         raise HandVoided(locked)
     if locked.awarded_at is not None:
-        raise Conflict("awarded", f"{locked} is awarded: it takes no more actions or voids.")
+        raise Conflict("awarded", f"{locked} {awarded}.")
     return locked
 
 
@@ -473,11 +469,7 @@ def award_hand(
     the same transaction, the hand locked: the seat map's or the tournament's stacks follow
     the award there (a refusal there leaves nothing written)."""
     with transaction.atomic():
-        locked = _lock(hand, expected_seq)
-        if locked.state == HandStatus.VOIDED:
-            raise HandVoided(locked)
-        if locked.awarded_at is not None:
-            raise Conflict("awarded", f"{locked} is already awarded.")
+        locked = _lock_open(hand, expected_seq, awarded="is already awarded")
         state = engine_state(locked)
         if state.street not in ("showdown", "complete"):
             raise HandNotOver(locked)
