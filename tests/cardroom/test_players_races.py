@@ -9,9 +9,9 @@ from unittest import mock
 import pytest
 
 from cardroom import cash_hands, players
-from cardroom.api_errors import Conflict
 from cardroom.models import Hand, SeatEvent, Table, TableSeat
 from tests.factories import make_table
+from tests.races import run_at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -21,7 +21,7 @@ def race(**calls: Callable[[], Any]) -> tuple[list[str], dict[str, str]]:
     caller inside the seat map at the same time would meet it at the barrier ("together");
     with the row lock each gets in alone. Returns that, and each call's outcome ("won" or its
     conflict code)."""
-    barrier, passed, outcomes = threading.Barrier(len(calls)), [], {}
+    barrier, passed = threading.Barrier(len(calls)), []
     real_lock = players.lock_table
 
     def racing_lock(table: Table) -> Table:
@@ -33,23 +33,8 @@ def race(**calls: Callable[[], Any]) -> tuple[list[str], dict[str, str]]:
             passed.append("alone")
         return locked
 
-    def run(name: str, call: Callable[[], Any]) -> None:
-        from django.db import connection
-
-        try:
-            call()
-            outcomes[name] = "won"
-        except Conflict as exc:
-            outcomes[name] = exc.code
-        finally:
-            connection.close()
-
     with mock.patch.object(players, "lock_table", racing_lock):
-        threads = [threading.Thread(target=run, args=item) for item in calls.items()]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        outcomes = run_at_once(calls)
     return passed, outcomes
 
 

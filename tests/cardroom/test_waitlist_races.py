@@ -10,9 +10,9 @@ from unittest import mock
 import pytest
 
 from cardroom import waitlist_tables, waitlists
-from cardroom.api_errors import Conflict
 from cardroom.models import GameList, SeatEvent, Table, TableSeat, WaitlistEntry, WaitlistEvent
 from tests.factories import make_table
+from tests.races import run_at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -21,7 +21,7 @@ def race(**calls: Callable[[], Any]) -> tuple[int, dict[str, str]]:
     """Run ``calls`` at once. Whoever locks a table first waits there (up to 2 s) for the
     others: a caller locking another table meets it, one blocked on the same table does not.
     Returns how many met at the barrier, and each call's outcome ("won" or its 409 code)."""
-    barrier, met, outcomes = threading.Barrier(len(calls)), [], {}
+    barrier, met = threading.Barrier(len(calls)), []
     real_lock = waitlists.lock_cash_table
 
     def racing_lock(table: Table, game_list: GameList, **kwargs: Any) -> Table:
@@ -31,23 +31,8 @@ def race(**calls: Callable[[], Any]) -> tuple[int, dict[str, str]]:
             met.append(1)
         return locked
 
-    def run(name: str, call: Callable[[], Any]) -> None:
-        from django.db import connection
-
-        try:
-            call()
-            outcomes[name] = "won"
-        except Conflict as exc:
-            outcomes[name] = exc.code
-        finally:
-            connection.close()
-
     with mock.patch.object(waitlists, "lock_cash_table", racing_lock):
-        threads = [threading.Thread(target=run, args=item) for item in calls.items()]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        outcomes = run_at_once(calls)
     return len(met), outcomes
 
 
