@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import clock_views, views
 
 app_name = "tournaments"
 
@@ -36,8 +36,8 @@ urlpatterns = [
     path("<id:pk>/balance/", views.balance, name="balance"),
     path("<id:pk>/balance/check/", views.balance_check, name="balance_check"),
     path("<id:pk>/balance/<id:check_id>/apply/", views.balance_apply, name="balance_apply"),
-    path("<id:pk>/clock/", views.clock, name="clock"),
-    path("<id:pk>/clock/action/", views.clock_action, name="clock_action"),
-    path("<id:pk>/clock/display/", views.clock_display, name="clock_display"),
-    path("<id:pk>/clock/display/state/", views.clock_state, name="clock_state"),
+    path("<id:pk>/clock/", clock_views.clock, name="clock"),
+    path("<id:pk>/clock/action/", clock_views.clock_action, name="clock_action"),
+    path("<id:pk>/clock/display/", clock_views.clock_display, name="clock_display"),
+    path("<id:pk>/clock/display/state/", clock_views.clock_state, name="clock_state"),
 ]

@@ -14,12 +14,11 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count, F
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
@@ -28,8 +27,6 @@ from cardroom.navigation import redirect_to
 from cardroom.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.roles import READERS, Role, role_required
 from tournaments import balance_checks, director_seats, draw_services, eliminations, setup
-from tournaments.clock import advance_level, pause_clock, resume_clock, start_clock
-from tournaments.clock_display import room_labels, room_state
 from tournaments.clock_reading import read_clock
 from tournaments.draws.errors import DrawError
 from tournaments.forms import (
@@ -43,7 +40,6 @@ from tournaments.forms import (
 )
 from tournaments.models import (
     BalanceCheck,
-    ClockState,
     Draw,
     DrawKind,
     DrawStatus,
@@ -60,11 +56,11 @@ ENTRANTS_PER_PAGE = 100
 MOVES_SHOWN = 200
 
 
-def _tournament(pk: int) -> Tournament:
+def tournament_or_404(pk: int) -> Tournament:
     return get_object_or_404(Tournament, pk=pk)
 
 
-def _refused(request: HtmxRequest, exc: DrawError | ValidationError, url: str) -> HttpResponse:
+def refused(request: HtmxRequest, exc: DrawError | ValidationError, url: str) -> HttpResponse:
     """A refusal: the message (with the rules it applies) on the page the director came from."""
     text = exc.message if isinstance(exc, DrawError) else " ".join(exc.messages)
     if isinstance(exc, DrawError) and exc.citations:
@@ -75,12 +71,12 @@ def _refused(request: HtmxRequest, exc: DrawError | ValidationError, url: str) -
     return redirect(url)
 
 
-def _act(request: HtmxRequest, url: str, action: Callable[[], Any], done: str = "") -> HttpResponse:
+def act(request: HtmxRequest, url: str, action: Callable[[], Any], done: str = "") -> HttpResponse:
     """Run one service call; on success go to ``url``, on a refusal say why."""
     try:
         action()
     except (DrawError, ValidationError) as exc:
-        return _refused(request, exc, url)
+        return refused(request, exc, url)
     if done:
         messages.success(request, done)
     return redirect_to(request, url)
@@ -208,7 +204,7 @@ def where(rooms: dict[int, int], table: int, seat: int | None = None) -> str:
 @require_GET
 @role_required(*READERS)
 def tournament_detail(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(pk)
+    tournament = tournament_or_404(pk)
     partial = {"table-map", "entrant-list", "eliminations", "clock-panel"}
     name = request.GET.get("part", "")
     template = "tournaments/detail.html" + (f"#{name}" if name in partial and request.htmx else "")
@@ -221,7 +217,7 @@ def tournament_detail(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @require_POST
 @role_required(Role.DIRECTOR)
 def entrant_register(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(pk)
+    tournament = tournament_or_404(pk)
     form = EntrantForm(request.POST, tournament=tournament)
     if form.is_valid():
         try:
@@ -263,7 +259,7 @@ def entrant_eliminate(request: AuthenticatedRequest, pk: int, number: int) -> Ht
         # A question, not a refusal: 200 (nothing failed; the page asks before acting).
         return render(request, template, asked)
     except DrawError as exc:
-        return _refused(request, exc, url)
+        return refused(request, exc, url)
     if not request.htmx:
         messages.success(request, f"{entrant.name} eliminated.")
         return redirect(url)
@@ -291,8 +287,8 @@ def entrant_reinstate(request: AuthenticatedRequest, pk: int, number: int) -> Ht
     form = ReinstateForm(request.POST)
     url = reverse("tournaments:detail", args=[pk])
     if not form.is_valid():
-        return _refused(request, ValidationError("Say why the elimination is undone."), url)
-    return _act(
+        return refused(request, ValidationError("Say why the elimination is undone."), url)
+    return act(
         request, url,
         lambda: eliminations.reinstate_player(
             entrant=entrant, by=request.user, reason=form.cleaned_data["reason"]
@@ -304,8 +300,8 @@ def entrant_reinstate(request: AuthenticatedRequest, pk: int, number: int) -> Ht
 @require_POST
 @role_required(Role.DIRECTOR)
 def registration_close(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(pk)
-    return _act(
+    tournament = tournament_or_404(pk)
+    return act(
         request, reverse("tournaments:detail", args=[pk]),
         lambda: eliminations.close_registration(tournament=tournament, by=request.user),
         "Registration and re-entry are closed: finishing places are fixed from now on.",
@@ -323,7 +319,7 @@ def reserve_seat(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     data = form.cleaned_data
     entrant = get_object_or_404(Entrant, tournament_id=pk, number=data["entrant"])
     table = get_object_or_404(TournamentTable, tournament_id=pk, number=data["table"])
-    return _act(
+    return act(
         request, url,
         lambda: director_seats.reserve_seat(
             entrant=entrant, table=table, seat=data["seat"], reason=data["reason"], by=request.user
@@ -342,7 +338,7 @@ def wrong_seat(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         return redirect_to(request, url)
     data = form.cleaned_data
     entrant = get_object_or_404(Entrant, tournament_id=pk, number=data.pop("entrant"))
-    return _act(
+    return act(
         request, url,
         lambda: director_seats.correct_wrong_seat(entrant=entrant, by=request.user, **data),
         f"{entrant.name} moves to the assigned seat with the current stack (TDA 7).",
@@ -358,7 +354,7 @@ def table_button(request: AuthenticatedRequest, pk: int, number: int) -> HttpRes
     if not form.is_valid():
         messages.error(request, "Give the button's seat.")
         return redirect_to(request, url)
-    return _act(
+    return act(
         request, url,
         lambda: director_seats.set_button(table=table, seat=form.cleaned_data["seat"], by=request.user),
     )  # fmt: skip
@@ -367,17 +363,17 @@ def table_button(request: AuthenticatedRequest, pk: int, number: int) -> HttpRes
 @require_POST
 @role_required(Role.DIRECTOR)
 def hand_for_hand(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(pk)
+    tournament = tournament_or_404(pk)
     what = request.POST.get("hand_for_hand", "")
     url = reverse("tournaments:detail", args=[pk])
     if what == "next":
-        return _act(
+        return act(
             request,
             url,
             lambda: eliminations.next_hand_for_hand(tournament=tournament, by=request.user),
         )
     on = what == "on"
-    return _act(
+    return act(
         request, url,
         lambda: eliminations.set_hand_for_hand(tournament=tournament, on=on, by=request.user),
         "Hand-for-hand announced (TDA RP-8)." if on else "Hand-for-hand is over.",
@@ -389,7 +385,7 @@ def hand_for_hand(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def ante_type(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Who pays the levels' antes: every player, or the big blind (CR-DM.2), from the next
     hand dealt."""
-    tournament = _tournament(pk)
+    tournament = tournament_or_404(pk)
     form = AnteTypeForm(request.POST)
     url = reverse("tournaments:detail", args=[pk])
     if not form.is_valid():
@@ -397,7 +393,7 @@ def ante_type(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         return redirect_to(request, url)
     chosen = form.cleaned_data["ante_type"]
     label = TournamentAnte(chosen).label
-    return _act(
+    return act(
         request, url,
         lambda: setup.set_ante_type(tournament=tournament, ante_type=chosen, by=request.user),
         f"Antes: {label}. From the next hand dealt.",
@@ -425,7 +421,7 @@ def break_screen(request: AuthenticatedRequest, pk: int, number: int) -> HttpRes
 @role_required(Role.DIRECTOR)
 def draw_commit(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Seal a seed and publish its commitment (for a break: show the seat cards)."""
-    tournament = _tournament(pk)
+    tournament = tournament_or_404(pk)
     kind = request.POST.get("kind", "")
     table = request.POST.get("table", "")
     back = request.POST.get("back", "")
@@ -434,14 +430,14 @@ def draw_commit(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         # redirect): the tournament's page otherwise.
         back = reverse("tournaments:detail", args=[pk])
     if kind not in DrawKind.values:
-        return _refused(request, ValidationError("Choose a kind of draw."), back)
+        return refused(request, ValidationError("Choose a kind of draw."), back)
     try:
         draw = draw_services.commit_draw(
             tournament=tournament, kind=kind, by=request.user,
             table=whole_number(table, 6),
         )  # fmt: skip
     except DrawError as exc:
-        return _refused(request, exc, back)
+        return refused(request, exc, back)
     return redirect_to(request, reverse("tournaments:draw_detail", args=[pk, draw.number]))
 
 
@@ -450,13 +446,13 @@ def draw_commit(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def draw_deal(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
     draw = get_object_or_404(Draw, tournament_id=pk, number=number)
     url = reverse("tournaments:draw_detail", args=[pk, number])
-    return _act(request, url, lambda: draw_services.deal_draw(draw=draw, by=request.user))
+    return act(request, url, lambda: draw_services.deal_draw(draw=draw, by=request.user))
 
 
 @require_GET
 @role_required(*READERS)
 def draw_list(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(pk)
+    tournament = tournament_or_404(pk)
     return render(
         request, "tournaments/draws.html",
         {
@@ -515,7 +511,7 @@ def draw_verify(request: AuthenticatedRequest, pk: int, number: int) -> HttpResp
 @require_GET
 @role_required(*READERS)
 def balance(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(pk)
+    tournament = tournament_or_404(pk)
     check = tournament.balance_checks.first()
     names = dict(tournament.entrants.values_list("number", "name"))
     rooms = room_numbers(tournament)
@@ -551,9 +547,9 @@ def balance(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @require_POST
 @role_required(Role.DIRECTOR)
 def balance_check(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    _tournament(pk)  # a 404 for a tournament that does not exist, not a 500 in the service
+    tournament_or_404(pk)  # a 404 for a tournament that does not exist, not a 500 in the service
     url = reverse("tournaments:balance", args=[pk])
-    return _act(request, url, lambda: balance_checks.check_balance(tournament_id=pk))
+    return act(request, url, lambda: balance_checks.check_balance(tournament_id=pk))
 
 
 @require_POST
@@ -564,7 +560,7 @@ def balance_apply(request: AuthenticatedRequest, pk: int, check_id: int) -> Http
     try:
         made = balance_checks.apply_balance(check=check, by=request.user)
     except (DrawError, ValidationError) as exc:
-        return _refused(request, exc, url)
+        return refused(request, exc, url)
     # Said where the floor person walks them: the room's table first (F18).
     rooms = room_numbers(check.tournament)
     messages.success(request, f"{len(made)} move{pluralize(len(made))} made.")
@@ -576,71 +572,3 @@ def balance_apply(request: AuthenticatedRequest, pk: int, check_id: int) -> Http
             f" (tournament T{table}).",
         )
     return redirect_to(request, url)
-
-
-# --- the clock ----------------------------------------------------------------------------------
-
-
-@require_GET
-@role_required(*READERS)
-def clock(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(pk)
-    levels = list(tournament.levels.all())
-    template = "tournaments/clock.html#clock-face" if request.htmx else "tournaments/clock.html"
-    reading = read_clock(tournament, levels, timezone.now())
-    structure = [(reading.names[level.number], level) for level in levels]
-    context = {"tournament": tournament, "structure": structure, "clock": reading}
-    return render(request, template, context)
-
-
-@require_GET
-@role_required(*READERS)
-def clock_display(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    """The room display: the clock full-screen on a TV, no navigation, kept by static/js/clock.js."""
-    tournament = _tournament(pk)
-    state = room_state(tournament, list(tournament.levels.all()), timezone.now())
-    context = {"tournament": tournament, "state": state, "labels": room_labels(state)}
-    return render(request, "tournaments/clock_display.html", context)
-
-
-@require_GET
-@role_required(*READERS)
-def clock_state(request: AuthenticatedRequest, pk: int) -> JsonResponse:
-    """What the room display polls: a fixed-size GET, the state as of the server's clock."""
-    tournament = _tournament(pk)
-    state = room_state(tournament, list(tournament.levels.all()), timezone.now())
-    return JsonResponse(state, headers={"Cache-Control": "no-store"})
-
-
-CLOCK_ACTIONS: dict[str, Callable[..., Tournament]] = {
-    "start": start_clock,
-    "pause": pause_clock,
-    "resume": resume_clock,
-    "advance": advance_level,
-    "back": lambda **kw: advance_level(back=True, **kw),
-}
-
-
-@require_POST
-@role_required(Role.DIRECTOR)
-def clock_action(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    tournament = _tournament(pk)
-    action = CLOCK_ACTIONS.get(request.POST.get("action", ""))
-    url = reverse("tournaments:clock", args=[pk])
-    if action is None:
-        return _refused(request, ValidationError("Unknown clock action."), url)
-    name = request.POST["action"]
-    jumps = name in ("advance", "back") and tournament.clock_state == ClockState.RUNNING
-    if jumps and request.POST.get("confirm") != "1":
-        # F13: a level jump changes the blinds at every table at once: with the clock running
-        # the director confirms it (the buttons send ``confirm`` only from this question).
-        levels = list(tournament.levels.all())
-        reading = read_clock(tournament, levels, timezone.now())
-        structure = [(reading.names[level.number], level) for level in levels]
-        target = "the next level" if name == "advance" else "the previous level"
-        context = {
-            "tournament": tournament, "structure": structure, "clock": reading,
-            "confirm_jump": {"action": name, "question": f"Go to {target} now, at every table?"},
-        }  # fmt: skip
-        return render(request, "tournaments/clock.html", context)  # a question: 200
-    return _act(request, url, lambda: action(tournament=tournament, by=request.user))
