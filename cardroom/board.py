@@ -5,8 +5,9 @@ initials, ``Player.public_name``; seated players not at all).
 What counts as running (the users' loudest complaint is phantom games): an **open cash table
 with at least two players seated** in its seat map (sitting out still holds the seat), or,
 for a table dealt without a seat map (typed stacks at the desk), **a hand started there in the
-last** ``RECENT_HAND_MINUTES`` (its dealt seats are the seats taken). A table dealt from its
-seat map whose players have all left is not running, however recent its last hand. An open
+last** ``RECENT_HAND_MINUTES`` (its dealt seats are the seats taken). A voided hand counts for
+nothing: a misdeal called dead is not a game, and its seats are not seats taken. A table dealt
+from its seat map whose players have all left is not running, however recent its last hand. An open
 table with one player or none, a closed, reserved or broken table, and a tournament table are
 never a cash game running. A list with nobody running its game is shown as "not running yet".
 
@@ -51,7 +52,7 @@ from django.utils.http import parse_etags
 from django.views.decorators.http import require_safe
 
 from cardroom import waitlists
-from cardroom.models import Hand, Table, TableSeat
+from cardroom.models import Hand, HandStatus, Table, TableSeat
 from cardroom.table_choices import Structure, TableKind, TableStatus, Variant
 from cardroom.waitlist_models import (
     LIVE_STATUSES,
@@ -106,7 +107,8 @@ def running_tables(now: datetime) -> list[dict[str, Any]]:
         Table.objects.filter(status=TableStatus.OPEN, kind=TableKind.CASH)
         .annotate(
             players=Subquery(seated, output_field=IntegerField()),
-            last_hand_at=Max("hands__started_at"),
+            # A voided hand is no sign of play (a one-off misdeal ran a phantom game).
+            last_hand_at=Max("hands__started_at", filter=~Q(hands__state=HandStatus.VOIDED)),
         )
         .order_by("number")
     )
@@ -118,7 +120,12 @@ def running_tables(now: datetime) -> list[dict[str, Any]]:
             # Dealt without a seat map (typed stacks: the hand has no names): the seats dealt
             # in its latest hand are the seats taken. A seat-map table's latest hand says
             # nothing once its players have left: the seat map is the truth there.
-            last = Hand.objects.filter(table=table).order_by("-started_at", "-id").first()
+            last = (
+                Hand.objects.filter(table=table)
+                .exclude(state=HandStatus.VOIDED)
+                .order_by("-started_at", "-id")
+                .first()
+            )
             players = len(last.seats) if last is not None and not last.names else 0
         if players < 2:
             continue

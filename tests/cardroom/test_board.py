@@ -112,6 +112,33 @@ def test_phantom_games_are_not_shown_as_running(fake_clock: FakeClock) -> None:
     assert games(live().content.decode()) == {}
 
 
+def test_a_voided_hand_does_not_make_a_table_run(fake_clock: FakeClock) -> None:
+    """A one-off hand dealt with typed stacks and then voided: nobody plays there, so no game
+    runs (the tester's phantom 5/10 PLO, "Table 4 2/9"). A dealt hand before it still counts,
+    with its own seats, never the voided hand's."""
+    from django.contrib.auth.models import User
+
+    from cardroom.models import Hand, HandStatus
+    from cardroom.services import void_hand
+
+    by = User.objects.get_or_create(username="factory")[0]
+    table = make_table(
+        number=4, variant="omaha", structure="pot_limit",
+        small_blind=5, big_blind=10, min_buy_in=200, max_buy_in=1000,
+    )  # fmt: skip
+    hand = make_hand(table=table, stacks={1: 500, 2: 500})
+    void_hand(hand=hand, by=by, expected_seq=hand.seq, reason="Misdeal")
+    assert games(live().content.decode()) == {}
+
+    played = make_hand(table=table, stacks={1: 500, 2: 500, 3: 500})
+    Hand.objects.filter(pk=played.pk).update(state=HandStatus.COMPLETE)
+    voided = make_hand(table=table, stacks={1: 500, 2: 500})
+    void_hand(hand=voided, by=by, expected_seq=voided.seq, reason="Fouled deck")
+    fake_clock.now += board.LOCAL_TTL + board.SHARED_TTL
+    found = games(live().content.decode())["5/10 Pot-limit Omaha"]
+    assert "Table 4 3/9" in found and re.search(r"Open seats 6 ", found), found
+
+
 def wait(game_list: Any, *names: str, status: str = "waiting") -> None:
     from cardroom.waitlist_models import WaitlistEntry
 
