@@ -154,3 +154,38 @@ def test_a_phone_reads_it_in_one_column(
     body_size = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
     assert body_size >= 16
     assert errors == [], errors
+
+
+def test_a_forty_character_alias_stays_in_its_card_on_a_phone(
+    live_server: Any, browser: Any, room: dict[str, Any]
+) -> None:
+    """The kiosk takes an alias of 40 characters with no space: it wraps inside its card, and
+    the phone never scrolls sideways (it made the page 439 px wide at 390)."""
+    from cardroom.models import Player
+    from cardroom.waitlist_models import GameList, WaitlistEntry
+
+    alias = "TheExtraordinarilyLongAliasWithoutSpaces"
+    assert len(alias) == 40
+    WaitlistEntry.objects.create(
+        game_list=GameList.objects.get(label="NLHE 1/2"),
+        player=Player.objects.create(name="Long Alias", alias=alias),
+        position=4,
+    )
+    SHOTS.mkdir(exist_ok=True)
+    page, errors = open_board(
+        browser,
+        live_server.url,
+        {"width": 390, "height": 844},
+        device_scale_factor=3,
+        is_mobile=True,
+        has_touch=True,
+    )
+    small = game(page, "1/2 No-limit Hold'em")
+    name = small.get_by_role("list", name="Waiting list").get_by_role("listitem").last
+    expect(name).to_contain_text(alias[:10])
+    page.screenshot(path=str(SHOTS / "board-390x844-long-alias.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    card, box = small.bounding_box(), name.bounding_box()
+    assert card is not None and box is not None
+    assert box["x"] + box["width"] <= card["x"] + card["width"], (box, card)
+    assert errors == [], errors
