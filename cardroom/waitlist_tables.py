@@ -5,6 +5,7 @@ from a list (a verifiable seat draw, or first come first seated). The lists them
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -289,9 +290,41 @@ def starts(game_list: GameList) -> list[dict[str, Any]]:
     return found
 
 
+#: How long the floor page keeps showing how a new table was started (its seat draw).
+STARTED_SHOWN = timedelta(hours=3)
+
+
+def last_start(game_list: GameList) -> dict[str, Any] | None:
+    """The list's latest new table (in the last hours), for the floor's page: the rule, the
+    seats, and for a draw the seed and its commitment, checked by replaying the draw."""
+    since = timezone.now() - STARTED_SHOWN
+    kind = WaitlistEventKind.STARTED
+    event = game_list.events.filter(kind=kind, at__gte=since).order_by("-id").first()
+    if event is None:
+        return None
+    try:
+        data = json.loads(event.note)
+    except ValueError:
+        return None
+    seated = game_list.events.filter(
+        kind=WaitlistEventKind.SEATED, table_number=event.table_number, id__gt=event.pk
+    ).select_related("player")
+    seats = sorted((e.seat or 0, str(e.player)) for e in seated[: len(data.get("entrants", []))])
+    draw = data.get("rule") == StartRule.DRAW
+    return {
+        "event": event,
+        "draw": draw,
+        "seed": data.get("seed", ""),
+        "commitment": data.get("commitment", ""),
+        "verified": verify_start(event) if draw else None,
+        "seats": seats,
+    }
+
+
 __all__ = [
     "create_must_move",
     "end_must_move",
+    "last_start",
     "move_must_move_player",
     "must_move_next",
     "start_game",

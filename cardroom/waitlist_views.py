@@ -11,9 +11,8 @@ shows: 204 while nothing changed, so two floor devices see each other within a p
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django import forms
@@ -55,7 +54,6 @@ from cardroom.waitlist_models import (
     LIVE_STATUSES,
     EntrySource,
     EntryStatus,
-    StartRule,
     WaitlistEventKind,
     entry_facts,
 )
@@ -166,7 +164,7 @@ def panels(
                 next_up=next_up,
                 tables=list(game_list.tables()),
                 proposal=waitlist_tables.start_table_proposal(game_list),
-                started=last_start(game_list),
+                started=waitlist_tables.last_start(game_list),
                 facts=entry_facts(mine),
                 error=errors.get(game_list.pk, ""),
                 notice=notices.get(game_list.pk, ""),
@@ -211,37 +209,6 @@ def must_move_rows() -> list[dict[str, Any]]:
             }
         )
     return rows
-
-
-#: How long the floor page keeps showing how a new table was started (its seat draw).
-STARTED_SHOWN = timedelta(hours=3)
-
-
-def last_start(game_list: GameList) -> dict[str, Any] | None:
-    """The list's latest new table (in the last hours): the rule, the seats, and for a draw
-    the seed and its commitment, checked by replaying the draw (``verify_start``)."""
-    since = timezone.now() - STARTED_SHOWN
-    kind = WaitlistEventKind.STARTED
-    event = game_list.events.filter(kind=kind, at__gte=since).order_by("-id").first()
-    if event is None:
-        return None
-    try:
-        data = json.loads(event.note)
-    except ValueError:
-        return None
-    seated = game_list.events.filter(
-        kind=WaitlistEventKind.SEATED, table_number=event.table_number, id__gt=event.pk
-    ).select_related("player")
-    seats = sorted((e.seat or 0, str(e.player)) for e in seated[: len(data.get("entrants", []))])
-    draw = data.get("rule") == StartRule.DRAW
-    return {
-        "event": event,
-        "draw": draw,
-        "seed": data.get("seed", ""),
-        "commitment": data.get("commitment", ""),
-        "verified": waitlist_tables.verify_start(event) if draw else None,
-        "seats": seats,
-    }
 
 
 def version(now: datetime | None = None) -> str:
@@ -503,7 +470,14 @@ def entry_release(request: AuthenticatedRequest, entry_id: int) -> HttpResponse:
     def run(entry: WaitlistEntry, data: dict[str, Any]) -> str:
         table, seat = entry.called_table, entry.called_seat
         waitlists.release_offer(entry=entry, by=request.user, reason=data["reason"])
-        return f"Offer of {table}, seat {seat} to {entry.player} released: they keep their place."
+        said = f"Offer of {table}, seat {seat} to {entry.player} released: they keep their place"
+        # The call that went out with the release (the log's next call on the list), if any.
+        mark = entry.events.filter(kind=WaitlistEventKind.PASSED).latest("id")
+        calls = entry.game_list.events.filter(kind=WaitlistEventKind.CALLED, id__gt=mark.pk)
+        if (call := calls.select_related("player").first()) is None:
+            return f"{said}."
+        offered = f"Table {call.table_number}, seat {call.seat} offered to {call.player}"
+        return f"{said} for the next seat. {offered}."
 
     return entry_action(request, entry_id, run, form_class=ReleaseForm)
 

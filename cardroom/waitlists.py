@@ -83,6 +83,7 @@ from cardroom.waitlist_models import (
 
 #: Missed offers after which a player is taken off the list.
 PASSES_ALLOWED = 2
+MISSED_SEAT = (WaitlistEventKind.OFFER_EXPIRED, WaitlistEventKind.PASSED)  # ran out; released
 
 
 # --- lists ----------------------------------------------------------------------------------
@@ -555,10 +556,10 @@ def _expire(game_list: GameList, entry: WaitlistEntry, minutes: int) -> None:
     if locked.status != TableStatus.OPEN or locked.seated.filter(seat=seat, left_at=None).exists():
         return
     # The automatic re-call goes down the list: whoever already missed an offer of this very
-    # seat is skipped (they keep their place for another seat), so two players never bounce one
-    # seat between them; with nobody else in the room the seat waits for the floor.
+    # seat, or was released from it, is skipped (they keep their place for another seat), so
+    # two players never bounce one seat between them; with nobody else in the room it waits.
     missed = game_list.events.filter(
-        kind=WaitlistEventKind.OFFER_EXPIRED, table_number=table.number, seat=seat
+        kind__in=MISSED_SEAT, table_number=table.number, seat=seat
     ).values_list("entry_id", flat=True)
     following = next_eligible(game_list, skip={entry.pk, *(pk for pk in missed if pk)})
     if following is not None:
@@ -590,20 +591,20 @@ def _back_in_place(game_list: GameList, entry: WaitlistEntry, by: User | None, n
 
 
 def _offer_next(
-    game_list: GameList, minutes: int, *, not_seat: tuple[int, int] | None = None
+    game_list: GameList, minutes: int, *, not_seat: tuple[int, int] | None = None, skip: int = 0
 ) -> None:
-    """Call the first eligible player to the first open seat of the list's game, if any (the
-    caller holds the game's table rows and the list)."""
+    """Call the first eligible player (but ``skip``, an entry id) to the first open seat of the
+    list's game, if any (the caller holds the game's table rows and the list)."""
     seats = [(t, s) for t, s in open_seats(game_list) if (t.pk, s) != not_seat]
-    following = next_eligible(game_list)
+    following = next_eligible(game_list, skip={skip})
     if seats and following is not None:
         _call(game_list, lock_entry(following), seats[0][0], seats[0][1], None, minutes)
 
 
 def release_offer(*, entry: WaitlistEntry, by: User | None, reason: str = "") -> WaitlistEntry:
     """End a running seat offer before its time (the floor gives that seat to someone else):
-    recorded, the player goes back to their place (no missed call counted), and the first
-    player in the room is called to another open seat of the game, if there is one."""
+    recorded, the player keeps their place for the next seat (no missed call counted), and the
+    next player in the room after them is called to another open seat of the game, if any."""
     note = " ".join(str(reason or "").split())[:300]
     minutes = RoomSettings.current().offer_minutes
     with transaction.atomic():
@@ -616,6 +617,5 @@ def release_offer(*, entry: WaitlistEntry, by: User | None, reason: str = "") ->
         released = (entry.called_table_id, entry.called_seat or 0)
         text = f"Offer of seat {entry.called_seat} at {entry.called_table} released by the floor"
         _back_in_place(locked_list, entry, by, f"{text}: {note}" if note else text)
-        _offer_next(locked_list, minutes, not_seat=released)
-        entry.refresh_from_db()
+        _offer_next(locked_list, minutes, not_seat=released, skip=entry.pk)
         return entry

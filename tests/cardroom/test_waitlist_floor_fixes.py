@@ -55,7 +55,9 @@ def test_the_floor_releases_a_running_offer_from_the_page(
     assert WaitlistEntry.objects.get(pk=leo.pk).status == "called"
     answer = persona_client("staff").post(url, {"reason": "Gave it to a regular"}, **HTMX)
     assert answer.status_code == 200, answer.content.decode()
-    assert "Offer of Table 1, seat 9 to Leo Ray released" in answer.content.decode()
+    assert "Offer of Table 1, seat 9 to Leo Ray released: they keep their place." in (
+        answer.content.decode()
+    )
     leo.refresh_from_db()
     assert leo.status == "waiting" and leo.passes == 0
     event = game.events.filter(kind="passed").latest("id")
@@ -65,6 +67,22 @@ def test_the_floor_releases_a_running_offer_from_the_page(
     # Without a reason, from a floor manager.
     waitlists.call_player(entry=leo, table=one, seat=9, by=floor_manager)
     assert persona_client("floor_manager").post(url, {}, **HTMX).status_code == 200
+
+
+def test_the_release_message_says_who_the_seat_goes_to(
+    persona_client: Any, floor_manager: Any
+) -> None:
+    """Leo is released; the next player in the room (Kim), not Leo again, is called to the
+    other open seat, and the message says so."""
+    game, _one, _two, leo = called_leo(floor_manager)
+    waitlists.add_to_list(game_list=game, name="Kim Ong", by=floor_manager)
+    url = reverse("cardroom:waitlist_release", args=[leo.pk])
+    answer = persona_client("staff").post(url, {"reason": "not answering"}, **HTMX)
+    assert answer.status_code == 200, answer.content.decode()
+    assert (
+        "Offer of Table 1, seat 9 to Leo Ray released: they keep their place for the next seat."
+        " Table 2, seat 1 offered to Kim Ong."
+    ) in answer.content.decode()
 
 
 def playing_small_waiting_big(fm: Any) -> dict[str, Any]:

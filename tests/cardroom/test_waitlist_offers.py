@@ -72,15 +72,44 @@ def test_releasing_an_offer_keeps_the_place_and_offers_the_next_seat(floor_manag
     assert "released by the floor: Quentin was here first" in event.note
     leo.refresh_from_db()
     kim.refresh_from_db()
-    # Leo keeps his place (no missed call) and is offered Table 2 seat 1; Kim still waits.
-    assert (leo.status, leo.passes, leo.called_table_id, leo.called_seat) == (
-        "called", 0, two.pk, 1,
-    )  # fmt: skip
-    assert kim.status == "waiting"
+    # Leo keeps his place (no missed call) for the next seat; Kim is offered Table 2 seat 1.
+    assert (leo.status, leo.passes, leo.called_table_id) == ("waiting", 0, None)
+    assert (kim.status, kim.called_table_id, kim.called_seat) == ("called", two.pk, 1)
+    assert [e.player.name for e in waitlists.live_entries(game)] == ["Leo Ray", "Kim Ong"]
     quentin = players.find_or_create_player(name="Quentin Blake", by=floor_manager)
     players.seat_player(table=one, player=quentin, seat=9, buy_in=100, by=floor_manager)
     with pytest.raises(Conflict, match="no seat offer"):
-        waitlists.release_offer(entry=kim, by=floor_manager)
+        waitlists.release_offer(entry=leo, by=floor_manager)
+
+
+def test_a_released_player_is_not_called_again_in_the_same_breath(floor_manager: Any) -> None:
+    """The tester's evening: Hannah, first on the list, is called to Table 1 seat 8 and does
+    not answer; the floor releases the offer. The automatic call goes to Ian (next in the
+    room), to the other open seat, not back to Hannah; she keeps her place for the next seat.
+    Later, when an offer of seat 8 runs out, its re-call skips her too (released from it)."""
+    one = make_table(number=1, by=floor_manager, seats=9)
+    for number in range(1, 8):
+        seat(one, floor_manager, f"Seated {number}", number)
+    game = nlhe(floor_manager)
+    hannah, ian, jo = (
+        waitlists.add_to_list(game_list=game, name=name, by=floor_manager)
+        for name in ("Hannah Hill", "Ian Ito", "Jo Jones")
+    )
+    waitlists.call_player(entry=hannah, table=one, seat=8, by=floor_manager)
+    waitlists.release_offer(entry=hannah, by=floor_manager, reason="not answering")
+    hannah.refresh_from_db()
+    ian.refresh_from_db()
+    assert (hannah.status, hannah.passes, hannah.called_table_id) == ("waiting", 0, None)
+    assert (ian.status, ian.called_table_id, ian.called_seat) == ("called", one.pk, 9)
+    assert waitlists.live_entries(game)[0].player.name == "Hannah Hill"
+    # The floor calls Jo to seat 8 by hand (Hannah asked to wait); Jo's offer runs out: the
+    # seat is re-offered to nobody who was released from it or missed it.
+    waitlists.reorder(entry=jo, position=1, reason="Hannah waits for Table 2", by=floor_manager)
+    waitlists.call_player(entry=jo, table=one, seat=8, by=floor_manager)
+    jo.refresh_from_db()
+    waitlists.lapse_due(jo.call_expires_at)
+    hannah.refresh_from_db()
+    assert hannah.status == "waiting", "re-offered the seat she was released from"
 
 
 def test_a_seat_taken_anyway_ends_its_offer_at_once(floor_manager: Any) -> None:
@@ -115,10 +144,9 @@ def test_the_api_refuses_an_offered_seat_and_releases_the_offer(
     assert error["code"] == "seat_offered" and "offered to Leo Ray" in error["message"]
     released = client.delete(f"/api/v1/waitlist-entries/{leo.pk}/call/?reason=Desk+seat")
     assert released.status_code == 200, released.json()
-    assert released.json()["status"] == "called" and released.json()["called_table"] == 2
+    # Leo keeps his place for the next seat (not called again at once).
+    assert released.json()["status"] == "waiting" and released.json()["called_table"] is None
     assert desk.post(f"/api/v1/tables/{one.pk}/seats/", quentin, format="json").status_code == 201
-    again = client.delete(f"/api/v1/waitlist-entries/{leo.pk}/call/")  # no other open seat
-    assert again.status_code == 200 and again.json()["status"] == "waiting"
     gone = client.delete(f"/api/v1/waitlist-entries/{leo.pk}/call/")
     assert gone.status_code == 409 and gone.json()["error"]["code"] == "entry_changed"
 
