@@ -136,3 +136,45 @@ def test_after_enter_adds_a_player_the_name_box_has_the_focus(
         expect(adder.get_by_label("Name or initials")).to_have_value("")
     assert WaitlistEntry.objects.count() == 2
     assert not errors, errors
+
+
+def test_enter_in_a_reason_never_takes_a_player_off_the_list(
+    live_server: Any, browser: Any, floor_manager: Any
+) -> None:
+    """A tester's finding: in "Change", the first box was the Remove reason and Enter there
+    removed Xavier with no question. The move comes first now, each reason says which it is,
+    and Enter in the reason for taking off removes nobody (only the Remove button does);
+    Enter in the reason for the move moves."""
+    from cardroom import waitlists
+    from cardroom.models import WaitlistEntry
+
+    nlhe = waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
+    )
+    for name in ("Hannah Hill", "Kim Kowalski", "Xavier Long"):
+        waitlists.add_to_list(game_list=nlhe, name=name, by=floor_manager)
+    page, errors = log_in(browser, live_server.url, "fm", (1024, 768))
+    lists = panel(page, "NLHE 1/2")
+    xavier = lists.locator("li.entry", has_text="Xavier Long")
+    xavier.locator("summary").click()
+    page.keyboard.press("Tab")  # the first stop in the box: the move, not the removal
+    expect(xavier.get_by_label("Place")).to_be_focused()
+    off = xavier.get_by_label("Reason for taking off")
+    off.click()
+    page.keyboard.type("moving up: floor error")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(800)
+    expect(lists).not_to_contain_text("taken off the list")
+    with between_requests():
+        assert WaitlistEntry.objects.get(player__name="Xavier Long").status == "waiting"
+    # The reason for the move, Enter: he moves up.
+    xavier.get_by_label("Place").fill("1")
+    move = xavier.get_by_label("Reason for the move")
+    move.click()
+    page.keyboard.type("floor error")
+    page.keyboard.press("Enter")
+    expect(lists).to_contain_text("Xavier Long moved to 1st place (floor error).")
+    expect(lists.locator("li.entry").first).to_contain_text("Xavier Long")
+    with between_requests():
+        assert WaitlistEntry.objects.get(player__name="Xavier Long").status == "waiting"
+    assert not errors, errors
