@@ -128,7 +128,9 @@
         left = remaining();
         sync(1000); // a moment after the change, so the server has surely passed it too
       }
-      setText(view.time, clockLabel(left));
+      var label = clockLabel(left);
+      setText(view.time, label);
+      view.time.classList.toggle("is-hours", label.length > 5); // h:mm:ss: narrower type
       var breakIn = toBreak();
       setText(view.nextBreak, breakIn === null || breakIn === undefined ? "–" : clockLabel(breakIn));
     }

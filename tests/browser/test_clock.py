@@ -7,6 +7,8 @@ after a break on from the one before it, and comes back by itself after the netw
 
 import re
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -264,3 +266,80 @@ def test_the_room_display_says_a_big_blind_ante_and_follows_the_directors_switch
     set_ante_type(tournament=tournament, ante_type="each", by=director)
     expect(page.locator("#room-ante-kind")).to_have_text("Ante each", timeout=10_000)
     expect(page.locator("#room-next")).to_have_text("Level 3 · 2,000 / 4,000 ante 4,000")
+
+
+#: The room display's screens: a tablet, two laptops, a 1080p TV.
+SCREENS = [(1024, 768), (1366, 768), (1366, 900), (1920, 1080)]
+#: Screenshots for a person to look at (not compared by the test).
+SHOTS = Path("/tmp/cardroom-clock-shots")
+#: Top to bottom, the display's parts that must never overlap.
+ROWS = [".room-head", "#room-level", "#room-time", "#room-paused", "#room-blinds", ".room-facts"]
+
+
+def fits_every_screen(page: Any, state: str) -> None:
+    """At each screen size: no scrolling, the bottom row and Full screen inside the window,
+    the parts one above the other, the clock's type large."""
+    for width, height in SCREENS:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(SHOTS / f"room-display-{state}-{width}x{height}.png"))
+        size = f"{state} {width}x{height}"
+        scroll = page.evaluate(
+            "[document.documentElement.scrollHeight, innerHeight,"
+            " document.documentElement.scrollWidth, innerWidth]"
+        )
+        assert scroll[0] <= scroll[1] and scroll[2] <= scroll[3], (size, scroll)
+        for part in ("#room-fullscreen", "#room-players", "#room-average", "#room-next"):
+            box = page.locator(part).bounding_box()
+            assert box is not None, (size, part)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (size, part, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, (size, part, box)
+        shown = [row for row in ROWS if page.locator(row).is_visible()]
+        boxes = [page.locator(row).bounding_box() for row in shown]
+        for (above, a), (below, b) in pairwise(zip(shown, boxes, strict=True)):
+            assert a is not None and b is not None
+            assert a["y"] + a["height"] <= b["y"] + 1, (size, above, a, below, b)
+        # As large as fits: the clock's digits take a good part of the screen's height.
+        time_size = page.locator("#room-time").evaluate(
+            "e => parseFloat(getComputedStyle(e).fontSize)"
+        )
+        assert time_size >= 0.25 * height, (size, time_size)
+
+
+def test_the_room_display_fits_the_screen_with_nothing_below_the_fold(
+    login_page: Any, director: Any, staff: Any, live_server: Any
+) -> None:
+    """A TV with nobody at it cannot scroll: at every screen size the whole display fits, its
+    fullest state too (paused, hand-for-hand, the long next level of a big-blind ante), the
+    bottom row (players left, average stack) and Full screen inside the window, the big clock
+    as large as the space left (it was 1190 px tall at 1920x1080)."""
+    from tournaments.clock import pause_clock, resume_clock
+    from tournaments.models import Level, Tournament
+
+    tournament = running_at(director, seconds_in=1200 + 300)  # Level 2, 15 minutes left
+    Tournament.objects.filter(pk=tournament.pk).update(ante_type="big_blind", hand_for_hand=True)
+    pause_clock(tournament=tournament, by=director)
+    SHOTS.mkdir(exist_ok=True)
+    page = login_page("staffer")
+    open_display(page, live_server, tournament)
+    expect(page.locator("#room-paused")).to_be_visible()
+    expect(page.locator("#room-hand-for-hand")).to_be_visible()
+    expect(page.locator("#room-next")).to_have_text(
+        "Level 3 · 2,000 / 4,000 ante 4,000 (big blind)"
+    )
+    fits_every_screen(page, "paused")
+
+    # Running, the clock is taller (no "Paused" line under it): it still fits.
+    resume_clock(tournament=tournament, by=director)
+    expect(page.locator("#room-paused")).to_be_hidden(timeout=10_000)
+    fits_every_screen(page, "running")
+
+    # A level of two hours reads h:mm:ss, half as wide again: still inside the narrowest screen.
+    Level.objects.filter(tournament=tournament, number=2).update(duration=timedelta(hours=2))
+    expect(page.locator("#room-time")).to_have_text(re.compile(r"^1:5[45]:\d\d$"), timeout=10_000)
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.wait_for_timeout(100)
+    page.screenshot(path=str(SHOTS / "room-display-running-1024x768-hours.png"))
+    box = page.locator("#room-time").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1024, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1024
