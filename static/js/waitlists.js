@@ -80,6 +80,55 @@
     if (name && document.activeElement !== name) { name.focus(); }
   });
 
+  // After an action on the lists (Call next, Seat, Release, Move here, a must-move, a change
+  // to a player) the swap takes away the button that had the focus, and the focus fell to the
+  // top of the page. It goes to what the action said instead (its notice or its refusal,
+  // announced) in the same panel, so the next Tab carries on there. A poll's swap puts the
+  // focus back on the same control of the same panel (its place among the panel's controls).
+  var REGIONS = ".list-panel, #must-moves, #open-list";
+  var MESSAGES = ".list-error, .list-notice, .form-error";
+  var CONTROLS = "a[href], button:not([disabled]), input:not([type='hidden']), select, textarea, summary";
+  var refocus = null;
+  function controlsOf(region) { return Array.prototype.slice.call(region.querySelectorAll(CONTROLS)); }
+  function whereIs(elt) {
+    var region = elt && elt.closest ? elt.closest(REGIONS) : null;
+    if (!region || !region.id) { return null; }
+    return { region: region.id, index: controlsOf(region).indexOf(elt) };
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!elt || elt.id === "waitlist-poller") { return; }
+    var where = whereIs(elt);
+    refocus = where ? { region: where.region, action: true } : null;
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
+    if (!elt || elt.id !== "waitlist-poller" || !event.detail.shouldSwap) { return; }
+    var lists = document.getElementById("waitlists");
+    var active = document.activeElement;
+    refocus = lists && active && lists.contains(active) ? whereIs(active) : null;
+  });
+  function focusOn(target) {
+    if (!target) { return; }
+    if (!target.matches(CONTROLS) && !target.hasAttribute("tabindex")) { target.setAttribute("tabindex", "-1"); }
+    target.focus();
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    var want = refocus;
+    refocus = null;
+    var active = document.activeElement;
+    if (!want || (active && active !== document.body && document.body.contains(active))) { return; }
+    var lists = document.getElementById("waitlists");
+    var region = document.getElementById(want.region) || lists;
+    if (!region) { return; }
+    var controls = controlsOf(region);
+    if (want.action) {
+      focusOn(region.querySelector(MESSAGES) || (lists && lists.querySelector(MESSAGES)) || controls[0]);
+    } else {
+      focusOn(controls[Math.min(Math.max(want.index, 0), controls.length - 1)]);
+    }
+  });
+
   // The add form's games are re-sent with every answer; they are swapped only when the open
   // lists changed, so boxes already ticked stay ticked.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {

@@ -178,3 +178,102 @@ def test_enter_in_a_reason_never_takes_a_player_off_the_list(
     with between_requests():
         assert WaitlistEntry.objects.get(player__name="Xavier Long").status == "waiting"
     assert not errors, errors
+
+
+FOCUS_IN = "sel => { const a = document.activeElement; return !!(a && a !== document.body && a.closest(sel)); }"
+
+
+def test_after_each_action_the_focus_stays_in_its_panel(
+    live_server: Any, browser: Any, floor_manager: Any, staff: Any
+) -> None:
+    """A keyboard user's finding: after Call next, Seat, Release and Make must-move the focus
+    fell to the top of the page. It now lands on what the action said, in the same panel (the
+    notice, announced), and the next Tab carries on from there."""
+    from cardroom import waitlists
+    from tests.factories import make_table
+
+    one = make_table(number=1, by=floor_manager, seats=9)
+    make_table(number=2, by=floor_manager, seats=9)
+    seat_everyone(one, floor_manager, leave_open=(8, 9), prefix="Regular")
+    nlhe = waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
+    )
+    for name in ("Hannah Hill", "Ian Ito", "Jo Jones"):
+        waitlists.add_to_list(game_list=nlhe, name=name, by=floor_manager)
+    page, errors = log_in(browser, live_server.url, "staffer", (1024, 768))
+    lists = panel(page, "NLHE 1/2")
+    in_panel = "article.list-panel"
+
+    lists.get_by_role(
+        "button", name=re.compile(r"^Call next\s?: Hannah Hill to Table 1")
+    ).first.focus()
+    page.keyboard.press("Enter")
+    expect(lists).to_contain_text("Hannah Hill called to Table 1, seat 8")
+    expect(lists.locator(".list-notice")).to_be_focused()  # after the swap has settled
+    assert page.evaluate(f"({FOCUS_IN})('{in_panel}')"), "focus left the panel"
+
+    lists.get_by_role("button", name=re.compile(r"^Release\s?the offer to Hannah Hill")).focus()
+    page.keyboard.press("Enter")
+    expect(lists).to_contain_text("Offer of Table 1, seat 8 to Hannah Hill released")
+    expect(lists.locator(".list-notice")).to_be_focused()
+
+    lists.get_by_role("button", name=re.compile(r"^Seat\s?: Ian Ito")).focus()
+    page.keyboard.press("Enter")
+    expect(lists).to_contain_text("Ian Ito seated at Table 1")
+    expect(lists.locator(".list-notice")).to_be_focused()
+    page.keyboard.press("Tab")  # the next Tab goes on in the panel, not from the top
+    assert page.evaluate(f"({FOCUS_IN})('{in_panel}')"), "Tab left the panel"
+
+    moves = page.locator("#must-moves")
+    moves.get_by_label("Table").select_option(label="Table 2")
+    moves.get_by_label("Feeds the main game").select_option(label="NLHE 1/2")
+    moves.get_by_role("button", name="Make must-move").focus()
+    page.keyboard.press("Enter")
+    expect(moves).to_contain_text("Table 2 is now a must-move.")
+    expect(moves.locator(".list-notice")).to_be_focused()
+    assert page.evaluate("({FOCUS_IN})('#must-moves')".replace("{FOCUS_IN}", FOCUS_IN))
+    assert not errors, errors
+
+
+def test_a_refused_kiosk_name_puts_the_focus_on_the_field_in_error(
+    live_server: Any, browser: Any, floor_manager: Any
+) -> None:
+    from cardroom import waitlists
+
+    waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
+    )
+    kiosk = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+    kiosk.goto(f"{live_server.url}/kiosk/")
+    kiosk.get_by_role("checkbox", name=re.compile(r"^NLHE 1.2 ")).check()
+    kiosk.get_by_role("button", name="Put me on the list").press("Enter")  # no name
+    expect(kiosk.get_by_label("Your name or initials")).to_be_focused()
+    kiosk.get_by_label("Your name or initials").fill("Cy Dunn")
+    kiosk.get_by_role("checkbox", name=re.compile(r"^NLHE 1.2 ")).uncheck()
+    kiosk.get_by_role("button", name="Put me on the list").press("Enter")  # no game
+    expect(kiosk.get_by_role("checkbox", name=re.compile(r"^NLHE 1.2 "))).to_be_focused()
+
+
+def test_a_poll_keeps_the_focus_on_the_same_control(
+    live_server: Any, browser: Any, floor_manager: Any, staff: Any
+) -> None:
+    """The lists are swapped whole when a poll brings a change: the control that had the
+    focus (here Call next) has it again afterwards, not the top of the page."""
+    from cardroom import waitlists
+    from tests.factories import make_table
+
+    one = make_table(number=1, by=floor_manager, seats=9)
+    seat_everyone(one, floor_manager, leave_open=(8,), prefix="Regular")
+    nlhe = waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
+    )
+    waitlists.add_to_list(game_list=nlhe, name="Hannah Hill", by=floor_manager)
+    page, errors = log_in(browser, live_server.url, "staffer", (1024, 768))
+    lists = panel(page, "NLHE 1/2")
+    call = lists.get_by_role("button", name=re.compile(r"^Call next\s?: Hannah Hill"))
+    call.focus()
+    with between_requests():  # another device adds Ian: the next poll swaps the lists
+        waitlists.add_to_list(game_list=nlhe, name="Ian Ito", by=floor_manager)
+    expect(lists).to_contain_text("Ian Ito", timeout=A_POLL)
+    expect(call).to_be_focused()
+    assert not errors, errors
