@@ -189,7 +189,11 @@ class ActionForm(forms.Form):
         choices=[(a, a) for a in ("fold", "check", "call", "bet", "raise", "all_in")]
     )
     to = forms.IntegerField(
-        min_value=0, max_value=MAX_STACK, required=False, error_messages={"max_value": AMOUNT_ERROR}
+        min_value=0,
+        max_value=MAX_STACK,
+        required=False,
+        label="Raise to",
+        error_messages={"max_value": AMOUNT_ERROR},
     )
     #: The desk's "Out of turn" form: the seat acted before its turn; the engine holds the
     #: action until the turn reaches it (TDA-53).

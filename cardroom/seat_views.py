@@ -165,11 +165,12 @@ def message_of(exc: Exception) -> str:
 
 
 #: Conflict codes that mean another device changed the table first (a race lost); any other
-#: 409 is the table's state refusing the request now (``in_hand``, ``not_awarded``, ...).
+#: 409 is the table's state refusing the request now (``in_hand``, ``not_awarded``, ...;
+#: ``player_seated`` too: the player almost always sits at another table, no race about it).
 RACES = frozenset(
     {
         "stale", "seat_map_changed", "seating_changed", "seat_changed", "seat_taken",
-        "player_seated", "seat_open", "awarded", "dealt_meanwhile", "sitting_out", "playing",
+        "seat_open", "awarded", "dealt_meanwhile", "sitting_out", "playing",
         "entry_changed", "seat_offered",
     }
 )  # fmt: skip
@@ -348,8 +349,8 @@ def tapped(post: Any) -> dict[str, set[int]]:
 
 class SeatForm(forms.Form):
     seat = forms.IntegerField(min_value=1)
-    name = forms.CharField(max_length=120, strip=True)
-    buy_in = forms.IntegerField(min_value=1, max_value=MAX_STACK)
+    name = forms.CharField(max_length=120, strip=True, label="Player")
+    buy_in = forms.IntegerField(min_value=1, max_value=MAX_STACK, label="Buy-in")
     wait = forms.BooleanField(required=False)
 
 
@@ -365,10 +366,16 @@ class CorrectStackForm(forms.Form):
 
 
 def form_error(form: forms.Form) -> ValidationError:
+    """A refused form's errors in the words on the page: each field by its label ("Raise to:
+    Enter a whole number."), never by its internal name ("to: ...")."""
     lines = []
     for field, errors in form.errors.items():
         words = " ".join(str(e) for e in errors)
-        lines.append(words if field == "__all__" else f"{field.replace('_', ' ')}: {words}")
+        if field == "__all__":
+            lines.append(words)
+            continue
+        label = form.fields[field].label or field.replace("_", " ").capitalize()
+        lines.append(f"{label}: {words}")
     return ValidationError(lines)
 
 
@@ -380,6 +387,7 @@ def seat_add(request: AuthenticatedRequest, number: int) -> HttpResponse:
     form = SeatForm(request.POST)
     kept = {key: request.POST.get(key, "")[:120] for key in ("seat", "name", "buy_in", "wait")}
     if not form.is_valid():
+        kept["invalid"] = next(iter(form.errors))  # the field the focus goes back to
         return refused(request, table, form_error(form), kept=kept)
     data = form.cleaned_data
     try:
@@ -393,6 +401,9 @@ def seat_add(request: AuthenticatedRequest, number: int) -> HttpResponse:
             waits_for_big_blind=data["wait"],
         )
     except (ValidationError, Conflict, BadInput) as exc:
+        fields = list(getattr(exc, "error_dict", {}))
+        name = "name" in fields or getattr(exc, "code", "") == "player_seated"
+        kept["invalid"] = "name" if name else ""
         return refused(request, table, exc, kept=kept)
     return latest(request, table)
 

@@ -57,7 +57,7 @@ from cardroom.rulings import (
     ruling_references,
     write_rulings_csv,
 )
-from cardroom.seat_views import desk_version, refused, render_desk
+from cardroom.seat_views import desk_version, form_error, refused, render_desk
 from cardroom.services import (
     SeatedAtClose,
     StaleHand,
@@ -312,7 +312,7 @@ def desk_void(request: AuthenticatedRequest, hand_id: int, what: str) -> HttpRes
 
 
 def form_refusal(form: Any) -> dict[str, Any]:
-    return {"message": " ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())}
+    return {"message": " ".join(form_error(form).messages)}
 
 
 # --- the floor dashboard --------------------------------------------------------------------

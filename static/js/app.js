@@ -14,17 +14,32 @@
 
   // A failed htmx request (network down, 5xx) says so on the page instead of failing silently.
   document.addEventListener("htmx:responseError", function (event) {
-    showNotice("The server answered " + event.detail.xhr.status + ". Try again.");
+    var status = event.detail.xhr.status;
+    showNotice("The server answered " + status + ". Try again.", status >= 500);
   });
   document.addEventListener("htmx:sendError", function () {
-    showNotice("Cannot reach the server. Check the connection and try again.");
+    showNotice("Cannot reach the server. Check the connection and try again.", true);
+  });
+  // A notice that the server was down or failing is out of date as soon as any later request
+  // gets an answer from it (the desk's own poll, the next tap): it goes (a tester saw the
+  // desk keep "Cannot reach the server" for good after a 15 s outage, working again below).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    var box = document.getElementById("notice");
+    if (!box || box.dataset.untilReachable !== "true" || !xhr || !xhr.status) { return; }
+    if (xhr.status < 500) {
+      box.hidden = true;
+      box.textContent = "";
+      delete box.dataset.untilReachable;
+    }
   });
 
-  function showNotice(text) {
+  function showNotice(text, untilReachable) {
     var box = document.getElementById("notice");
     if (!box) { return; }
     box.textContent = text;
     box.hidden = false;
+    if (untilReachable) { box.dataset.untilReachable = "true"; } else { delete box.dataset.untilReachable; }
   }
 
   // Keyboard: "/" jumps to the page's search box, as on most sites.

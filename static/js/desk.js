@@ -73,16 +73,21 @@
     var verb = (config && config.verb) || (event.detail.requestConfig || {}).verb;
     return !!(elt && elt.id === "desk" && (!verb || verb === "get"));
   }
-  function showPaused(paused) {
+  // ``what``: false (not paused), "seat" (the seat map only) or "proposal" (the whole desk):
+  // the note says which (a tester read "the hand keeps updating" while Correct held it all).
+  function showPaused(what) {
     var note = document.getElementById("desk-paused");
-    if (note) { note.hidden = !paused; }
+    if (!note) { return; }
+    if (!note.dataset.seat) { note.dataset.seat = note.textContent; }
+    note.hidden = !what;
+    if (what) { note.textContent = what === "proposal" ? note.dataset.proposal : note.dataset.seat; }
   }
   var kept = null;  // the seat map kept through a poll's swap, with the focus in it
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (!isPoll(event)) { return; }
     var desk = document.getElementById("desk");
     var paused = !!desk && proposalBusy(desk);
-    showPaused(paused || (!!desk && seatBusy(desk)));
+    showPaused(paused ? "proposal" : !!desk && seatBusy(desk) && "seat");
     if (paused) { event.preventDefault(); }
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
@@ -92,7 +97,7 @@
     if (!desk) { return; }
     if (proposalBusy(desk)) {
       event.detail.shouldSwap = false;
-      showPaused(true);
+      showPaused("proposal");
     } else if (seatBusy(desk)) {
       var active = document.activeElement;
       var start = null;
@@ -111,7 +116,7 @@
     // The seat map shown is older than the poll's key: the next poll asks for all of it.
     var url = desk.getAttribute("hx-get");
     if (url) { desk.setAttribute("hx-get", url.replace(/([?&]seq=)[^&]*/, "$1seat-map-held")); }
-    showPaused(true);
+    showPaused("seat");
     if (todo.active && todo.panel.contains(todo.active)) {
       todo.active.focus({ preventScroll: true });
       try {
@@ -140,6 +145,7 @@
     if (!swapped || !source) { return; }
     if (swapped.id === "desk") {
       var refused = event.detail.xhr.status === 422;
+      var lost = event.detail.xhr.status === 409;
       var panel = document.getElementById("action-panel");
       if (source !== swapped && swapped.contains(source)) {
         // A desk form was sent: after an action, a deal or a void, back to the action panel;
@@ -150,15 +156,21 @@
           // in the seat map, never on Deal, where a second Enter would deal (the tester's F3).
           // Refused, the same form opens again with what was typed and the refusal beside it
           // (it is drawn at the top of the desk, often far above the seat map: F2).
+          // A 409 (the seat taken meanwhile, the player seated at another table) likewise:
+          // what was typed is kept, the reason is beside it, not off screen at the top (F4).
           plan = {
-            to: "seatmap", row: row.id, refused: refused,
+            to: "seatmap", row: row.id, refused: refused || lost,
             action: source.getAttribute("hx-post"), seated: source.matches(".seat-form"),
             values: Array.prototype.map.call(
               source.querySelectorAll("input:not([type='hidden']):not([type='checkbox']), select"),
               function (el) { return [el.name, el.value]; })
           };
         } else if (refused && source.matches(".raise-form")) {
-          plan = { to: "raise" };
+          // The amount typed comes back in the box, selected, with the refusal beside it: the
+          // box must never fall back to the minimum, where a second Enter would raise an
+          // amount nobody typed (the tester's finding 1).
+          var typed = source.querySelector("#raise-to");
+          plan = { to: "raise", value: typed ? typed.value : "" };
         } else if (refused && source.matches(".deal-form")) {
           plan = { to: "deal" };
         } else if (refused && source.matches(".seat-form")) {
@@ -180,6 +192,25 @@
     }
   });
 
+  // A refused raise: the amount typed back in the box (and its slider), marked invalid, the
+  // refusal moved from the top of the desk to just above the box, where the dealer looks.
+  function keepRefusedRaise(box, value) {
+    if (value !== "") {
+      box.value = value;
+      var slider = document.querySelector('[data-mirror="raise-to"]');
+      if (slider) { slider.value = value; }
+    }
+    box.setAttribute("aria-invalid", "true");
+    var refusal = document.querySelector("#desk > .refusal");
+    var form = box.closest("form");
+    if (refusal && form) {
+      refusal.id = "raise-refusal";
+      refusal.classList.add("raise-refusal");
+      form.parentNode.insertBefore(refusal, form);
+      box.setAttribute("aria-describedby", "raise-refusal");
+    }
+  }
+
   function seatMapFocus(todo) {
     var row = document.getElementById(todo.row);
     if (!row) { return; }
@@ -187,6 +218,7 @@
     var form = todo.action && Array.prototype.find.call(
       row.querySelectorAll("form"),
       function (f) { return f.getAttribute("hx-post") === todo.action; });
+    var refusal = todo.refused && document.querySelector("#desk > .refusal");
     if (todo.refused && form) {
       var tools = form.closest("details");
       if (tools) { tools.open = true; }
@@ -194,13 +226,16 @@
         var input = form.querySelector('[name="' + pair[0] + '"]');
         if (input && !input.value && pair[1]) { input.value = pair[1]; }
       });
-      var refusal = document.querySelector("#desk > .refusal");
       if (refusal) {
         refusal.classList.add("seat-refusal");
         form.parentNode.insertBefore(refusal, form);
       }
       element = form.querySelector("[aria-invalid='true']") ||
         form.querySelector("input[type='number'], input:not([type='hidden']), select");
+    } else if (refusal) {
+      // The form is gone (its seat was taken meanwhile): the reason goes on the seat's row.
+      refusal.classList.add("seat-refusal");
+      row.insertBefore(refusal, row.firstChild);
     } else if (todo.seated) {
       // Seated: the next open seat's "Seat a player", so the floor seats the table one player
       // after another; else the row's own Change.
@@ -234,6 +269,7 @@
     }
     if (todo.to === "raise") {
       element = document.getElementById("raise-to");
+      if (element) { keepRefusedRaise(element, todo.value); }
     } else if (todo.to === "deal") {
       element = document.querySelector(".deal-form [aria-invalid='true']") ||
         document.querySelector(".deal-form select, .deal-form input:not([type='hidden'])");
@@ -284,6 +320,15 @@
       }
     } else if (!top || box.top < 0 || box.top + 48 > window.innerHeight) {
       element.scrollIntoView({ block: "nearest" });
+    }
+    // A refused raise: the hand's line at the top when the reason and the box still fit
+    // under it, else the reason at the top with the box under it: both are always seen.
+    var reason = element.id === "raise-to" && document.getElementById("raise-refusal");
+    var line = reason && document.querySelector("#desk .hand-facts");
+    if (line) { line.scrollIntoView({ block: "start" }); }
+    if (reason && (reason.getBoundingClientRect().top < 0 ||
+        element.getBoundingClientRect().bottom > window.innerHeight)) {
+      reason.scrollIntoView({ block: "start" });
     }
     if (element.id === "raise-to") { element.select(); }
   });

@@ -182,3 +182,56 @@ def test_enter_reads_the_chips_and_never_voids(
     page.wait_for_timeout(500)
     expect(page.locator(".to-act-line")).to_contain_text("Seat 2 to act")
     expect(page.locator(".log li")).to_have_count(1)
+
+
+def test_a_refused_raise_keeps_the_amount_typed_beside_its_reason(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    """The tester's finding 1: a raise below the minimum was refused, the page jumped with the
+    reason far above the window, and the box fell back to the minimum, selected: a second
+    Enter raised an amount nobody typed. The typed amount stays, the reason is beside the box
+    and in the window, and Enter again is refused again: nothing is logged."""
+    from tests.factories import make_table
+
+    make_table(number=3)
+    page = login_page("td")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{live_server.url}/tables/3/desk/")
+    deal_with_the_keyboard(page, {1: 200, 2: 200, 3: 50})
+    page.evaluate("window.scrollBy(0, 120)")  # as after a push and a deal
+    page.keyboard.press("r")
+    page.keyboard.type("3")  # the minimum raise is to 4
+    page.keyboard.press("Enter")
+    reason = page.locator("#raise-refusal")
+    expect(reason).to_contain_text("Refused")
+    box = page.get_by_label("Raise to")
+    expect(box).to_be_focused()
+    expect(box).to_have_value("3")
+    expect(box).to_have_attribute("aria-invalid", "true")
+    seen = reason.bounding_box()
+    assert seen and seen["y"] >= -1 and seen["y"] + seen["height"] <= 768, seen
+    page.keyboard.press("Enter")  # the same 3 again: refused again, never a raise to 4
+    expect(page.locator("#raise-refusal")).to_contain_text("Refused")
+    expect(page.get_by_label("Raise to")).to_have_value("3")
+    expect(page.locator(".log")).to_contain_text("no action yet")
+    page.keyboard.type("6")  # the selected 3 is typed over
+    page.keyboard.press("Enter")
+    expect(page.locator(".log li").first).to_contain_text("Seat 1 raises to 6")
+
+
+def test_the_desk_clears_its_cannot_reach_notice_once_the_server_answers_again(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    """The tester stopped the server for 15 s: the desk said "Cannot reach the server" and
+    kept saying it for good once the server was back, though the desk worked again. The
+    desk's own poll getting through now takes the notice away."""
+    from tests.factories import make_table
+
+    make_table(number=3)
+    page = login_page("td")
+    page.goto(f"{live_server.url}/tables/3/desk/")
+    page.route("**/tables/3/desk/?seq=*", lambda route: route.abort("connectionrefused"))
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("Cannot reach the server", timeout=8_000)
+    page.unroute("**/tables/3/desk/?seq=*")
+    expect(notice).to_be_hidden(timeout=8_000)

@@ -200,3 +200,56 @@ def test_enter_in_the_name_box_does_not_seat_a_player_for_a_buy_in_nobody_typed(
         row.get_by_label("Buy-in").press("Enter")
     expect(page.locator("#seat-row-5 .seat-name")).to_have_text("Zed Enter")
     assert TableSeat.objects.get(table=table, seat=5, left_at__isnull=True).stack == 60
+
+
+def test_with_correct_open_the_note_says_the_whole_desk_is_held(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    """The next hand's Correct holds the whole desk (it is the next hand being edited), not
+    only the seat map: the note says so (a tester read "the hand keeps updating" while a
+    hand dealt on another device did not show)."""
+    table = seated_table(director)
+    page = login_page("td")
+    page.goto(f"{live_server.url}/tables/{table.number}/desk/")
+    page.locator("#proposal .correct summary").click()
+    note = page.locator("#desk-paused")
+    expect(note).to_contain_text("next hand is being corrected", timeout=8_000)
+    expect(note).not_to_contain_text("the hand keeps updating")
+
+
+def test_a_refused_seat_form_keeps_what_was_typed_with_the_reason_in_its_row(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    """A player who sits at another table (a 409, not a race lost: "Not now", not "Someone
+    else got there first") and a name of spaces: the reason is in the seat's row, not at the
+    top of the desk off screen, in the page's words ("Player: ...", never "name: ..."), and
+    the focus is on the Player box, with what was typed."""
+    from cardroom import players
+    from tests.factories import make_table
+
+    table = seated_table(director)
+    other = make_table(number=6, seats=6)
+    di = players.find_or_create_player(name="Di Egan", by=director)
+    players.seat_player(table=other, player=di, seat=1, buy_in=100, by=director)
+    page = login_page("td")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{live_server.url}/tables/{table.number}/desk/")
+    row = page.locator("#seat-row-5")
+    row.get_by_text("Seat a player").click()
+    row.get_by_label("Player").fill("Di Egan")
+    row.get_by_label("Buy-in").fill("100")
+    row.get_by_label("Buy-in").press("Enter")
+    reason = page.locator("#seat-row-5 .seat-refusal")
+    expect(reason).to_contain_text("Not now:")
+    expect(reason).to_contain_text("Di Egan")
+    expect(reason).not_to_contain_text("got there first")
+    expect(page.locator("#seat-row-5").get_by_label("Player")).to_be_focused()
+    expect(page.locator("#seat-row-5").get_by_label("Player")).to_have_value("Di Egan")
+    box = reason.bounding_box()
+    assert box and 0 <= box["y"] <= 768 - box["height"], box
+
+    page.locator("#seat-row-5").get_by_label("Player").fill("   ")
+    page.locator("#seat-row-5").get_by_label("Player").press("Enter")
+    reason = page.locator("#seat-row-5 .seat-refusal")
+    expect(reason).to_contain_text("Player: This field is required.")
+    expect(page.locator("#seat-row-5").get_by_label("Player")).to_be_focused()
