@@ -303,10 +303,29 @@ if not DEBUG:
     if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+
+def _no_traceback_below_500(record: Any) -> bool:
+    """A refusal (a 403 for want of a role, a 404) is logged as its one line, "Forbidden
+    (Permission denied): /path", without the traceback of the exception that made it: in the
+    server's log a traceback reads as an error, and a 4xx is the app working. 5xx keep theirs."""
+    if getattr(record, "status_code", 500) < 500:
+        record.exc_info = None
+        record.exc_text = None
+    return True
+
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "no_traceback_below_500": {
+            "()": "django.utils.log.CallbackFilter",
+            "callback": _no_traceback_below_500,
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["no_traceback_below_500"]}
+    },
     "root": {
         "handlers": ["console"],
         "level": env_choice(

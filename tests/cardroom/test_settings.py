@@ -1,9 +1,12 @@
 """Settings come from the environment; bad values stop start-up naming the variable."""
 
+import io
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -152,3 +155,29 @@ def test_debug_settings_do_not_pass_the_deploy_check() -> None:
     """The deploy check really checks: the development defaults fail it."""
     result = run_django({}, "check", "--deploy", "--fail-level", "WARNING")
     assert result.returncode != 0
+
+
+@pytest.mark.django_db
+def test_a_403_is_logged_as_one_line_without_a_traceback(client: Any, staff: Any) -> None:
+    """The server's log: a refusal for want of a role is the app working, one line; a tester
+    read eight tracebacks in gunicorn's log for eight 403s. A 5xx keeps its traceback."""
+    console = next(
+        h for h in logging.getLogger().handlers if type(h) is logging.StreamHandler and h.filters
+    )
+    written = io.StringIO()
+    original = console.setStream(written)
+    try:
+        client.force_login(staff)
+        assert client.post("/tables/new/").status_code == 403
+        broken = logging.LogRecord("django.request", logging.ERROR, "", 0, "boom", (), None)
+        try:
+            raise ValueError("the app failed")
+        except ValueError:
+            broken.exc_info = sys.exc_info()
+        broken.status_code = 500
+        console.handle(broken)
+    finally:
+        console.setStream(original)
+    log = written.getvalue()
+    assert "Forbidden" in log and "/tables/new/" in log
+    assert log.count("Traceback") == 1 and "the app failed" in log  # the 500's only
