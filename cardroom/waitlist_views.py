@@ -132,6 +132,7 @@ def panels(
             player_id__in=[e.player_id for e in entries], left_at=None
         ).select_related("table")
     }
+    elsewhere = offers_elsewhere(list(entries))
     shown = []
     for game_list in lists:
         mine = by_list[game_list.pk]
@@ -165,12 +166,29 @@ def panels(
                 tables=list(game_list.tables()),
                 proposal=waitlist_tables.start_table_proposal(game_list),
                 started=waitlist_tables.last_start(game_list),
-                facts=entry_facts(mine),
+                facts={
+                    pk: {**f, "also_called": elsewhere[pk]} for pk, f in entry_facts(mine).items()
+                },
                 error=errors.get(game_list.pk, ""),
                 notice=notices.get(game_list.pk, ""),
             )
         )
     return shown
+
+
+def offers_elsewhere(entries: list[WaitlistEntry]) -> dict[int, list[str]]:
+    """By entry id: the seats the same player is offered from their other lists ("Table 3
+    seat 2"). A player may wait on several lists, so two offers at once are allowed, but the
+    floor sees it on the row (and on the call) before calling them across the room again."""
+    called = [e for e in entries if e.status == EntryStatus.CALLED and e.called_table]
+    return {
+        e.pk: [
+            f"{o.called_table} seat {o.called_seat}"
+            for o in called
+            if o.player_id == e.player_id and o.pk != e.pk
+        ]
+        for e in entries
+    }
 
 
 def moving(
@@ -433,9 +451,14 @@ def entry_call(request: AuthenticatedRequest, entry_id: int) -> HttpResponse:
         table = seat_target(data)
         waitlists.call_player(entry=entry, table=table, seat=data["seat"], by=request.user)
         minutes = RoomSettings.current().offer_minutes
-        return (
+        said = (
             f"{entry.player} called to {table}, seat {data['seat']}: {minutes} minutes to take it."
         )
+        live = entry.player.waitlist_entries.filter(status=EntryStatus.CALLED).exclude(pk=entry.pk)
+        also = [
+            f"{e.called_table} seat {e.called_seat}" for e in live.select_related("called_table")
+        ]
+        return f"{said} Also called to {', '.join(also)}." if also else said
 
     return entry_action(request, entry_id, run, form_class=SeatForm)
 

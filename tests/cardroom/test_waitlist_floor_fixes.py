@@ -259,3 +259,40 @@ def test_the_kiosk_api_says_nothing_about_whether_a_name_is_already_down(
     assert probe.status_code == fresh.status_code == 201
     assert probe.json() == {"public_name": "A.R.", "lists": [{"list": "NLHE 1/2"}]}
     assert fresh.json() == {"public_name": "Z.Q.", "lists": [{"list": "NLHE 1/2"}]}
+
+
+def test_a_player_called_from_two_lists_is_flagged_on_both_rows(
+    persona_client: Any, floor_manager: Any
+) -> None:
+    """A tester's finding: Hannah held Table 2 seat 1 (NLHE 1/2) and Table 3 seat 2 (NLHE 2/5)
+    at once with no word of it. She may wait on both lists, so the second call is allowed, but
+    the call says so and each of her rows names the other seat."""
+    from tests.factories import make_table
+
+    fm = floor_manager
+    two = make_table(number=2, by=fm, seats=9)
+    three = make_table(number=3, by=fm, seats=9, small_blind=2, big_blind=5, min_buy_in=100)
+    seat(three, fm, "Seated 3-1", 1)
+    small = waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=fm
+    )
+    big = waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=2, big_blind=5, by=fm
+    )
+    first = waitlists.add_to_list(game_list=small, name="Hannah Hill", by=fm)
+    second = waitlists.add_to_list(game_list=big, name="Hannah Hill", by=fm)
+    waitlists.call_player(entry=first, table=two, seat=1, by=fm)
+    url = reverse("cardroom:waitlist_call", args=[second.pk])
+    answer = persona_client("staff").post(url, {"table": 3, "seat": 2}, **HTMX)
+    assert answer.status_code == 200, answer.content.decode()
+    text = answer.content.decode()
+    assert (
+        "Hannah Hill called to Table 3, seat 2: 3 minutes to take it."
+        " Also called to Table 2 seat 1."
+    ) in text
+    alone = waitlists.add_to_list(game_list=small, name="Ian Ito", by=fm)
+    page = persona_client("staff").get(PAGE).content.decode()
+    for row, other in ((first, "Table 3 seat 2"), (second, "Table 2 seat 1")):
+        html = page.split(f'id="entry-{row.pk}"', 1)[1].split("</li>", 1)[0]
+        assert f"also called to {other}" in html
+    assert "also called" not in page.split(f'id="entry-{alone.pk}"', 1)[1].split("</li>")[0]
