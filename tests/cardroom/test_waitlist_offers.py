@@ -1,6 +1,7 @@
 """Issue 20 after the floor test (F15): a seat offered to a called player is not given away at
 the desk while the offer runs; the floor releases the offer first (recorded, the player keeps
-their place and is offered another seat), and a seat taken anyway ends its offer at once."""
+their place for the next seat and the next player in the room is offered another), and a seat
+taken anyway ends its offer at once."""
 
 from datetime import timedelta
 from typing import Any
