@@ -1,5 +1,6 @@
 """Shared fixtures: role personas, an API client per role, browser set-up, service markers."""
 
+import contextlib
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -274,10 +275,13 @@ def close_leftover_pages(request: pytest.FixtureRequest) -> Iterator[None]:
     if "browser" not in request.fixturenames:
         yield
         return
+    from playwright.sync_api import Error as PlaywrightError
+
     browser = request.getfixturevalue("browser")
     yield
     for context in list(browser.contexts):
-        context.close()
+        with contextlib.suppress(PlaywrightError):  # closed meanwhile: nothing left to stop
+            context.close()
 
 
 @pytest.fixture
