@@ -26,6 +26,7 @@ from cardroom.floor import (
     page_cursor,
     poll,
     recent_rulings,
+    seatings_at,
     tables_for_floor,
 )
 from cardroom.forms import (
@@ -70,6 +71,7 @@ from cardroom.services import (
     void_hand,
     void_last_action,
 )
+from cardroom.table_choices import TableKind
 from cardroom.table_history import table_history
 from rules.betting import facing_of
 from rules.engine.chips import interpret
@@ -131,7 +133,20 @@ def _error(
 def table_list(request: AuthenticatedRequest) -> HttpResponse:
     tables = TableFilter(request.GET or None, queryset=Table.objects.all())
     template = "cardroom/table_list.html#table-rows" if request.htmx else "cardroom/table_list.html"
-    return render(request, template, {"form": tables.form, "tables": filtered(tables)})
+    shown = with_tournaments(list(filtered(tables)))
+    return render(request, template, {"form": tables.form, "tables": shown})
+
+
+def with_tournaments(tables: list[Table]) -> list[Table]:
+    """Each tournament table with ``playing``: the tournament in play there and its clock (a
+    ``floor.Seating``), or None. The list shows that game, not the table's cash settings, which
+    do not apply while a tournament plays there (a tester read "1/2 NL Hold'em, buy-in
+    40-200" for tables playing 300/600 with an ante)."""
+    tournament_tables = [t.pk for t in tables if t.kind == TableKind.TOURNAMENT]
+    playing = seatings_at(tournament_tables, timezone.now()) if tournament_tables else {}
+    for table in tables:
+        table.playing = playing.get(table.pk)  # type: ignore[attr-defined]
+    return tables
 
 
 @require_GET
@@ -223,6 +238,7 @@ def table_status(request: AuthenticatedRequest, number: int) -> HttpResponse:
             "card": card, "row_error": error, "confirm_close": confirm_close,
         }  # fmt: skip
         return render(request, "cardroom/floor.html#card", context, status=status)
+    [table] = with_tournaments([table])
     context = {"table": table, "row_error": error, "confirm_close": confirm_close}
     return render(request, "cardroom/table_list.html#table-row", context, status=status)
 

@@ -121,3 +121,22 @@ def test_filters_narrow_the_list_and_bad_stakes_say_so(persona_client: Any) -> N
     assert "<html" not in html
     bad = client.get("/tables/?stakes=lots").content.decode()
     assert "Write stakes as small/big blind" in bad
+
+
+def test_the_table_list_shows_a_tournament_tables_game_not_its_cash_settings(
+    client: Any, director: Any
+) -> None:
+    """A tester read "1/2 NL Hold'em, buy-in 40–200" beside tables playing a tournament's
+    300/600 with an ante: a tournament table shows the tournament in play and its level."""
+    from tests.tournaments.factories import make_tournament
+
+    make_tournament(by=director, tables=1, entrants=6, name="Friday Turbo", first_table=21)
+    make_table(number=1, small_blind=1, big_blind=2)
+    client.force_login(director)
+    html = client.get("/tables/").content.decode()
+    row = html[html.index('id="table-21"') :]
+    row = row[: row.index("</tr>")]
+    assert "Friday Turbo" in row and "Level 1: " in row
+    assert "1/2" not in row and "40" not in row
+    cash = html[html.index('id="table-1"') :]
+    assert "1/2" in cash[: cash.index("</tr>")]
