@@ -35,7 +35,7 @@ from cardroom.filters import TableFilter, filtered
 from cardroom.models import Hand, HandStatus, Ruling, SeatEvent, Table
 from cardroom.services import engine_state
 from cardroom.table_choices import TableKind, Variant
-from cardroom.waitlist_models import GameList, WaitlistEvent
+from cardroom.waitlist_models import GameList, MustMove, WaitlistEvent
 from rules.engine.state import snapshot
 from tournaments.clock_reading import ClockReading, read_clock
 from tournaments.models import (
@@ -129,6 +129,8 @@ class Card:
     seat_map: dict[str, Any] | None = None
     #: Players on the open waitlist for this cash table's game (None: no list open for it).
     waiting: int | None = None
+    #: The main game this table must move to (its list's label), while it is a must-move.
+    must_move: str | None = None
 
     @property
     def seats_taken(self) -> int:
@@ -161,7 +163,8 @@ class Card:
         if self.seat_map is not None:
             seats += f"/{self.seat_map['sitting_out']}.{self.seat_map['busted']}"
         stamp = table.updated_at.timestamp()
-        return f"{table.number}:{stamp}:{live}:{ruling}:{seating}:{seats}:{self.waiting}"
+        waits = f"{self.waiting}:{self.must_move}"
+        return f"{table.number}:{stamp}:{live}:{ruling}:{seating}:{seats}:{waits}"
 
 
 # --- which tables ---------------------------------------------------------------------------
@@ -191,7 +194,7 @@ def tables_for_floor(filters: FloorFilter | Mapping[str, Any] | None = None) -> 
 
 
 def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
-    """The cards for ``tables``: five queries more than the tables', however many there are."""
+    """The cards for ``tables``: six queries more than the tables', however many there are."""
     tables = tables.prefetch_related(
         Prefetch(
             "hands",
@@ -210,6 +213,12 @@ def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
     cash = [t for t in rows if t.kind == TableKind.CASH]
     seat_maps = players.seat_summaries(cash)
     lists = waitlists.open_lists_waiting() if cash else []  # only for cash tables' cards
+    moving = {
+        must_move.table_id: str(must_move.main)
+        for must_move in MustMove.objects.filter(
+            ended_at__isnull=True, table__in=cash
+        ).select_related("main")
+    }
     result = []
     for table in rows:
         hand = table.live_hands[0] if table.live_hands else None
@@ -232,7 +241,9 @@ def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
         on_list = None  # no list open for the table's game (one at most: one_open_list_per_game)
         if table.kind == TableKind.CASH:
             on_list = next((n for gl, n in lists if waitlists.same_game(table, gl)), None)
-        result.append(Card(table, hand, street, pot, seated, seating, seat_map, on_list))
+        result.append(
+            Card(table, hand, street, pot, seated, seating, seat_map, on_list, moving.get(table.pk))
+        )
     return result
 
 
@@ -292,6 +303,8 @@ def change_stamps(
         waitlist_at=_latest(WaitlistEvent.objects.filter(**events_of_game), "at"),
         list_opened_at=_latest(GameList.objects.filter(**of_game), "opened_at"),
         list_closed_at=_latest(GameList.objects.filter(**of_game), "closed_at"),
+        must_move_at=_latest(MustMove.objects.filter(**at_table), "created_at"),
+        must_move_ended_at=_latest(MustMove.objects.filter(**at_table), "ended_at"),
         seated_at=_latest(SeatAssignment.objects.filter(**in_room), "started_at"),
         left_at=_latest(SeatAssignment.objects.filter(**in_room), "ended_at"),
         broken_at=_latest(TournamentTable.objects.filter(**at_table), "broken_at"),
@@ -316,6 +329,8 @@ def change_stamps(
             "waitlist_at",
             "list_opened_at",
             "list_closed_at",
+            "must_move_at",
+            "must_move_ended_at",
             "seated_at",
             "left_at",
             "broken_at",

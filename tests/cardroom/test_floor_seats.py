@@ -128,3 +128,32 @@ def test_seat_maps_and_waitlists_keep_the_queries_constant(
     floor_of(12)
     many, many_poll = queries_for(client, "/floor/"), queries_for(client, "/floor/updates/?v=1.x")
     assert (few, few_poll) == (many, many_poll)
+
+
+def test_a_must_move_tables_card_says_so_from_the_next_poll(
+    persona_client: Any, floor_manager: Any
+) -> None:
+    """A tester found no mark on the floor for a must-move table: its card says which game it
+    feeds from the next poll, and no more once the must-move ends."""
+    from cardroom import waitlist_tables
+
+    table = make_table(number=4, by=floor_manager)
+    make_table(number=5, by=floor_manager)
+    seat(table, 1, "Ana", floor_manager)
+    main = waitlists.open_list(
+        variant=table.variant, structure=table.structure, small_blind=1, big_blind=2,
+        by=floor_manager,
+    )  # fmt: skip
+    client = persona_client("staff")
+    age_seat_maps_and_lists()
+    cursor = cursor_of(client.get("/floor/").content.decode())
+    must_move = waitlist_tables.create_must_move(table=table, main=main, by=floor_manager)
+    update = client.get("/floor/updates/", {"v": cursor}).content.decode()
+    assert "Must-move</span> to NLHE 1/2" in card_of(update, 4)
+    assert 'id="card-5"' not in update or "Must-move" not in card_of(update, 5)
+
+    cursor = cursor_of(update)
+    age_seat_maps_and_lists()
+    waitlist_tables.end_must_move(must_move=must_move, by=floor_manager)
+    update = client.get("/floor/updates/", {"v": cursor}).content.decode()
+    assert 'id="card-4"' in update and "Must-move" not in card_of(update, 4)
