@@ -333,8 +333,9 @@ class CallView(APIView):
         entry = waitlists.call_player(entry=entry, by=_user(request), **data.validated_data)
         return Response(_entry_body(entry))
 
-    @extend_schema(summary="Release a running seat offer (the player keeps their place and is"
-                   " offered another open seat); optional ?reason=", responses={200: EntrySerializer, **ERRORS},
+    @extend_schema(summary="Release a running seat offer (the player keeps their place for the"
+                   " next seat; this seat goes to the next player); optional ?reason=",
+                   responses={200: EntrySerializer, **ERRORS},
                    parameters=[OpenApiParameter("reason", str, required=False)])  # fmt: skip
     def delete(self, request: Request, entry_id: int) -> Response:
         reason = request.query_params.get("reason", "")
