@@ -126,7 +126,7 @@ def test_filters_narrow_the_list_and_bad_stakes_say_so(persona_client: Any) -> N
 def test_the_table_list_shows_a_tournament_tables_game_not_its_cash_settings(
     client: Any, director: Any
 ) -> None:
-    """A tester read "1/2 NL Hold'em, buy-in 40–200" beside tables playing a tournament's
+    """A tester read "1/2 NL Hold'em, buy-in 40-200" beside tables playing a tournament's
     300/600 with an ante: a tournament table shows the tournament in play and its level."""
     from tests.tournaments.factories import make_tournament
 
