@@ -79,6 +79,8 @@ class OpenSeat:
     #: their chips (``text``: "Moves with 1,250 from Table 1"), the form's chips are added
     #: (``add``: what the minimum needs; ``add_max``: up to the table's maximum).
     moving: dict[str, Any] | None = None
+    #: Who this seat goes to when it is not offered (``waitlists.next_for_seat``).
+    next: WaitlistEntry | None = None
 
 
 @dataclass
@@ -89,7 +91,6 @@ class Panel:
     entries: list[WaitlistEntry]
     waited: list[str]  # how long each entry has waited, in the entries' order
     seats: list[OpenSeat]
-    next_up: WaitlistEntry | None
     tables: list[Table]
     proposal: dict[str, Any] = field(default_factory=dict)
     started: dict[str, Any] | None = None
@@ -148,9 +149,10 @@ def panels(
             if e.status == EntryStatus.CALLED and e.called_table and e.called_seat
         ]
         seats.sort(key=lambda s: (s.table.number, s.seat))
-        next_up = next((e for e in mine if waitlists.eligible(e)), None)  # next_eligible's
         for open_seat in seats:
-            open_seat.moving = moving(open_seat.called or next_up, open_seat.table, playing)
+            if not open_seat.called:  # never one who plays at that table or missed this seat
+                open_seat.next = waitlists.next_for_seat(game_list, open_seat.table, open_seat.seat)
+            open_seat.moving = moving(open_seat.called or open_seat.next, open_seat.table, playing)
         for row in movers:  # a must-move player takes the main game's next open seat first
             free = [s for s in seats if not s.called and not s.mover]
             free = [s for s in free if s.table.pk != row["must_move"].table_id]
@@ -162,7 +164,6 @@ def panels(
                 entries=mine,
                 waited=[waited(e.added_at, now) for e in mine],
                 seats=seats,
-                next_up=next_up,
                 tables=list(game_list.tables()),
                 proposal=waitlist_tables.start_table_proposal(game_list),
                 started=waitlist_tables.last_start(game_list),

@@ -317,6 +317,29 @@ def eligible(entry: WaitlistEntry) -> bool:
     )
 
 
+def next_for_seat(
+    game_list: GameList,
+    table: Table,
+    seat: int,
+    *,
+    skip: Collection[int] = (),
+    automatic: bool = False,
+) -> WaitlistEntry | None:
+    """Who this seat goes to: the first eligible player, never one who already plays at its
+    table (a move there is a seat change, not a call: a tester saw a seat held 3 minutes for
+    a player already at that table, then "Seat" refused), and not one who missed an offer of
+    this seat or was released from it while anyone else waits (F19: the seat would bounce
+    between two players). An ``automatic`` call never goes back to them: it waits for the
+    floor, who may still call them when nobody else is waiting."""
+    there = game_list.entries.filter(
+        status__in=LIVE_STATUSES, player__seats__table=table, player__seats__left_at=None
+    )
+    away = {*skip, *there.values_list("pk", flat=True)}
+    missed = game_list.events.filter(kind__in=MISSED_SEAT, table_number=table.number, seat=seat)
+    first = next_eligible(game_list, skip=away | set(missed.values_list("entry_id", flat=True)))
+    return first if first is not None or automatic else next_eligible(game_list, skip=away)
+
+
 def next_eligible(game_list: GameList, *, skip: Collection[int] = ()) -> WaitlistEntry | None:
     """The first waiting player in the room (a call-in who has not checked in is passed over),
     leaving out the entries in ``skip``."""
@@ -339,10 +362,14 @@ def free_seat(table: Table, seat: int, *, offered_to: int | None = None) -> None
         raise Conflict("seat_offered", f"Seat {seat} at {table} is offered to {other.player}.")
 
 
-def _first_or_called(entry: WaitlistEntry, doing: str) -> None:
+def _first_or_called(entry: WaitlistEntry, doing: str, table: Table, seat: int) -> None:
     if entry.status == EntryStatus.CALLED:
         return
-    first = next_eligible(entry.game_list)
+    if table.seated.filter(player_id=entry.player_id, left_at=None).exists():
+        raise WaitlistRefused(
+            "entry", f"{entry.player} already plays at {table}: a move there is a seat change."
+        )
+    first = next_for_seat(entry.game_list, table, seat)
     if first is None or first.pk != entry.pk:
         ahead = f"{first.player} is first" if first else "They are not in the room yet"
         raise WaitlistRefused(
@@ -363,7 +390,7 @@ def call_player(*, entry: WaitlistEntry, table: Table, seat: int, by: User | Non
         require_live(entry, "call them")
         if entry.status == EntryStatus.CALLED:
             raise Conflict("already_called", f"{entry.player} has just been called.")
-        _first_or_called(entry, "call")
+        _first_or_called(entry, "call", locked_table, seat)
         free_seat(locked_table, seat)
         return _call(locked_list, entry, locked_table, seat, by, minutes)
 
@@ -410,7 +437,7 @@ def seat_from_list(
         locked_list = lock_list(entry.game_list)
         entry = lock_entry(entry)
         require_live(entry, "seat them")
-        _first_or_called(entry, "seat")
+        _first_or_called(entry, "seat", locked_table, seat)
         free_seat(locked_table, seat, offered_to=entry.pk)
         elsewhere = (
             TableSeat.objects.filter(player=entry.player, left_at=None)
@@ -555,13 +582,9 @@ def _expire(game_list: GameList, entry: WaitlistEntry, minutes: int) -> None:
     locked = Table.objects.get(pk=table.pk)
     if locked.status != TableStatus.OPEN or locked.seated.filter(seat=seat, left_at=None).exists():
         return
-    # The automatic re-call goes down the list: whoever already missed an offer of this very
-    # seat, or was released from it, is skipped (they keep their place for another seat), so
-    # two players never bounce one seat between them; with nobody else in the room it waits.
-    missed = game_list.events.filter(
-        kind__in=MISSED_SEAT, table_number=table.number, seat=seat
-    ).values_list("entry_id", flat=True)
-    following = next_eligible(game_list, skip={entry.pk, *(pk for pk in missed if pk)})
+    # The automatic re-call goes down the list, past whoever missed or was released from the
+    # seat (they keep their place for another seat); with nobody else in the room it waits.
+    following = next_for_seat(game_list, locked, seat, skip={entry.pk}, automatic=True)
     if following is not None:
         _call(game_list, lock_entry(following), locked, seat, None, minutes)
 
@@ -596,8 +619,8 @@ def _offer_next(
     """Call the first eligible player (but ``skip``, an entry id) to the first open seat of the
     list's game, if any (the caller holds the game's table rows and the list)."""
     seats = [(t, s) for t, s in open_seats(game_list) if (t.pk, s) != not_seat]
-    following = next_eligible(game_list, skip={skip})
-    if seats and following is not None:
+    following = next_for_seat(game_list, *seats[0], skip={skip}, automatic=True) if seats else None
+    if following is not None:
         _call(game_list, lock_entry(following), seats[0][0], seats[0][1], None, minutes)
 
 

@@ -295,3 +295,54 @@ def test_an_expired_offer_goes_down_the_list_never_back_to_who_missed_that_seat(
         "Leo Ray", "Kim Ong", "Ann Lee",
     ]  # fmt: skip
     assert game.events.filter(kind="offer_expired").count() == 3
+
+
+def test_a_player_already_at_the_table_is_never_called_to_its_open_seat(
+    floor_manager: Any, client: Any
+) -> None:
+    """A tester's evening: Liam, on the 1/2 list, was seated at Table 3 from the desk. The
+    list showed "Next: Liam" for Table 3's open seat; Call next held the seat 3 minutes for
+    him, then Seat was refused ("use a seat change"). That seat now goes to Mia, next in the
+    room; Liam is next for another table's seat; a call of Liam to Table 3 says why not."""
+    three = make_table(number=3, by=floor_manager, seats=9)
+    four = make_table(number=4, by=floor_manager, seats=9)
+    for number in range(3, 10):
+        seat(three, floor_manager, f"Seated 3-{number}", number)
+        seat(four, floor_manager, f"Seated 4-{number}", number)
+    seat(four, floor_manager, "Seated 4-1", 1)
+    game = nlhe(floor_manager)
+    liam = waitlists.add_to_list(game_list=game, name="Liam Five", by=floor_manager)
+    mia = waitlists.add_to_list(game_list=game, name="Mia Six", by=floor_manager)
+    seat(three, floor_manager, "Liam Five", 2)  # at the desk, not from the list
+    assert waitlists.next_for_seat(game, three, 1) == mia
+    assert waitlists.next_for_seat(game, four, 2) == liam
+    with pytest.raises(waitlists.WaitlistRefused, match="already plays at Table 3"):
+        waitlists.call_player(entry=liam, table=three, seat=1, by=floor_manager)
+    client.force_login(floor_manager)
+    page = client.get("/floor/waitlists/").content.decode()
+    row = page[page.index("Table 3</strong>, seat 1") :]
+    assert "Next: Mia Six" in row[: row.index("</li>")]
+    row = page[page.index("Table 4</strong>, seat 2") :]
+    assert "Next: Liam Five" in row[: row.index("</li>")]
+
+
+def test_a_released_seat_is_shown_to_the_next_player_but_may_still_go_back(
+    floor_manager: Any,
+) -> None:
+    """Released from seat 8, Hannah is not "Next" for it while Ian waits (a tester could call
+    her straight back with one tap); with nobody else waiting the floor may still call her."""
+    one = make_table(number=1, by=floor_manager, seats=8)
+    for number in range(1, 8):
+        seat(one, floor_manager, f"Seated {number}", number)
+    game = nlhe(floor_manager)
+    hannah = waitlists.add_to_list(game_list=game, name="Hannah Hill", by=floor_manager)
+    ian = waitlists.add_to_list(game_list=game, name="Ian Ito", by=floor_manager)
+    waitlists.call_player(entry=hannah, table=one, seat=8, by=floor_manager)
+    waitlists.release_offer(entry=hannah, by=floor_manager, reason="not answering")
+    assert waitlists.next_for_seat(game, one, 8) == ian
+    with pytest.raises(waitlists.WaitlistRefused, match="Ian Ito is first"):
+        waitlists.call_player(entry=hannah, table=one, seat=8, by=floor_manager)
+    waitlists.remove_entry(entry=ian, reason="went home", by=floor_manager)
+    assert waitlists.next_for_seat(game, one, 8) == hannah
+    assert waitlists.next_for_seat(game, one, 8, automatic=True) is None
+    waitlists.call_player(entry=hannah, table=one, seat=8, by=floor_manager)
