@@ -182,3 +182,19 @@ def test_applying_a_balancing_check_says_one_move_made_in_plain_words(
     expect(page.locator(".messages")).to_contain_text("1 move made.")
     # ...and where the player walks: the room's table (F18).
     expect(page.locator(".messages")).to_contain_text(re.compile(r"moved to room Table \d+ seat"))
+
+
+def test_closing_registration_asks_first(login_page: Any, field: Any, live_server: Any) -> None:
+    """A tester closed registration in one click: it fixes the finishing places and cannot be
+    undone, so the first click shows what it does, and only the second closes."""
+    from tournaments.models import Tournament
+
+    Tournament.objects.filter(pk=field.pk).update(status="running")
+    page = login_page("td")
+    page.goto(f"{live_server.url}/tournaments/{field.pk}/")
+    page.get_by_text("Close registration…").click()
+    expect(page.get_by_text("This cannot be undone.")).to_be_visible()
+    assert Tournament.objects.get(pk=field.pk).registration_open
+    page.get_by_role("button", name="Close registration now").click()
+    expect(page.locator(".messages")).to_contain_text("Registration and re-entry are closed")
+    assert not Tournament.objects.get(pk=field.pk).registration_open
