@@ -210,10 +210,13 @@ def test_a_refused_raise_keeps_the_amount_typed_beside_its_reason(
     expect(box).to_have_attribute("aria-invalid", "true")
     seen = reason.bounding_box()
     assert seen and seen["y"] >= -1 and seen["y"] + seen["height"] <= 768, seen
-    page.keyboard.press("Enter")  # the same 3 again: refused again, never a raise to 4
+    with page.expect_response(lambda r: r.request.method == "POST" and r.status == 422):
+        page.keyboard.press("Enter")  # the same 3 again: refused again, never a raise to 4
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
     expect(page.locator("#raise-refusal")).to_contain_text("Refused")
     expect(page.get_by_label("Raise to")).to_have_value("3")
     expect(page.locator(".log")).to_contain_text("no action yet")
+    expect(page.get_by_label("Raise to")).to_be_focused()
     page.keyboard.type("6")  # the selected 3 is typed over
     page.keyboard.press("Enter")
     expect(page.locator(".log li").first).to_contain_text("Seat 1 raises to 6")

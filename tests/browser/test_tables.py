@@ -32,7 +32,7 @@ def test_floor_manager_creates_a_2_5_table_fixing_a_bad_straddle(
     row = page.locator("#table-1")
     expect(row).to_contain_text("2/5 NL Hold'em")
     expect(row).to_contain_text("10 live")
-    expect(row).to_contain_text("200–1000")
+    expect(row).to_contain_text("200–1,000")
 
 
 def test_quick_open_and_close_from_the_list(login_page: Any, floor_manager: Any) -> None:
