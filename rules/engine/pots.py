@@ -21,12 +21,13 @@ def build_pots(
     contributed: Mapping[int, int],
     folded: Collection[int],
     all_in: Collection[int] | None = None,
-    dead: int = 0,
+    dead: Mapping[int, int] | None = None,
 ) -> list[Pot]:
     """Main pot first, then side pots, from each seat's total contribution to the hand.
 
-    ``dead`` is dead money (a big-blind ante, the dead part of a posted missed blind): it lies
-    in the main pot and counts toward nobody's pot level, so ``contributed`` excludes it.
+    ``dead`` is each seat's dead money (a big-blind ante, the dead part of a posted missed
+    blind): it lies in the main pot and counts toward nobody's pot level, so ``contributed``
+    excludes it.
 
     Each pot is capped at what an all-in player put in; a player still in the hand is eligible
     for a pot they contributed to fully. Folded players' chips stay in the pots they reached.
@@ -38,7 +39,22 @@ def build_pots(
     capped = live if all_in is None else [seat for seat in live if seat in all_in]
     caps = sorted({contributed[seat] for seat in capped})
     can_match = () if all_in is None else [seat for seat in live if seat not in all_in]
+    dead = dead or {}
+    dead_money = sum(dead.values())
     pots: list[Pot] = []
+    if any(contributed[seat] == 0 and dead.get(seat, 0) > 0 for seat in capped):
+        # A player all-in for dead money alone (a dead post with their last chips): their pot
+        # level is 0, so the main pot is the dead money and nothing else. Contract v2: dead
+        # money "lies in the main pot and never raises anyone's pot level", and a player is
+        # eligible for the pots they contributed to fully; everyone still in contributed fully
+        # to a level of 0 (CR-DM.1: the dead money is won with the main pot by the players
+        # eligible for it). RRoP-TR.19: a player short of a forced bet "is entitled to get
+        # action on whatever amount of money remains": here, the dead money. A player who put
+        # nothing in at all has no stake in it.
+        eligible = {s for s in live if contributed[s] > 0 or dead.get(s, 0) > 0}
+        eligible.update(can_match)
+        pots.append(Pot(dead_money, tuple(sorted(eligible))))
+        dead_money = 0
     previous = 0
     for cap in caps:
         amount = 0
@@ -63,14 +79,14 @@ def build_pots(
             pots.append(Pot(last.amount + rest, last.eligible))
         elif live:
             pots.append(Pot(rest, tuple(sorted(live))))
-    if dead:
+    if dead_money:
         # Contract v2, "Dead money": in the main pot, won by whoever is eligible for it.
         if pots:
             main = pots[0]
-            pots[0] = Pot(main.amount + dead, main.eligible)
+            pots[0] = Pot(main.amount + dead_money, main.eligible)
         else:
             everyone = live if live else list(contributed)
-            pots.append(Pot(dead, tuple(sorted(everyone))))
+            pots.append(Pot(dead_money, tuple(sorted(everyone))))
     return pots
 
 

@@ -62,7 +62,7 @@ def pots(state: HandState) -> list[Pot]:
     all_in = [seat for seat in state.seat_order if stacks[seat] == 0]
     dead = state.dead
     live = {seat: chips - dead[seat] for seat, chips in state.total_contributed.items()}
-    return build_pots(live, state.folded, all_in, sum(dead.values()))
+    return build_pots(live, state.folded, all_in, dead)
 
 
 def snapshot(state: HandState) -> dict[str, Any]:

@@ -193,3 +193,34 @@ def test_dead_money_from_a_post_goes_to_the_main_pot_winner() -> None:
     ]
     stacks = {s["seat"]: s["stack"] for s in result["stacks"]}
     assert stacks == {1: 5150, 2: 4950, 3: 4900}
+
+
+def test_a_player_all_in_on_a_dead_post_wins_the_dead_money() -> None:
+    # Blinds 50-100, button 4: seat 3 posts its last 50 dead (a missed small blind) and is
+    # all-in; seats 4 and 1 fold; seat 3 shows the best hand. The dead 50 is the main pot
+    # (contract v2, "Dead money"; CR-DM.1), the small blind's 50 and the big blind's called 50
+    # the side pot, and the big blind's other 50 is returned.
+    body = {
+        "game": GAME,
+        "button": 4,
+        "seats": [{"seat": n, "stack": 50 if n == 3 else 1000} for n in (1, 2, 3, 4)],
+        "posts": [{"seat": 3, "dead": 50}],
+        "actions": [{"seat": 4, "action": "fold"}, {"seat": 1, "action": "fold"}],
+        "showdown": {"ranking": [[3], [2]]},
+    }
+    response = award(body)
+    assert response.status_code == 200, response.json()
+    assert response.json() == {
+        "pots": [
+            {"amount": 50, "eligible": [2, 3], "awards": [{"seat": 3, "amount": 50}]},
+            {"amount": 100, "eligible": [2], "awards": [{"seat": 2, "amount": 100}]},
+        ],
+        "returned": [{"seat": 2, "amount": 50}],
+        "stacks": [
+            {"seat": 1, "stack": 950},
+            {"seat": 2, "stack": 1050},
+            {"seat": 3, "stack": 50},
+            {"seat": 4, "stack": 1000},
+        ],
+        "citations": ["CR-DM.1", "RRoP-TI.5"],
+    }
