@@ -12,8 +12,8 @@ import django_filters
 from django import forms
 from django.db.models import Q, QuerySet
 
-from cardroom.forms import whole_number
 from cardroom.models import Ruling, Table
+from cardroom.parsers import whole_number
 from cardroom.table_choices import Structure, TableKind, TableStatus
 
 STAKES_ERROR = "Write stakes as small/big blind, e.g. 2/5."

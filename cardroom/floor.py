@@ -33,6 +33,7 @@ from django.utils import timezone
 from cardroom import players, waitlists
 from cardroom.filters import TableFilter, filtered
 from cardroom.models import Hand, HandStatus, Ruling, SeatEvent, Table
+from cardroom.parsers import whole_number
 from cardroom.services import engine_state
 from cardroom.table_choices import TableKind, Variant
 from cardroom.waitlist_models import GameList, MustMove, WaitlistEvent
@@ -58,8 +59,8 @@ def live_tournaments() -> QuerySet[Tournament]:
 
 def in_tournament(tables: QuerySet[Table], name: str, value: str) -> QuerySet[Table]:
     """``yes``: tournament tables; ``no``: cash tables; a tournament's id: its tables in play."""
-    if value.isdigit():
-        in_play = TournamentTable.objects.in_play().filter(tournament_id=int(value))
+    if (tournament_id := whole_number(value, 18)) is not None:
+        in_play = TournamentTable.objects.in_play().filter(tournament_id=tournament_id)
         return tables.filter(pk__in=in_play.values("table_id"))
     return tables.filter(kind=TableKind.TOURNAMENT if value == "yes" else TableKind.CASH)
 
@@ -375,11 +376,19 @@ def make_cursor(now: datetime, held: str) -> str:
     return f"{int(now.timestamp() * 1000)}.{held}"
 
 
+#: The last millisecond a ``datetime`` holds (9999-12-31): a cursor past it is no time at all.
+LAST_MILLIS = int(datetime.max.replace(tzinfo=UTC).timestamp() * 1000)
+
+
 def read_cursor(cursor: str) -> tuple[datetime, str] | None:
-    millis, _, held = cursor.partition(".")
-    if not millis.isdigit() or len(millis) > 15 or len(held) != 12:
+    """The time and the cards a cursor names, or None for one this server never made: its
+    milliseconds in ASCII digits ("²²²" passed ``isdigit`` and failed ``int``, a 500) and
+    within a date ("999999999999999" was "year out of range", a 500)."""
+    text, _, held = cursor.partition(".")
+    millis = whole_number(text, 15)
+    if millis is None or millis > LAST_MILLIS or len(held) != 12:
         return None
-    return datetime.fromtimestamp(int(millis) / 1000, tz=UTC), held
+    return datetime.fromtimestamp(millis / 1000, tz=UTC), held
 
 
 def page_cursor(shown: Sequence[Card], now: datetime) -> str:
@@ -404,7 +413,8 @@ def poll(
     held = digest((pk, number) for pk, number, _ in stamps)
     new_cursor = make_cursor(now, held)
     read = read_cursor(cursor)
-    if read is None or read[1] != held:
+    # A cursor from the future (past the overlap any clock skew needs) was not made here.
+    if read is None or read[1] != held or read[0] > now + OVERLAP:
         return Update(new_cursor, cards(tables_for_floor(filters), now), [], recent_rulings())
     since = read[0] - OVERLAP
     changed = [pk for pk, _, stamp in stamps if stamp > since]

@@ -10,6 +10,7 @@ from django.http import QueryDict
 
 from cardroom.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
 from cardroom.models import Table
+from cardroom.parsers import whole_number
 from cardroom.services import EDITABLE_FIELDS
 from cardroom.table_choices import (
     AnteType,
@@ -21,15 +22,6 @@ from cardroom.table_choices import (
     Variant,
 )
 from rules.engine.chips import Physical
-
-
-def whole_number(text: str, digits: int = 9) -> int | None:
-    """``text`` as a number of at most ``digits`` ASCII digits, else None. ``str.isdigit`` says
-    yes to "²" (which ``int`` refuses) and to 5,000 digits (past Python's own 4,300-digit
-    limit): either was a ``ValueError``, a 500, in a form's cleaning."""
-    text = text.strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= digits else None
-
 
 #: Common games, one tap to fill the form (the floor manager can still change anything).
 PRESETS: dict[str, dict[str, Any]] = {

@@ -14,6 +14,12 @@ than ``MAX_DEPTH``, with no integer a JSON client cannot hold exactly.
 
 Each refusal is a 400 ``bad_request`` in the API's error shape: a ``ParseError``, or for a
 number a client cannot hold a ``ValidationError`` whose ``fields`` names it by dotted path.
+
+``whole_number`` is the site's one reader of a number typed as text (a form field, a query
+parameter, a JSON key, a cursor): ASCII digits only. ``str.isdigit`` says yes to "²", to the
+Arabic-Indic "٣" and to the full-width "\uff11", which ``int`` refuses ("²", a ``ValueError``:
+a 500 wherever a view trusted ``isdigit``) or reads as 3 and 1; and to 5,000 digits, past
+Python's own 4,300-digit limit.
 """
 
 import codecs
@@ -67,6 +73,15 @@ def unsafe_number(data: Any) -> str | None:
         elif isinstance(value, list):
             stack.extend((f"{path}.{i}" if path else str(i), v) for i, v in enumerate(value))
     return None
+
+
+def whole_number(text: object, digits: int = 9) -> int | None:
+    """``text`` as a whole number of at most ``digits`` ASCII digits (spaces around it are
+    dropped), else None: no sign, no "²", no Arabic-Indic or full-width digits, no "1_000"."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= digits else None
 
 
 def _no_constant(name: str) -> Any:

@@ -45,6 +45,7 @@ from cardroom.api import REFUSED_422, STALE_409, DealtHandSerializer
 from cardroom.api_errors import Conflict
 from cardroom.desk import MAX_STACK
 from cardroom.models import Hand, Player, Table, TableSeat
+from cardroom.parsers import whole_number
 from cardroom.request_types import AuthenticatedApiRequest
 from cardroom.roles import HAND_WRITERS, READERS, role_permission
 from cardroom.table_choices import SeatStatus
@@ -449,9 +450,10 @@ class TableSeatView(APIView):
     def delete(self, request: Request, table_id: int, seat: int) -> Response:
         table = get_object_or_404(Table, pk=table_id)
         guard = request.query_params.get("player")
-        if guard is not None and not (guard.isascii() and guard.isdigit() and len(guard) < 19):
+        player = whole_number(guard, 18)
+        if guard is not None and player is None:
             raise ValidationError({"player": "A player's id."})
-        live = live_seat(table, seat, int(guard) if guard is not None else None)
+        live = live_seat(table, seat, player)
         left = calling(players.leave_seat, seat=live, by=writer(request))
         body = {"seat": left.seat, "player": PlayerSerializer(left.player).data,
                 "cashed_out": left.stack}  # fmt: skip

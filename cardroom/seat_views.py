@@ -31,6 +31,7 @@ from cardroom.desk import (
 )
 from cardroom.forms import CountForm, DealForm
 from cardroom.models import Hand, HandStatus, Player, SeatEvent, Table, TableSeat
+from cardroom.parsers import whole_number
 from cardroom.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.roles import HAND_WRITERS, READERS, has_role, role_required
 from cardroom.seat_words import proposal_view, seat_map, tournament_news
@@ -308,9 +309,8 @@ def desk_award(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
     """Push the pots: the winners tapped per pot become the award's showdown."""
     hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
     table = hand.table
-    try:
-        expected = int(request.POST.get("expected_seq", ""))
-    except ValueError:
+    expected = whole_number(request.POST.get("expected_seq", ""), 18)
+    if expected is None:
         return refused(
             request, table, ValidationError("The push came without its hand: reload the desk.")
         )
@@ -339,8 +339,9 @@ def tapped(post: Any) -> dict[str, set[int]]:
     for key in post:
         if key.count("-") != 2 or key.split("-")[1] not in ("high", "low"):
             continue
-        seats = {int(v) for v in post.getlist(key) if v.isdigit()}
-        taps[key] = seats
+        # A tap that is no seat number ("²") taps nobody: the pot is then said to be unwon.
+        seats = {whole_number(v, 2) for v in post.getlist(key)}
+        taps[key] = {seat for seat in seats if seat is not None}
     return taps
 
 

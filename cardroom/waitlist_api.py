@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from cardroom import waitlist_tables, waitlists
 from cardroom.models import GameList, MustMove, RoomSettings, Table, WaitlistEntry
+from cardroom.parsers import whole_number
 from cardroom.roles import READERS, Role, has_role, role_permission
 from cardroom.table_choices import Structure, Variant
 from cardroom.waitlist_models import EntrySource, StartRule, entry_facts
@@ -211,9 +212,10 @@ class StartInSerializer(serializers.Serializer[Any]):
     )
 
     def validate_buy_ins(self, value: dict[str, int]) -> dict[int, int]:
-        if not all(key.isdigit() and len(key) < 19 for key in value):
-            raise serializers.ValidationError("Keys are entry ids.")
-        return {int(key): amount for key, amount in value.items()}
+        ids = {whole_number(key, 18): amount for key, amount in value.items()}
+        if None in ids:
+            raise serializers.ValidationError("Keys are entry ids, in digits 0 to 9.")
+        return {pk: amount for pk, amount in ids.items() if pk is not None}
 
 
 class RoomSettingsSerializer(serializers.ModelSerializer[RoomSettings]):

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 
 from cardroom import waitlists
 from cardroom.models import GameList, Table
+from cardroom.parsers import whole_number
 from cardroom.table_choices import Structure, TableKind, TableStatus, Variant
 
 if TYPE_CHECKING:  # generic in django-stubs only, not at run time
@@ -25,9 +26,8 @@ class ListChoices(_ListField):
 
     def _check_values(self, value: Any) -> Any:
         for pk in value:
-            text = str(pk).strip()
-            digits = text.isascii() and text.isdigit() and len(text) <= 19
-            if not digits or int(text) > 2**63 - 1:
+            number = whole_number(str(pk), 19)
+            if number is None or number > 2**63 - 1:
                 raise ValidationError(
                     self.error_messages["invalid_pk_value"], code="invalid_pk_value",
                     params={"pk": pk},

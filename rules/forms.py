@@ -7,8 +7,10 @@ from typing import Any, cast
 from django import forms
 from django.urls import reverse
 
+from cardroom.parsers import whole_number
 from rules.models import Rulebook, Section
 from rules.search import MAX_QUERY
+from rules.services import HOUSE_NUMBER_ERROR, MAX_HOUSE_NUMBER
 
 
 class SearchForm(forms.Form):
@@ -54,17 +56,11 @@ class NewHouseRuleForm(HouseRuleForm):
     )
     field_order = ("number", "title", "text")
 
-    #: A house rule's number is also its place in the book (``Rule.order``, a
-    #: PositiveIntegerField: at most 2^31 - 1 on PostgreSQL). ``number=9999999999`` passed
-    #: the length check and overflowed that column (a 500); nine digits always fit.
-    MAX_NUMBER = 999_999_999
+    #: ``number=9999999999`` passed the length check and overflowed ``Rule.order`` (a 500).
+    MAX_NUMBER = MAX_HOUSE_NUMBER
 
     def clean_number(self) -> str:
         number: str = self.cleaned_data["number"].strip()
-        if number and not (
-            number.isascii() and number.isdigit() and 1 <= int(number) <= self.MAX_NUMBER
-        ):
-            raise forms.ValidationError(
-                f"A house rule number is a whole number from 1 to {self.MAX_NUMBER:,}."
-            )
+        if number and not 1 <= (whole_number(number) or 0) <= self.MAX_NUMBER:
+            raise forms.ValidationError(HOUSE_NUMBER_ERROR)
         return number

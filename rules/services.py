@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom.parsers import whole_number
 from rules import rulebook_format as fmt
 from rules.models import (
     BookKind,
@@ -149,12 +150,18 @@ def _clean(title: str, text: str) -> tuple[str, str]:
     return title, text
 
 
+#: A house rule's number is also its place in the book (``Rule.order``, a PositiveIntegerField:
+#: at most 2^31 - 1 on PostgreSQL): nine digits always fit.
+MAX_HOUSE_NUMBER = 999_999_999
+HOUSE_NUMBER_ERROR = f"A house rule number is a whole number from 1 to {MAX_HOUSE_NUMBER:,}."
+
+
 def create_house_rule(*, by: User, title: str, text: str, number: str = "") -> Rule:
     """Add a house rule, cited ``HOUSE-<number>`` (the next free number unless given)."""
     title, text = _clean(title, text)
     number = number.strip()
-    if number and not number.isdigit():
-        raise ValidationError({"number": "A house rule number is digits, like 12."})
+    if number and not 1 <= (whole_number(number) or 0) <= MAX_HOUSE_NUMBER:
+        raise ValidationError({"number": HOUSE_NUMBER_ERROR})
     with transaction.atomic():
         book, _ = Rulebook.objects.get_or_create(
             code=HOUSE_CODE,
@@ -166,7 +173,8 @@ def create_house_rule(*, by: User, title: str, text: str, number: str = "") -> R
         section, _ = Section.objects.get_or_create(
             rulebook=book, code=HOUSE_SECTION, defaults={"title": "House rules"}
         )
-        taken = {int(n) for n in book.rules.values_list("number", flat=True) if n.isdigit()}
+        numbers = book.rules.values_list("number", flat=True)
+        taken = {n for n in map(whole_number, numbers) if n is not None}
         number = number or str(max(taken, default=0) + 1)
         citation = f"{HOUSE_CODE}-{number}"
         if Rule.objects.filter(citation_id=citation).exists() or (

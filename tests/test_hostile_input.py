@@ -553,3 +553,107 @@ def test_the_chip_reader_refuses_a_5000_digit_chip(
                 f"/hands/{world['hand']}/count/", {field: value, "verbal": "raise"}
             )
             assert response.status_code in (200, 422), (field, value, response.content[:300])
+
+
+# --- issue 25, item 8: the eleven requests that answered 500 --------------------------------
+
+
+def test_the_floor_poll_reads_a_cursor_of_unicode_digits_or_past_any_date_as_send_everything(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    """``int('²')`` after ``isdigit()``, and "year out of range" for a cursor 31,000 years on."""
+    for cursor in ("%C2%B2%C2%B2%C2%B2.abcdefghijkl", "999999999999999.abcdefghijkl",
+                   "%D9%A3%D9%A3.abcdefghijkl", "%EF%BC%91%EF%BC%92.abcdefghijkl"):  # fmt: skip
+        response = clients("staff").get(f"/floor/updates/?v={cursor}")
+        assert response.status_code == 200, (cursor, response.content[:300])
+        assert b'id="grid"' in response.content or b"table-card" in response.content, cursor
+
+
+def test_a_house_rule_numbered_in_unicode_digits_is_a_400(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    manager = clients("floor_manager")
+    before = counts()
+    for number in ("²", "٣", "１２"):
+        response = manager.post(
+            "/api/v1/rules/", {"title": "Phones", "text": "No phones.", "number": number},
+            content_type="application/json",
+        )  # fmt: skip
+        assert response.status_code == 400, (number, response.content[:300])
+        assert "number" in response.json()["error"]["fields"], number
+    assert counts() == before
+
+
+def test_starting_a_game_with_a_buy_in_keyed_by_unicode_digits_is_a_400(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    manager = clients("floor_manager")
+    before = counts()
+    url = f"/api/v1/waitlists/{world['game_list']}/start-game/"
+    for key in ("²", "٣", "１"):
+        body = {"table": world["table_pk"], "buy_ins": {key: 100}}
+        response = manager.post(url, body, content_type="application/json")
+        assert response.status_code == 400, (key, response.content[:300])
+        assert "buy_ins" in response.json()["error"]["fields"], key
+    assert counts() == before
+
+
+def test_eliminating_with_chips_confirmed_in_unicode_digits_asks_again(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    """ "²" is no chip count: the director is asked again, nobody is put out."""
+    from tournaments.models import Entrant
+
+    entrant = Entrant.objects.get(tournament_id=world["tournament"], number=world["entrant"])
+    url = f"/tournaments/{world['tournament']}/entrants/{entrant.number}/eliminate/"
+    for chips in ("²", "٣", f"{entrant.chips}²", "１"):
+        response = clients("director").post(url, {"confirm_chips": chips})
+        assert response.status_code == 200, (chips, response.content[:300])
+        assert b"eliminate them anyway?" in response.content, chips
+        entrant.refresh_from_db()
+        assert entrant.status == "seated", chips
+
+
+def test_a_showdown_tap_in_unicode_digits_is_refused_on_the_desk(
+    floor_manager: Any, clients: Callable[[str], Client]
+) -> None:
+    from cardroom.models import Hand
+    from tests.cardroom.desk_client import check_it_down, deal, post, seat
+    from tests.factories import make_table
+
+    client = clients("floor_manager")
+    table = make_table(number=4, by=floor_manager, seats=6, min_buy_in=40, max_buy_in=400)
+    for number, name in ((1, "Ana Ruiz"), (2, "Bo Chen"), (3, "Cy Diaz")):
+        seat(client, table, number, name)
+    hand = deal(client, table)
+    check_it_down(client, table, hand)
+    before = counts()
+    for value in ("²", "٣", "１"):
+        answer = post(client, f"/hands/{hand.pk}/award/", {"expected_seq": hand.seq,
+                                                           "1-high-0": value})  # fmt: skip
+        assert answer.status_code == 422, (value, answer.content[:300])
+        assert "Tap the winner of the main pot" in answer.content.decode(), value
+    assert counts() == before
+    assert Hand.objects.get(pk=hand.pk).awarded_at is None
+
+
+def test_an_out_of_turn_action_for_a_seat_not_dealt_in_is_refused_with_its_rule(
+    world: dict[str, Any], clients: Callable[[str], Client]
+) -> None:
+    """``KeyError`` in the engine's ``_hold``: seat 7 is not at the hand (seats 1 to 3)."""
+    from cardroom.models import Hand
+
+    hand = Hand.objects.get(pk=world["hand"])
+    client = clients("floor_manager")
+    before = counts()
+    body = {"expected_seq": hand.seq, "seat": 7, "action": "fold", "out_of_turn": True}
+    api = client.post(f"/api/v1/hands/{hand.pk}/actions/", body, content_type="application/json")
+    assert api.status_code in (400, 422), api.content[:300]
+    assert "Seat 7 is not dealt in" in api.json()["error"]["message"]
+    desk = client.post(
+        f"/hands/{hand.pk}/act/", {**body, "out_of_turn": "on"}, headers={"HX-Request": "true"}
+    )
+    assert desk.status_code in (400, 422), desk.content[:300]
+    assert "Seat 7 is not dealt in" in desk.content.decode()
+    assert "TDA-53" in desk.content.decode()
+    assert counts() == before

@@ -22,8 +22,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
-from cardroom.forms import whole_number
 from cardroom.navigation import redirect_to
+from cardroom.parsers import whole_number
 from cardroom.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.roles import READERS, Role, role_required
 from tournaments import balance_checks, director_seats, draw_services, eliminations, setup
@@ -241,13 +241,11 @@ def entrant_register(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def entrant_eliminate(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
     entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
     url = reverse("tournaments:detail", args=[pk])
-    raw = request.POST.get("confirm_chips", "")
+    # A count that is not one (blank, "²") confirms nothing: the page asks again.
+    chips = whole_number(request.POST.get("confirm_chips", ""), 15)
     try:
         eliminations.eliminate_player(
-            entrant=entrant,
-            by=request.user,
-            confirm=True,
-            confirm_chips=int(raw) if raw.isdigit() else None,
+            entrant=entrant, by=request.user, confirm=True, confirm_chips=chips
         )
     except eliminations.ChipsLeft as exc:
         # F13: a player holding chips is put out only once the director has seen how many:

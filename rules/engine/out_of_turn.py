@@ -63,6 +63,13 @@ def _hold(state: HandState, index: int, action: Action) -> None:
             f"Nobody is to act: the betting is over ({state.street}).",
             rule.ACT_IN_TURN,
         )
+    if seat not in state.stacks:
+        # Only a player dealt in has an action (RRoP-BR.10, TDA-53): seat 7 of a hand dealt to
+        # seats 1 to 3 was a KeyError here, a 500.
+        raise IllegalAction(
+            "not_your_turn", f"Seat {seat} is not dealt in: it has no action, in turn or out.",
+            *CITATIONS,
+        )  # fmt: skip
     if seat in state.folded or state.stacks[seat] == 0:
         why = "has folded" if seat in state.folded else "is all-in"
         raise IllegalAction(

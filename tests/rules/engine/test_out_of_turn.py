@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from rules.engine import citations as rule
 from rules.engine.errors import IllegalAction
 from rules.engine.hand import Action
+from rules.engine.out_of_turn import play_action
 from rules.engine.state import HandState, legal_options, replay, snapshot
 from tests.rules.engine.hands import action, game, seats, table
 
 NL = game("no_limit", 50, 100)  # THE 50-100: small and big blinds in seats 1 and 2
+FOLD = action("1 fold").kind
 PREFLOP = ["3 call", "4 call", "5 call", "6 call", "1 call", "2 check"]
 
 
@@ -111,6 +115,18 @@ def test_a_folded_or_all_in_seat_cannot_act_out_of_turn() -> None:
     actions = [action(a) for a in PREFLOP] + [action("1 check"), action("2 check"), oot("3 check")]
     _state, error = replay(NL, 6, seats(stacks), actions)
     assert error is not None and error[0] == 8 and error[1].code == "not_your_turn"
+
+
+def test_a_seat_not_dealt_in_cannot_act_out_of_turn() -> None:
+    """The desk and the hand API play one action on a stored hand, with no ``replay`` check
+    of the seat before it: seat 9 of a six-handed hand was a ``KeyError`` in ``_hold``."""
+    state, _ = play(PREFLOP)
+    for seat in (7, 9, 0):
+        with pytest.raises(IllegalAction, match=f"Seat {seat} is not dealt in") as refused:
+            play_action(state, len(PREFLOP), Action(seat, FOLD, None, out_of_turn=True))
+        assert refused.value.code == "not_your_turn"
+        assert rule.TDA_ACTING_IN_TURN in refused.value.citations
+    assert state.held == []
 
 
 def test_out_of_turn_sent_by_the_seat_whose_turn_it_is_is_an_ordinary_action() -> None:
