@@ -41,6 +41,10 @@ def build_pots(
     can_match = () if all_in is None else [seat for seat in live if seat not in all_in]
     dead = dead or {}
     dead_money = sum(dead.values())
+    # Players still in with a stake: chips in (dead money too), or chips behind to match with.
+    # A player dealt in with no chips who posted nothing has no stake in any pot.
+    staked = {s for s in live if contributed[s] > 0 or dead.get(s, 0) > 0}
+    staked.update(can_match)
     pots: list[Pot] = []
     if any(contributed[seat] == 0 and dead.get(seat, 0) > 0 for seat in capped):
         # A player all-in for dead money alone (a dead post with their last chips): their pot
@@ -49,11 +53,8 @@ def build_pots(
         # eligible for the pots they contributed to fully; everyone still in contributed fully
         # to a level of 0 (CR-DM.1: the dead money is won with the main pot by the players
         # eligible for it). RRoP-TR.19: a player short of a forced bet "is entitled to get
-        # action on whatever amount of money remains": here, the dead money. A player who put
-        # nothing in at all has no stake in it.
-        eligible = {s for s in live if contributed[s] > 0 or dead.get(s, 0) > 0}
-        eligible.update(can_match)
-        pots.append(Pot(dead_money, tuple(sorted(eligible))))
+        # action on whatever amount of money remains": here, the dead money.
+        pots.append(Pot(dead_money, tuple(sorted(staked))))
         dead_money = 0
     previous = 0
     for cap in caps:
@@ -85,7 +86,7 @@ def build_pots(
             main = pots[0]
             pots[0] = Pot(main.amount + dead_money, main.eligible)
         else:
-            everyone = live if live else list(contributed)
+            everyone = staked or live or list(contributed)
             pots.append(Pot(dead_money, tuple(sorted(everyone))))
     return pots
 

@@ -54,6 +54,12 @@ def deals_v2(draw: Any) -> Deal:
             live = draw(st.sampled_from([0, config.big_blind]))
             dead = draw(st.sampled_from([0, config.small_blind]))
             posts.append(Post(number, live, dead))
+    if posts and draw(st.booleans()):
+        # A poster short of their post: all-in for less than a blind, or for dead money alone
+        # (a dead post with their last chips).
+        short = draw(st.sampled_from(posts)).seat
+        stack = draw(st.integers(1, config.big_blind + config.small_blind))
+        seats = [Seat(s.seat, stack) if s.seat == short else s for s in seats]
     return config, button, seats, blinds, posts
 
 
@@ -65,6 +71,44 @@ def check_chips(state: HandState, chips: int) -> None:
     assert all(pot.eligible for pot in pots(state))
     live = set(state.seat_order) - state.folded
     assert all(set(pot.eligible) <= live for pot in pots(state))
+    check_pot_levels(state)
+
+
+def check_pot_levels(state: HandState) -> None:
+    """Every pot's eligible players are exactly the players still in who contributed fully to
+    its level (contract: "a player is eligible for the pots they contributed to fully"), dead
+    money counting toward nobody's level and lying in the main pot (contract v2, CR-DM.1).
+
+    A pot's level is the least that its eligible players put in (dead money aside); levels
+    rise from the main pot; each pot but the last holds what everyone put in between the level
+    before it and its own, the main pot the dead money too (the last may also hold chips only
+    folded players reached). A player who put nothing in and has nothing behind (dealt in with
+    no chips) has no stake. Mid-hand, a player with chips behind may still match any pot:
+    eligible for every one."""
+    built = pots(state)
+    live = set(state.seat_order) - state.folded
+    if state.to_act is not None:
+        able = {s for s in live if state.stacks[s] > 0}
+        assert all(able <= set(pot.eligible) for pot in built)
+        return
+    put = {s: chips - state.dead[s] for s, chips in state.total_contributed.items()}
+    staked = {s for s in live if state.total_contributed[s] > 0 or state.stacks[s] > 0}
+    dead = sum(state.dead.values())
+    previous = -1
+    for index, pot in enumerate(built):
+        level = min(put[s] for s in pot.eligible)
+        assert level > previous, built
+        assert set(pot.eligible) == {s for s in staked if put[s] >= level}, built
+        floor = max(previous, 0)
+        expected = sum(min(chips, level) - min(chips, floor) for chips in put.values())
+        expected += dead if index == 0 else 0
+        if index < len(built) - 1:
+            assert pot.amount == expected, built
+        else:
+            assert pot.amount >= expected, built
+        previous = level
+    if built and staked:
+        assert set(built[0].eligible) == staked  # everyone with a stake is in the main pot
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
