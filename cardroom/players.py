@@ -20,6 +20,7 @@ from django.utils import timezone
 from cardroom.api_errors import Conflict
 from cardroom.desk import MAX_STACK
 from cardroom.models import Hand, Player, SeatEvent, Table, TableSeat
+from cardroom.seat_models import name_key
 from cardroom.table_choices import SeatEventKind, SeatStatus, TableKind, TableStatus, rule
 from cardroom.waitlist_models import live_offer, offer_text
 from rules.engine import citations
@@ -111,23 +112,36 @@ def seat_event(
 # --- players ----------------------------------------------------------------------------
 
 
-def find_or_create_player(*, name: str, alias: str = "", by: User | None) -> Player:
-    """The player of that name (trimmed, spaces collapsed, any case), else a new one: the
-    record is reused from visit to visit. An alias given to a player without one is kept."""
+def find_or_create_player(
+    *, name: str, alias: str = "", by: User | None, alias_if_new: bool = False
+) -> Player:
+    """The player of that name (trimmed, spaces collapsed, any case: ``name_key``), else a
+    new one: the record is reused from visit to visit. An alias given to a player without one
+    is kept (only to a new player with ``alias_if_new``: the kiosk's, so a name typed there
+    gives no alias to a player the room knows).
+
+    Race-safe: the name's unique key lets one of two devices creating it at once insert the
+    row; the other's insert fails (on PostgreSQL it waits for the first to commit) and it
+    finds the first's player, so one name never makes two players."""
     clean = " ".join(str(name).split())
     alias = " ".join(str(alias).split())
     if not clean or len(clean) > 120:
         raise SeatRefused("name", "Enter the player's name (at most 120 characters).")
     if len(alias) > 40:
         raise SeatRefused("alias", "An alias is at most 40 characters.")
-    with transaction.atomic():
-        found = Player.objects.filter(name__iexact=clean).order_by("id").first()
-        if found is None:
-            return Player.objects.create(name=clean, alias=alias, created_by=by)
-        if alias and not found.alias:
-            found.alias = alias
-            found.save(update_fields=["alias"])
-        return found
+    key = name_key(clean)
+    found = Player.objects.filter(name_key=key).first()
+    if found is None:
+        try:
+            with transaction.atomic():
+                return Player.objects.create(name=clean, alias=alias, created_by=by)
+        except IntegrityError:
+            # Another device created this name a moment ago: it is that player.
+            found = Player.objects.get(name_key=key)
+    if alias and not found.alias and not alias_if_new:
+        found.alias = alias
+        found.save(update_fields=["alias"])
+    return found
 
 
 # --- the seat map ---------------------------------------------------------------------------
@@ -205,7 +219,8 @@ def seat_player(
                 raise Conflict(
                     "player_seated",
                     f"{player} is already in seat {elsewhere.seat} at {elsewhere.table}: they"
-                    " leave that seat first.",
+                    " leave that seat first (one name is one player: for another person of"
+                    f' that name, type the name so it tells them apart, e.g. "{player} B.").',
                 )
             live = TableSeat.objects.create(
                 table=locked, seat=seat, player=player, stack=buy_in,

@@ -8,6 +8,8 @@ in ``cardroom/players.py``."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -16,11 +18,22 @@ from cardroom.append_only import AppendOnly, chain_unique
 from cardroom.table_choices import SeatEventKind, SeatStatus, choice_check
 
 
+def name_key(name: str) -> str:
+    """The room's one reading of a player's name: trimmed, spaces collapsed, case-folded
+    ("  ana   RUIZ " and "Ana Ruiz" are one player). Two people with one name are told apart
+    by the floor typing it apart ("Ana Ruiz B.")."""
+    return " ".join(str(name).split()).casefold()
+
+
 class Player(models.Model):
     """A player the room knows: reused from visit to visit (and on the waitlists). The public
-    board shows ``alias`` or the initials of ``name``, never the full name."""
+    board shows ``alias`` or the initials of ``name``, never the full name. One player per
+    ``name_key`` (a unique key, on SQLite and PostgreSQL alike): two devices creating one
+    name at once get one row, the second finds the first's (``players.find_or_create_player``)."""
 
     name = models.CharField(max_length=120)
+    #: ``name_key(name)``, kept by ``save``: unique, so one name is one player.
+    name_key = models.CharField(max_length=360, editable=False)  # casefold: "ß" is "ss"
     alias = models.CharField(max_length=40, blank=True, help_text="Shown in public, if set.")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     created_by = models.ForeignKey(
@@ -30,9 +43,17 @@ class Player(models.Model):
     class Meta:
         ordering = ["name", "id"]
         indexes = [models.Index(fields=["name"], name="player_name")]
+        constraints = [models.UniqueConstraint(fields=["name_key"], name="one_player_per_name")]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = name_key(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields:
+            kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def public_name(self) -> str:

@@ -31,7 +31,6 @@ from cardroom import players
 from cardroom.api_errors import Conflict
 from cardroom.models import (
     GameList,
-    Player,
     RoomSettings,
     Table,
     TableSeat,
@@ -200,9 +199,7 @@ def add_to_list(
     kiosk = source == EntrySource.KIOSK
     if kiosk and not room.kiosk_enabled:
         raise WaitlistRefused("source", "The kiosk is closed: ask the floor to add you.")
-    if kiosk and Player.objects.filter(name__iexact=" ".join(str(name).split())).exists():
-        alias = ""
-    player = players.find_or_create_player(name=name, alias=alias, by=by)
+    player = players.find_or_create_player(name=name, alias=alias, by=by, alias_if_new=kiosk)
     with transaction.atomic():
         locked = lock_list(game_list)
         already = locked.entries.filter(player=player, status__in=LIVE_STATUSES).first()
