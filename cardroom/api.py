@@ -36,7 +36,7 @@ from cardroom.models import (
     Table,
 )
 from cardroom.request_types import AuthenticatedApiRequest
-from cardroom.roles import HAND_WRITERS, READERS, Role, role_permission
+from cardroom.roles import HAND_WRITERS, READERS, RULING_WRITERS, Role, role_permission
 from cardroom.ruling_services import record_ruling
 from cardroom.rulings import ruling_references
 from cardroom.services import (
@@ -463,7 +463,9 @@ class RulingViewSet(
     lookup_value_regex = "[0-9]{1,18}"
 
     serializer_class = RulingSerializer
-    permission_classes = [role_permission(read=READERS, write=[Role.DIRECTOR])]
+    # Floor managers and directors; the ruling's table decides which of them (a tournament
+    # table's is the director's: ``record_ruling`` answers 403 to the other).
+    permission_classes = [role_permission(read=READERS, write=RULING_WRITERS)]
     queryset = Ruling.objects.select_related(
         "table", "tournament", "director", "action"
     ).prefetch_related("citations__rule")
@@ -484,7 +486,7 @@ class RulingViewSet(
             action=data.pop("action", None), amends=data.pop("amends", None),
         )  # fmt: skip
         citations = [(c["rule"], c["note"]) for c in data.pop("citations")]
-        # The write permission (``role_permission``) admits only signed-in directors.
+        # The write permission (``role_permission``) admits only signed-in floor roles.
         director = cast(AuthenticatedApiRequest, request).user
         ruling, replayed = record_ruling(
             director=director, citations=citations, request_key=key, **found, **data

@@ -1,7 +1,8 @@
 """Who may do what: the one place that decides permissions for views and API endpoints.
 
-Three groups (created by a data migration): floor managers configure tables and games,
-tournament directors run tournaments and log rulings, staff read. Superusers may do all.
+Three groups (created by a data migration): floor managers configure tables and games and
+rule at cash tables, tournament directors run tournaments and rule anywhere on the floor, staff
+read. Superusers may do all. The README's Roles section is the same table in words.
 """
 
 from collections.abc import Callable, Iterable
@@ -28,6 +29,9 @@ class Role(StrEnum):
 READERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR, Role.STAFF)
 #: Who deals hands and enters and voids their actions (the desk and the hands API).
 HAND_WRITERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR)
+#: Who logs rulings at all (the ruling form, its citation picker, the rulings API): which of
+#: them may log a given ruling depends on its table (``ruling_roles``).
+RULING_WRITERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR)
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -56,6 +60,25 @@ def can_read(user: Any) -> bool:
     return has_role(user, *READERS)
 
 
+def ruling_roles(*, tournament: bool) -> tuple[Role, ...]:
+    """Who may log a ruling: at a cash table the floor manager, or a director on the floor;
+    at a tournament's table (and amending or appealing a tournament's ruling) the tournament
+    director alone, whose decision is the tournament's."""
+    return (Role.DIRECTOR,) if tournament else RULING_WRITERS
+
+
+def may_open_or_close(user: Any, *, opening: bool, tournament_table: bool, in_play: bool) -> bool:
+    """Who opens and closes a room table: a floor manager any table; a director the tables a
+    tournament uses: open while a tournament in play is drawn to it (so its desk can deal),
+    closed once no tournament needs it any more (broken, or the tournament over).
+    ``tournament_table``: some tournament uses it; ``in_play``: one still playing there."""
+    if has_role(user, Role.FLOOR_MANAGER):
+        return True
+    if not has_role(user, Role.DIRECTOR) or not tournament_table:
+        return False
+    return in_play if opening else not in_play
+
+
 #: A role as the floor says it in a sentence ("This needs a tournament director.").
 WHO: dict[Role, str] = {
     Role.FLOOR_MANAGER: "a floor manager",
@@ -78,9 +101,9 @@ class RoleRequired(PermissionDenied):
     """Refused for want of a role: carries the roles the page needs, so the 403 page can say
     who may do it instead of a vague "not allowed"."""
 
-    def __init__(self, *roles: Role) -> None:
+    def __init__(self, *roles: Role, doing: str = "This") -> None:
         self.roles = roles
-        super().__init__(f"This needs {who_is_needed(roles)}.")
+        super().__init__(f"{doing} needs {who_is_needed(roles)}.")
 
 
 def refusal_context(exception: Exception | None) -> dict[str, Any]:
@@ -90,7 +113,11 @@ def refusal_context(exception: Exception | None) -> dict[str, Any]:
     if not roles:
         return {}
     readers = set(roles) == set(READERS)
-    return {"needed": who_is_needed(roles), "ask": None if readers else who_is_needed(roles)}
+    return {
+        "said": str(exception),  # "Closing Table 21 while its tournament plays needs ..."
+        "needed": who_is_needed(roles),
+        "ask": None if readers else who_is_needed(roles),
+    }
 
 
 def role_required(
@@ -163,5 +190,6 @@ def roles_context(request: HttpRequest) -> dict[str, Any]:
         "user_roles": roles,
         "is_floor_manager": Role.FLOOR_MANAGER in roles,
         "is_director": Role.DIRECTOR in roles,
+        "can_log_rulings": bool(roles & set(RULING_WRITERS)),
         "can_read": bool(roles),
     }

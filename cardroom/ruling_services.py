@@ -15,6 +15,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from cardroom.models import Hand, HandAction, Ruling, RulingCitation, RulingKind, Table
+from cardroom.roles import RoleRequired, has_role, ruling_roles
+from cardroom.table_choices import TableKind
 from rules.models import Rule
 from tournaments.models import Tournament, TournamentTable
 
@@ -71,6 +73,7 @@ def record_ruling(
     )  # fmt: skip
     if request_key is not None and (done := replayed_ruling(request_key, asked)):
         return done, True
+    check_may_rule(director, table=table, amends=amends)
 
     errors: dict[str, str] = {}
     if not situation.strip():
@@ -135,6 +138,27 @@ def record_ruling(
             raise
         return done, True
     return ruling, False
+
+
+def is_tournament_ruling(table: Table, amends: Ruling | None = None) -> bool:
+    """A tournament's ruling: at a tournament table (or one where a tournament plays now), or
+    amending or appealing a ruling made in a tournament."""
+    if amends is not None and amends.tournament_id is not None:
+        return True
+    return table.kind == TableKind.TOURNAMENT or tournament_at(table) is not None
+
+
+def check_may_rule(user: User, *, table: Table, amends: Ruling | None = None) -> None:
+    """``RoleRequired`` (403) unless ``user`` may log this ruling: its table decides
+    (``roles.ruling_roles``: a cash table's floor manager or a director; a tournament's
+    director alone)."""
+    tournament = is_tournament_ruling(table, amends)
+    roles = ruling_roles(tournament=tournament)
+    if not has_role(user, *roles):
+        where = (
+            f"A ruling at {table}, a tournament table," if tournament else f"A ruling at {table}"
+        )
+        raise RoleRequired(*roles, doing=where)
 
 
 def tournament_at(table: Table) -> Tournament | None:

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
@@ -45,7 +46,10 @@ from cardroom.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.roles import (
     HAND_WRITERS,
     READERS,
+    RULING_WRITERS,
     Role,
+    RoleRequired,
+    may_open_or_close,
     refusal_context,
     role_required,
 )
@@ -77,6 +81,7 @@ from rules.betting import facing_of
 from rules.engine.chips import interpret
 from rules.engine.errors import BadInput, IllegalAction
 from rules.search import search_rules
+from tournaments.models import TournamentTable
 
 
 @require_GET
@@ -209,10 +214,14 @@ def table_validate(request: AuthenticatedRequest) -> HttpResponse:
 
 
 @require_POST
-@role_required(Role.FLOOR_MANAGER)
+@role_required(Role.FLOOR_MANAGER, Role.DIRECTOR)
 def table_status(request: AuthenticatedRequest, number: int) -> HttpResponse:
-    """Quick open/close from the table list or a floor card (re-rendered in place)."""
+    """Quick open/close from the table list, a floor card (re-rendered in place) or the
+    tournament's table map. A director opens and closes only the tables of a tournament
+    (``roles.may_open_or_close``): the desk of a table their tournament was drawn to deals
+    only once it is open."""
     table = get_object_or_404(Table, number=number)
+    check_status_right(request.user, table, request.POST.get("status", ""))
     error, status, confirm_close = None, 200, False
     try:
         table = set_table_status(
@@ -229,6 +238,9 @@ def table_status(request: AuthenticatedRequest, number: int) -> HttpResponse:
     if not request.htmx:
         if error:
             messages.error(request, error)
+        back = request.POST.get("back", "")
+        if back.startswith("/") and url_has_allowed_host_and_scheme(back, None):
+            return redirect(back)  # the tournament's page, where its director opened it
         return redirect(
             "cardroom:floor" if request.POST.get("from") == "floor" else "cardroom:table_list"
         )
@@ -241,6 +253,25 @@ def table_status(request: AuthenticatedRequest, number: int) -> HttpResponse:
     [table] = with_tournaments([table])
     context = {"table": table, "row_error": error, "confirm_close": confirm_close}
     return render(request, "cardroom/table_list.html#table-row", context, status=status)
+
+
+def check_status_right(user: Any, table: Table, status: str) -> None:
+    """403 naming who may, unless ``user`` may open or close ``table`` as asked (an unknown
+    status goes on to the service's 422 for anyone with a right to this table)."""
+    in_play = TournamentTable.objects.in_play().filter(table=table).exists()
+    tournament_table = table.kind == TableKind.TOURNAMENT or in_play
+    allowed = {
+        opening: may_open_or_close(
+            user, opening=opening, tournament_table=tournament_table, in_play=in_play
+        )
+        for opening in (True, False)
+    }
+    wanted = {"open": [True], "closed": [False]}.get(status, [True, False])
+    if any(allowed[opening] for opening in wanted):
+        return
+    if status == "closed" and in_play:
+        raise RoleRequired(Role.FLOOR_MANAGER, doing=f"Closing {table} while its tournament plays")
+    raise RoleRequired(Role.FLOOR_MANAGER, doing=f"Opening or closing {table}, not a tournament's")
 
 
 def render_form(
@@ -412,7 +443,7 @@ def ruling_detail(request: AuthenticatedRequest, ruling_id: int) -> HttpResponse
     return render(request, template, context)
 
 
-@role_required(Role.DIRECTOR)
+@role_required(*RULING_WRITERS)
 def ruling_create(request: AuthenticatedRequest) -> HttpResponse:
     amends = None
     if amends_id := request.GET.get("amends") or request.POST.get("amends"):
@@ -426,6 +457,11 @@ def ruling_create(request: AuthenticatedRequest) -> HttpResponse:
                 ruling = log_ruling(
                     director=request.user, amends=amends, **ruling_inputs(form, amends, request)
                 )
+            except RoleRequired as exc:
+                # Not this log-in's ruling (a tournament table's is the director's): said on
+                # the form, with what was typed kept, for the one who may log it.
+                form.add_error("table", str(exc))
+                return render_ruling_form(request, form, amends, status=403)
             except ValidationError as exc:
                 add_errors(form, exc)
             else:
@@ -494,7 +530,7 @@ def render_ruling_form(
 
 
 @require_GET
-@role_required(Role.DIRECTOR)
+@role_required(*RULING_WRITERS)
 def ruling_cite_search(request: AuthenticatedRequest) -> HttpResponse:
     """Autocomplete for citations: rulebook search by words or by id."""
     query = request.GET.get("q", "").strip()
@@ -503,7 +539,7 @@ def ruling_cite_search(request: AuthenticatedRequest) -> HttpResponse:
 
 
 @require_GET
-@role_required(Role.DIRECTOR)
+@role_required(*RULING_WRITERS)
 def ruling_cite_add(request: AuthenticatedRequest) -> HttpResponse:
     """Add a rule to the ruling being written; precedents citing the same rules come along."""
     wanted, already = request.GET.get("id", ""), request.GET.getlist("cite")

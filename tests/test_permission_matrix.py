@@ -26,6 +26,7 @@ PUBLIC = (200, 200, 200, 200, 200)
 READ_PAGE = (LOGIN, 403, 200, 200, 200)  # role_required(*READERS)
 MANAGER_PAGE = (LOGIN, 403, 403, 403, 200)  # role_required(FLOOR_MANAGER), GET shows the form
 DIRECTOR_PAGE = (LOGIN, 403, 403, 200, 403)  # role_required(DIRECTOR), GET shows the form
+RULING_PAGE = (LOGIN, 403, 403, 200, 200)  # role_required(*RULING_WRITERS): FM and TD
 POST_PAGE = (LOGIN, 405, 405, 405, 405)  # require_POST is checked before the role
 READ_API = (401, 403, 200, 200, 200)  # token auth first: anonymous gets 401
 POST_API = (401, 403, 405, 405, 405)  # DRF checks permissions before the method
@@ -75,10 +76,11 @@ READS: dict[str, tuple[int | str, ...]] = {
     "cardroom:kiosk": PUBLIC,  # the podium's tablet: no log-in
     "cardroom:ruling_list": READ_PAGE,
     "cardroom:ruling_export": READ_PAGE,
-    "cardroom:ruling_create": DIRECTOR_PAGE,
-    "cardroom:ruling_cite_search": DIRECTOR_PAGE,
+    # Floor managers rule at cash tables, directors anywhere (the table decides, on the POST).
+    "cardroom:ruling_create": RULING_PAGE,
+    "cardroom:ruling_cite_search": RULING_PAGE,
     # Without ``?id=`` there is no rule to add: 422 once past the role check.
-    "cardroom:ruling_cite_add": (LOGIN, 403, 403, 422, 403),
+    "cardroom:ruling_cite_add": (LOGIN, 403, 403, 422, 422),
     "cardroom:ruling_detail": READ_PAGE,
     "rules:search": PUBLIC,  # CARDROOM_PUBLIC_RULEBOOK is on by default
     "rules:house_rule_create": MANAGER_PAGE,
@@ -176,6 +178,8 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "cardroom:table_create": {"POST": (FM,)},
     "cardroom:table_validate": {"POST": (FM,)},
     "cardroom:table_edit": {"POST": (FM,)},
+    # At the world's cash table; a director opens and closes a tournament's tables (tested in
+    # tests/cardroom/test_roles.py, with its 403s).
     "cardroom:table_status": {"POST": (FM,)},
     "cardroom:desk_deal": {"POST": (FM, TD)},
     "cardroom:desk_act": {"POST": (FM, TD)},
@@ -184,7 +188,9 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "cardroom:desk_next": {"POST": (FM, TD)},
     "cardroom:seat_add": {"POST": (FM, TD)},
     "cardroom:seat_change": {"POST": (FM, TD)},
-    "cardroom:ruling_create": {"POST": (TD,)},
+    # The world's ruling table is a cash table: its floor manager or a director (a tournament
+    # table's ruling is the director's alone: tests/cardroom/test_roles.py).
+    "cardroom:ruling_create": {"POST": (FM, TD)},
     # The waitlists: staff and floor managers run them; moving a player is a floor manager's.
     "cardroom:waitlist_add": {"POST": (FM, ST)},
     "cardroom:waitlist_open": {"POST": (FM, ST)},
@@ -216,7 +222,7 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "tournaments:clock_action": {"POST": (TD,)},
     "api:table-list": {"POST": (FM,)},
     "api:table-detail": {"PUT": (FM,), "PATCH": (FM,), "DELETE": (FM,)},
-    "api:ruling-list": {"POST": (TD,)},
+    "api:ruling-list": {"POST": (FM, TD)},
     "api:tournament-list": {"POST": (TD,)},
     "api:table-hands": {"POST": (FM, TD)},
     "api:hand-actions": {"POST": (FM, TD)},

@@ -2,6 +2,7 @@
 refused page names the role it needs."""
 
 import json
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -11,11 +12,14 @@ from django.test import RequestFactory
 
 from cardroom.roles import (
     READERS,
+    RULING_WRITERS,
     Role,
     RoleRequired,
     has_role,
+    may_open_or_close,
     role_required,
     roles_of,
+    ruling_roles,
     who_is_needed,
 )
 
@@ -82,8 +86,8 @@ def test_who_is_needed_reads_as_the_floor_says_it(roles: tuple[Role, ...], words
 @pytest.mark.parametrize(
     ("persona", "url", "words"),
     [
-        ("staff", "/rulings/new/", "This needs a tournament director."),
-        ("floor_manager", "/rulings/new/", "This needs a tournament director."),
+        ("staff", "/rulings/new/", "This needs a floor manager or a tournament director."),
+        ("floor_manager", "/tournaments/new/", "This needs a tournament director."),
         ("staff", "/tables/new/", "This needs a floor manager."),
         ("director", "/tables/new/", "This needs a floor manager."),
         ("no_role_user", "/floor/", "This needs a role on the floor"),
@@ -134,3 +138,190 @@ def test_the_403_handler_answers_json_under_the_api(staff) -> None:  # type: ign
     assert json.loads(response.content) == {
         "error": {"code": "permission_denied", "message": "Your role does not allow this."}
     }
+
+
+# --- issue 25, item 6: roles that fit a floor ------------------------------------------------
+
+
+def test_a_cash_ruling_is_a_floor_managers_or_a_directors_a_tournaments_the_directors() -> None:
+    assert ruling_roles(tournament=False) == RULING_WRITERS == (Role.FLOOR_MANAGER, Role.DIRECTOR)
+    assert ruling_roles(tournament=True) == (Role.DIRECTOR,)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("persona", "opening", "tournament_table", "in_play", "allowed"),
+    [
+        # A floor manager opens and closes any table.
+        ("floor_manager", True, False, False, True),
+        ("floor_manager", False, True, True, True),
+        # A director: the tables a tournament is drawn to, open while it plays there...
+        ("director", True, True, True, True),
+        ("director", False, True, True, False),
+        # ...closed once no tournament needs it; never a cash table, nor one nobody plays at.
+        ("director", False, True, False, True),
+        ("director", True, True, False, False),
+        ("director", True, False, False, False),
+        ("director", False, False, False, False),
+        # Staff read only; a superuser does everything.
+        ("staff", True, True, True, False),
+        ("staff", False, True, False, False),
+        ("superuser", False, False, False, True),
+    ],
+)
+def test_who_opens_and_closes_a_table(
+    request: pytest.FixtureRequest,
+    persona: str,
+    opening: bool,
+    tournament_table: bool,
+    in_play: bool,
+    allowed: bool,
+) -> None:
+    user = request.getfixturevalue(persona)
+    assert (
+        may_open_or_close(user, opening=opening, tournament_table=tournament_table, in_play=in_play)
+        is allowed
+    )
+
+
+@pytest.fixture
+def rulebook(db: None) -> None:
+    from django.core.management import call_command
+
+    call_command("load_rulebook", verbosity=0)
+
+
+RULING = {"situation": "Seat 2 pushed out two chips", "decision": "Call", "cite": ["TDA-45"]}
+
+
+@pytest.fixture
+def tables(director) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """A cash table 4, and a tournament's table 101 (closed: nobody opened it yet)."""
+    from cardroom.models import Table
+    from tests.factories import make_table
+    from tests.tournaments.factories import make_tournament
+
+    cash = make_table(number=4)
+    tournament = make_tournament(by=director, tables=1, entrants=4, name="Sunday Deepstack")
+    Table.objects.filter(number=101).update(status="closed")
+    return {"cash": cash, "tournament": tournament, "room": Table.objects.get(number=101)}
+
+
+@pytest.mark.django_db
+def test_a_floor_manager_logs_a_cash_ruling_on_the_page_and_in_the_api(
+    rulebook: None, tables: dict[str, Any], persona_client, api_client_for
+) -> None:  # type: ignore[no-untyped-def]
+    from cardroom.models import Ruling
+
+    client = persona_client("floor_manager")
+    assert client.get("/rulings/new/?table=4").status_code == 200
+    assert client.get("/rulings/cite/?q=chips").status_code == 200
+    assert client.post("/rulings/new/", {**RULING, "table": 4}).status_code == 302
+    api = api_client_for("floor_manager").post(
+        "/api/v1/rulings/",
+        {"table": 4, "situation": "s", "decision": "d", "citations": [{"rule": "TDA-45"}]},
+        format="json",
+    )
+    assert api.status_code == 201, api.content
+    assert [r.director.username for r in Ruling.objects.order_by("pk")] == ["fm", "fm"]
+
+
+@pytest.mark.django_db
+def test_a_tournament_ruling_is_the_directors_alone(
+    rulebook: None, tables: dict[str, Any], persona_client, api_client_for
+) -> None:  # type: ignore[no-untyped-def]
+    from cardroom.models import Ruling
+
+    page = persona_client("floor_manager").post("/rulings/new/", {**RULING, "table": 101})
+    assert page.status_code == 403
+    html = page.content.decode()
+    # Said on the form, with what was typed kept for the director.
+    assert "A ruling at Table 101, a tournament table, needs a tournament director." in html
+    assert "Seat 2 pushed out two chips" in html
+    body = {"table": 101, "situation": "s", "decision": "d", "citations": [{"rule": "TDA-45"}]}
+    api = api_client_for("floor_manager").post("/api/v1/rulings/", body, format="json")
+    assert api.status_code == 403
+    assert api.json()["error"] == {
+        "code": "permission_denied",
+        "message": "A ruling at Table 101, a tournament table, needs a tournament director.",
+    }
+    assert not Ruling.objects.exists()
+    assert (
+        persona_client("director").post("/rulings/new/", {**RULING, "table": 101}).status_code
+        == 302
+    )
+    assert (
+        api_client_for("director").post("/api/v1/rulings/", body, format="json").status_code == 201
+    )
+    assert persona_client("staff").post("/rulings/new/", {**RULING, "table": 4}).status_code == 403
+
+
+@pytest.mark.django_db
+def test_a_floor_manager_does_not_amend_a_tournaments_ruling(
+    rulebook: None, tables: dict[str, Any], director, persona_client
+) -> None:  # type: ignore[no-untyped-def]
+    from cardroom.ruling_services import log_ruling
+
+    ruling = log_ruling(
+        table=tables["room"], director=director, situation="s", decision="d",
+        citations=[("TDA-45", "")],
+    )  # fmt: skip
+    detail = persona_client("floor_manager").get(f"/rulings/{ruling.pk}/").content.decode()
+    assert "Amend or record appeal" not in detail
+    amended = persona_client("floor_manager").post(
+        f"/rulings/new/?amends={ruling.pk}", {**RULING, "table": 101, "kind": "amendment"}
+    )
+    assert amended.status_code == 403
+    assert (
+        "Amend or record appeal"
+        in persona_client("director").get(f"/rulings/{ruling.pk}/").content.decode()
+    )
+
+
+@pytest.mark.django_db
+def test_a_director_opens_the_closed_table_their_tournament_was_drawn_to(
+    tables: dict[str, Any], persona_client
+) -> None:  # type: ignore[no-untyped-def]
+    tournament, room = tables["tournament"], tables["room"]
+    page = f"/tournaments/{tournament.pk}/"
+    director = persona_client("director")
+    assert "Open room table 101" in director.get(page).content.decode()
+    opened = director.post("/tables/101/status/", {"status": "open", "back": page})
+    assert opened.status_code == 302 and opened["Location"] == page
+    room.refresh_from_db()
+    assert room.status == "open"
+    assert "Open room table 101" not in director.get(page).content.decode()
+    # While the tournament plays there, closing it is a floor manager's call.
+    closing = director.post("/tables/101/status/", {"status": "closed"})
+    assert closing.status_code == 403
+    assert "Closing Table 101 while its tournament plays needs a floor manager." in (
+        closing.content.decode()
+    )
+    # A cash table is never the director's to open or close; staff open nothing.
+    assert director.post("/tables/4/status/", {"status": "closed"}).status_code == 403
+    assert (
+        persona_client("staff").post("/tables/101/status/", {"status": "closed"}).status_code == 403
+    )
+    room.refresh_from_db()
+    assert room.status == "open"
+
+
+@pytest.mark.django_db
+def test_a_director_closes_a_table_once_its_tournament_no_longer_needs_it(
+    tables: dict[str, Any], persona_client
+) -> None:  # type: ignore[no-untyped-def]
+    from tournaments.models import Tournament, TournamentStatus
+
+    room = tables["room"]
+    room.status = "open"
+    room.save(update_fields=["status"])
+    Tournament.objects.filter(pk=tables["tournament"].pk).update(status=TournamentStatus.COMPLETE)
+    director = persona_client("director")
+    card = director.post(
+        "/tables/101/status/", {"status": "closed", "from": "floor"}, headers={"HX-Request": "true"}
+    )
+    assert card.status_code == 200
+    room.refresh_from_db()
+    assert room.status == "closed"
+    # Opening it again is not: no tournament is drawn to it any more.
+    assert director.post("/tables/101/status/", {"status": "open"}).status_code == 403
