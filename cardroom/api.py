@@ -71,10 +71,20 @@ class TableSerializer(serializers.ModelSerializer[Table]):
     )
     game_label = serializers.CharField(read_only=True)
     chip_that_plays = serializers.IntegerField(read_only=True)
+    confirm_seated = serializers.BooleanField(
+        write_only=True,
+        required=False,
+        help_text="Closing a cash table with players seated: true closes it anyway (their seats"
+        " and chips stay on record until they are moved or cashed out); without it the close"
+        " is a 422 `confirm_seated` naming them.",
+    )
 
     class Meta:
         model = Table
-        fields = ["id", *EDITABLE_FIELDS, "game_label", "chip_that_plays", "game", "updated_at"]
+        fields = [
+            "id", *EDITABLE_FIELDS, "game_label", "chip_that_plays", "game", "updated_at",
+            "confirm_seated",
+        ]  # fmt: skip
         read_only_fields = ["id", "updated_at"]
         # Uniqueness and cross-field rules are checked once, in the model, by the service.
         validators: list[Any] = []
@@ -88,10 +98,15 @@ class TableSerializer(serializers.ModelSerializer[Table]):
         return table.engine_game()
 
     def create(self, validated_data: dict[str, Any]) -> Table:
+        validated_data.pop("confirm_seated", None)
         return create_table(by=self.context["request"].user, **validated_data)
 
     def update(self, instance: Table, validated_data: dict[str, Any]) -> Table:
-        return update_table(table=instance, by=self.context["request"].user, **validated_data)
+        confirm = validated_data.pop("confirm_seated", False)
+        return update_table(
+            table=instance, by=self.context["request"].user, confirm_seated=confirm,
+            **validated_data,
+        )  # fmt: skip
 
 
 @extend_schema_view(
@@ -100,7 +115,10 @@ class TableSerializer(serializers.ModelSerializer[Table]):
     create=extend_schema(summary="Create a table (floor managers)"),
     update=extend_schema(summary="Replace a table's settings (floor managers)"),
     partial_update=extend_schema(summary="Change some of a table's settings (floor managers)"),
-    destroy=extend_schema(summary="Delete a table that has never dealt a hand (floor managers)"),
+    destroy=extend_schema(
+        summary="Delete a table with nothing on record (floor managers); 409"
+        " `table_has_history` names what holds it"
+    ),
 )
 class TableViewSet(viewsets.ModelViewSet[Table]):
     lookup_value_regex = "[0-9]{1,18}"  # an absurd id is a 404, not a driver overflow

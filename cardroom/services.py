@@ -7,12 +7,21 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
+from django.db.models import ForeignObjectRel, ProtectedError
 from django.utils import timezone
 
 from cardroom import audit
 from cardroom.api_errors import Conflict
-from cardroom.models import Hand, HandAction, HandStatus, MustMove, Table, TableChange
+from cardroom.models import (
+    Hand,
+    HandAction,
+    HandStatus,
+    MustMove,
+    Table,
+    TableChange,
+    TableSeat,
+)
 from cardroom.table_choices import TableKind, TableStatus
 from cardroom.waitlist_base import record_event
 from cardroom.waitlist_models import WaitlistEventKind
@@ -59,14 +68,17 @@ def create_table(*, by: User, **fields: Any) -> Table:
     return table
 
 
-def update_table(*, table: Table, by: User, **fields: Any) -> Table:
-    """Change a table's settings; the game cannot change while a hand is in progress."""
+def update_table(*, table: Table, by: User, confirm_seated: bool = False, **fields: Any) -> Table:
+    """Change a table's settings, never stranding its players or its hand (``check_table_change``:
+    closing with players seated asks first, like the Close buttons; ``confirm_seated`` says
+    yes). The table row is locked, so a player seated at the same moment is seen."""
     unknown = set(fields) - set(EDITABLE_FIELDS)
     if unknown:
         raise ValidationError({name: "Not a table setting." for name in sorted(unknown)})
     with transaction.atomic():
-        # Lock the table: two managers editing at once must not interleave their changes.
-        locked = Table.objects.select_for_update().get(pk=table.pk)
+        # Lock the table: two managers editing at once must not interleave their changes, and
+        # the seat map (players.lock_table) waits while the change is checked and saved.
+        locked = lock_table_row(table)
         changes = {
             name: [_json_value(getattr(locked, name)), _json_value(value)]
             for name, value in fields.items()
@@ -74,23 +86,9 @@ def update_table(*, table: Table, by: User, **fields: Any) -> Table:
         }
         if not changes:
             return locked
-        game_changes = sorted(set(changes) & set(Table.GAME_FIELDS))
-        if game_changes and hand_in_progress(locked):
-            raise ValidationError(
-                {
-                    name: "The game cannot change while a hand is in progress."
-                    for name in game_changes
-                }
-            )
-        closing = "status" in changes and fields["status"] == TableStatus.CLOSED
-        if closing and (names := _closing_check(locked)):
-            # The settings form has no "Close anyway" question: the Close buttons have it.
-            raise ValidationError(
-                {
-                    "status": f"{locked} still has players seated ({', '.join(names)}):"
-                    " close it with Close on the floor or the tables list, which asks first."
-                }
-            )
+        check_table_change(
+            locked, {name: fields[name] for name in changes}, confirm_seated=confirm_seated
+        )
         for name, value in fields.items():
             setattr(locked, name, value)
         locked.full_clean()
@@ -100,9 +98,83 @@ def update_table(*, table: Table, by: User, **fields: Any) -> Table:
         except IntegrityError as exc:
             raise ValidationError({"number": "A table with this number already exists."}) from exc
         TableChange.objects.create(table=locked, changed_by=by, action="updated", changes=changes)
-        if closing:
+        if "status" in changes and fields["status"] == TableStatus.CLOSED:
             _end_must_moves(locked, by)
     return locked
+
+
+def lock_table_row(table: Table) -> Table:
+    """The table row as it is now, locked for the rest of the transaction."""
+    return Table.objects.select_for_update().get(pk=table.pk)
+
+
+class TableInUse(ValidationError):
+    """A change of a table's settings that would strand the players seated there or the hand
+    being played: refused naming who sits where (the API answers 422 ``table_in_use``)."""
+
+    code = "table_in_use"
+
+
+def check_table_change(
+    table: Table, changes: dict[str, Any], *, confirm_seated: bool = False
+) -> None:
+    """The one check of a table's settings against who is at the table (the form, the API and
+    the admin go through it): fewer seats than a player or the hand in play sits in, a change
+    of kind with players seated or a hand in play, or of the game during a hand, is refused
+    (``TableInUse``); closing with players seated asks first (``SeatedAtClose``)."""
+    hand = hand_in_play(table)
+    seated = list(table.seated.filter(left_at=None).select_related("player").order_by("seat"))
+    errors: dict[str, str] = {}
+    if (seats := changes.get("seats")) is not None:
+        above = [s for s in seated if s.seat > seats]
+        dealt = max((entry["seat"] for entry in hand.seats), default=0) if hand else 0
+        if above:
+            who = who_sits(above)
+            errors["seats"] = (
+                f"{who[0].upper()}{who[1:]} {'are' if len(above) > 1 else 'is'} seated above"
+                f" seat {seats}: move them to other seats or let them leave first."
+            )
+        elif hand is not None and dealt > seats:
+            errors["seats"] = (
+                f"{hand} is in progress with seat {dealt} dealt in: finish or void it first."
+            )
+    if "kind" in changes:
+        if seated:
+            count = f"{len(seated)} player{'s' if len(seated) > 1 else ''}"
+            errors["kind"] = (
+                f"{table} has {count} seated ({who_sits(seated)}): it changes kind only when"
+                " they have left."
+            )
+        elif hand is not None:
+            errors["kind"] = f"{hand} is in progress: finish or void it first."
+    if hand is not None and hand.state == HandStatus.IN_PROGRESS:
+        for name in sorted(set(changes) & set(Table.GAME_FIELDS)):
+            errors[name] = (
+                f"The game cannot change while a hand is in progress ({hand}): change it between"
+                " hands (the next hand deals with it)."
+            )
+    if errors:
+        raise TableInUse(errors)
+    if changes.get("status") == TableStatus.CLOSED:
+        names = _closing_check(table)
+        if names and not confirm_seated:
+            raise SeatedAtClose(table, names)
+
+
+def who_sits(seats: list[Any]) -> str:
+    """ "seat 7: Ana Ruiz (1,200 chips), seat 9: Bo Li (800 chips)": live ``TableSeat`` rows."""
+    return ", ".join(f"seat {s.seat}: {s.player} ({s.stack:,} chips)" for s in seats)
+
+
+def hand_in_play(table: Table) -> Hand | None:
+    """The hand in progress, or the last hand dealt from the seat map while its pots are not
+    pushed yet (its chips are still in play)."""
+    last = table.hands.order_by("-number").first()
+    if last is None:
+        return None
+    if last.state == HandStatus.IN_PROGRESS or (last.names and not last.settled):
+        return last
+    return None
 
 
 class SeatedAtClose(ValidationError):
@@ -180,20 +252,61 @@ def hand_in_progress(table: Table) -> bool:
     return table.hands.filter(state=HandStatus.IN_PROGRESS).exists()
 
 
+class TableHasHistory(Conflict):
+    """A table with players, hands, rulings, seat events, lists or a tournament on record is
+    never deleted (HTTP 409, naming what holds it): it is closed or broken instead."""
+
+    def __init__(self, table: Table, holding: str) -> None:
+        message = f"{table} {holding}: close or break it instead."
+        super().__init__("table_has_history", message)
+
+
+def table_holds(table: Table) -> str:
+    """What keeps a table from being deleted, in words ("has 4 players seated and 37 hands, 2
+    rulings on record and is in tournament X"), or "": the players seated now, then every
+    record that points at the table and is kept (each protected relation counted, the
+    tournaments named). Its own configuration history goes with it."""
+    has = []
+    if seated := table.seated.filter(left_at=None).count():
+        has.append(f"{seated} player{'s' if seated > 1 else ''} seated")
+    kept: list[str] = []
+    tournaments: set[str] = set()
+    for relation in Table._meta.get_fields(include_hidden=True):
+        if not isinstance(relation, ForeignObjectRel) or relation.on_delete is not models.PROTECT:
+            continue
+        model: Any = relation.related_model
+        if model is TableSeat:  # its seat events say it all
+            continue
+        rows = model._default_manager.filter(**{relation.field.name: table})
+        if not (count := rows.count()):
+            continue
+        meta = model._meta
+        if any(f.name == "tournament" and not f.null for f in meta.fields):
+            tournaments.update(str(row.tournament) for row in rows.select_related("tournament"))
+        else:
+            kept.append(f"{count} {meta.verbose_name if count == 1 else meta.verbose_name_plural}")
+    if kept:
+        has.append(", ".join(kept) + " on record")
+    words = f"has {' and '.join(has)}" if has else ""
+    if tournaments:
+        words += f"{' and ' if words else ''}is in tournament {', '.join(sorted(tournaments))}"
+    return words
+
+
 def delete_table(*, table: Table) -> None:
-    """Remove a table set up by mistake. A table that has dealt hands or has rulings keeps its
-    records: mark it broken or closed instead."""
+    """Remove a table set up by mistake. A table with anything on record keeps it: refused
+    (``TableHasHistory``), close or break it instead."""
     with transaction.atomic():
-        locked = Table.objects.select_for_update().get(pk=table.pk)
-        rulings = getattr(locked, "rulings", None)
-        if locked.hands.exists() or (rulings is not None and rulings.exists()):
-            raise ValidationError(
-                {"status": "This table has hands or rulings on record: close or break it instead."}
-            )
-        # The one deletion of audit rows: a table that never dealt a hand or had a ruling
-        # takes its own configuration history (a whole stream of its own) with it.
-        with audit.maintenance():
-            locked.delete()
+        locked = lock_table_row(table)
+        if holding := table_holds(locked):
+            raise TableHasHistory(locked, holding)
+        try:
+            # The one deletion of audit rows: a table with nothing on record takes its own
+            # configuration history (a whole stream of its own) with it.
+            with audit.maintenance():
+                locked.delete()
+        except ProtectedError as exc:  # a record ``table_holds`` does not know yet
+            raise TableHasHistory(locked, f"has {len(exc.protected_objects)} records") from exc
 
 
 # --- live hands -----------------------------------------------------------------------------

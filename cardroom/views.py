@@ -183,11 +183,15 @@ def table_edit(request: AuthenticatedRequest, number: int) -> HttpResponse:
     if request.method == "POST":
         form = TableForm(request.POST, instance=Table.objects.get(pk=table.pk))
         if form.is_valid():
+            confirm = request.POST.get("confirm_seated") == "1"
             try:
-                update_table(table=table, by=request.user, **form.changed_values())
-            except ValidationError as exc:
+                update_table(
+                    table=table, by=request.user, confirm_seated=confirm, **form.changed_values()
+                )
+            except ValidationError as exc:  # SeatedAtClose: the form asks "Close anyway?"
                 add_errors(form, exc)
-                return render_form(request, form, table=table, status=422)
+                asked = isinstance(exc, SeatedAtClose)
+                return render_form(request, form, table=table, status=422, confirm_close=asked)
             messages.success(request, f"{table} updated.")
             return redirect_to(request, reverse("cardroom:table_detail", args=[table.number]))
         return render_form(request, form, table=table, status=422)
@@ -275,10 +279,11 @@ def check_status_right(user: Any, table: Table, status: str) -> None:
 
 
 def render_form(
-    request: HtmxRequest, form: TableForm, *, table: Table | None = None, status: int = 200
-) -> HttpResponse:
+    request: HtmxRequest, form: TableForm, *, table: Table | None = None, status: int = 200,
+    confirm_close: bool = False,
+) -> HttpResponse:  # fmt: skip
     template = "cardroom/table_form.html#table-form" if request.htmx else "cardroom/table_form.html"
-    context = {"form": form, "table": table, "presets": PRESETS}
+    context = {"form": form, "table": table, "presets": PRESETS, "confirm_close": confirm_close}
     return render(request, template, context, status=status)
 
 

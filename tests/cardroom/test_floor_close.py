@@ -95,16 +95,17 @@ def test_the_kind_filter_offers_cash_and_tournament_once(
     assert options.count("Cash and tournament") == 1
 
 
-def test_the_settings_form_and_api_do_not_close_a_table_with_players_seated(
+def test_the_settings_ask_before_closing_a_table_with_players_seated(
     floor_manager: Any,
 ) -> None:
-    """The table's settings (form, API, admin) have no "Close anyway" question: closing there
-    is refused while players sit, and allowed (ending a must-move) once the table is empty."""
+    """The table's settings (form, API) ask as the Close buttons do, naming who is seated:
+    without the confirmation the table stays open; once it is empty it closes in one step
+    (ending a must-move)."""
     from cardroom.models import TableSeat
     from cardroom.services import update_table
 
     table = table_with_two(floor_manager)
-    with pytest.raises(ValidationError, match=r"still has players seated \(Ann Lee, Bo Chan\)"):
+    with pytest.raises(SeatedAtClose, match=r"2 players seated: Ann Lee, Bo Chan\. Close it"):
         update_table(table=table, by=floor_manager, status="closed")
     main = waitlists.open_list(
         variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager

@@ -1,0 +1,108 @@
+"""A table's settings changed while a player is seated there at the same moment (PostgreSQL
+row locks): the edit and the seating take the table row in turn, so the edit either sees the
+player (refused, naming them) or the seating sees the new seat count (refused); a player is
+never left in a seat the table no longer has."""
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from cardroom import players, services
+from cardroom.models import Table, TableSeat
+from tests.factories import make_table
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def run_together(calls: dict[str, Callable[[], Any]]) -> dict[str, str]:
+    """Each call in its own thread and connection; its outcome: "won" or the refusal's class."""
+    outcomes: dict[str, str] = {}
+
+    def run(name: str, call: Callable[[], Any]) -> None:
+        from django.db import connection
+
+        try:
+            call()
+            outcomes[name] = "won"
+        except ValidationError as exc:
+            outcomes[name] = type(exc).__name__
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=item) for item in calls.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+@contextmanager
+def meeting(*, locked: bool) -> Iterator[list[str]]:
+    """The edit's and the seat map's table locks, each followed by a wait of up to 2 s for the
+    other: "together" when both were inside at once, "alone" otherwise. ``locked=False``
+    reads the row without the lock (the race the lock prevents)."""
+    barrier, passed = threading.Barrier(2), []
+
+    def meet(read: Callable[[Table], Table]) -> Callable[[Table], Table]:
+        def lock(table: Table) -> Table:
+            row = read(table)
+            try:
+                barrier.wait(timeout=2)
+                passed.append("together")
+            except threading.BrokenBarrierError:
+                passed.append("alone")
+            return row
+
+        return lock
+
+    def unlocked(table: Table) -> Table:
+        return Table.objects.get(pk=table.pk)
+
+    edit_lock = services.lock_table_row if locked else unlocked
+    seat_lock = players.lock_table if locked else unlocked
+    with (
+        mock.patch.object(services, "lock_table_row", meet(edit_lock)),
+        mock.patch.object(players, "lock_table", meet(seat_lock)),
+    ):
+        yield passed
+
+
+def edit_and_seat(fm: Any, *, locked: bool) -> tuple[list[str], dict[str, str]]:
+    table = make_table(number=1, by=fm)
+    ana = players.find_or_create_player(name="Ana Ruiz", by=fm)
+    with meeting(locked=locked) as passed:
+        outcomes = run_together(
+            {
+                "edit": lambda: services.update_table(table=table, by=fm, seats=6),
+                "seat": lambda: players.seat_player(
+                    table=table, player=ana, seat=9, buy_in=100, by=fm
+                ),
+            }
+        )
+    return passed, outcomes
+
+
+def test_without_the_lock_a_player_is_left_above_the_last_seat(floor_manager: Any) -> None:
+    passed, outcomes = edit_and_seat(floor_manager, locked=False)
+    assert passed == ["together", "together"]
+    assert outcomes == {"edit": "won", "seat": "won"}
+    assert Table.objects.get().seats == 6
+    assert TableSeat.objects.get(left_at=None).seat == 9  # stranded: the race is real
+
+
+def test_the_edit_and_the_seating_take_the_table_in_turn(floor_manager: Any) -> None:
+    passed, outcomes = edit_and_seat(floor_manager, locked=True)
+    assert passed == ["alone", "alone"]
+    assert sorted(outcomes.values()) in (["SeatRefused", "won"], ["TableInUse", "won"])
+    table = Table.objects.get()
+    live = TableSeat.objects.filter(left_at=None)
+    if outcomes["edit"] == "won":
+        assert table.seats == 6 and not live.exists()
+    else:
+        assert table.seats == 9 and live.get().seat == 9
