@@ -75,7 +75,7 @@ def _plan(table: Table, straddle: bool = True) -> tuple[Plan, dict[str, Any], di
         SeatState(
             s.seat, active=s.status == SeatStatus.PLAYING and s.stack > 0,
             owes_big=owed[s.seat][0], owes_small=owed[s.seat][1], new=s.new,
-            waits=s.waits_for_big_blind,
+            waits=s.waits_for_big_blind, stack=s.stack,
         )
         for s in seats.values()
     ]  # fmt: skip
@@ -85,6 +85,7 @@ def _plan(table: Table, straddle: bool = True) -> tuple[Plan, dict[str, Any], di
             seats=states, previous=previous, rule=table.button_rule,
             missed_blinds=table.missed_blinds, small_blind=game["small_blind"],
             big_blind=game["big_blind"], straddle=straddle and bool(game["straddle"]),
+            ante=game["ante"],
         )  # fmt: skip
     except BadInput as exc:
         raise players.SeatRefused("seats", exc.message, *exc.citations) from exc

@@ -114,7 +114,8 @@ def start_hand(
     # heads-up or behind a dead small blind (CR-BB.2; fixed limit has none: ``GameConfig``).
     straddler = nxt[bb_seat]
     may_straddle = not heads_up and sb_seat is not None and straddler != sb_seat
-    if config.straddle and may_straddle and stacks[straddler] >= config.straddle:
+    straddled = bool(config.straddle) and may_straddle and stacks[straddler] >= config.straddle
+    if straddled:
         # RRoP-14.14: the seat left of the big blind "must post an amount twice the size of
         # the big blind": one who cannot post the whole straddle (after the ante) posts none,
         # and the big blind stays the bet (contract v2, "Straddle not posted").
@@ -123,7 +124,9 @@ def start_hand(
         last_forced = straddler
         _post(state, straddler, config.straddle)
         state.current_bet = state.bring_in = config.straddle
-    forced = {bb_seat, sb_seat, straddler if config.straddle and may_straddle else None}
+    # CR-BB.3: a player who posts a blind or the straddle makes up no missed blind; one who
+    # could not post the straddle posted none, and makes up what they owe like anyone else.
+    forced = {bb_seat, sb_seat, straddler if straddled else None}
     _make_posts(state, posts, forced)
     state.full_level = state.current_bet
     state.min_raise_increment = config.bet_size(0) if state.limit else state.bring_in

@@ -47,6 +47,9 @@ class SeatState:
     owes_small: bool = False
     new: bool = False  # never dealt a hand at this table
     waits: bool = False  # chose (or must) wait for the big blind
+    #: Chips before the deal; None: not said (a straddle table then takes it that the player
+    #: after the big blind can cover the straddle).
+    stack: int | None = None
 
     @property
     def flagged(self) -> bool:
@@ -85,14 +88,16 @@ def plan_next_hand(
     small_blind: int,
     big_blind: int,
     straddle: bool = False,
+    ante: int = 0,
 ) -> Plan:
     """The next hand at a table whose button rule is ``rule`` ("dead" or "moving") and whose
     missed-blind rule is ``missed_blinds`` ("post": a player who owes may post or wait, as
     their ``waits`` says; "wait": must wait for the big blind). The posts carry chips: the big
     blind live, the small blind dead. ``straddle``: the game posts a straddle (the player
-    after the big blind posts it and makes up no missed blind, CR-BB.3). ``BadInput`` when the
-    input is malformed or fewer than two players can be dealt in."""
-    by_seat = _check(seats, previous, rule, missed_blinds, small_blind, big_blind)
+    after the big blind posts it and makes up no missed blind, CR-BB.3) when that player's
+    ``stack``, less every player's ``ante``, covers it. ``BadInput`` when the input is
+    malformed or fewer than two players can be dealt in."""
+    by_seat = _check(seats, previous, rule, missed_blinds, small_blind, big_blind, ante)
     active = sorted(s.seat for s in seats if s.active)
     clean = [n for n in active if not by_seat[n].flagged]
     if len(active) < 2:
@@ -130,6 +135,12 @@ def plan_next_hand(
     order = sorted(dealt)
     straddler = order[(order.index(big) + 1) % len(order)]
     may_straddle = straddle and len(order) > 2 and small is not None and straddler != small
+    chips = by_seat[straddler].stack
+    if may_straddle and chips is not None and chips - min(ante, chips) < 2 * big_blind:
+        # RRoP-14.14: the straddle is twice the big blind, posted whole or not at all (the
+        # contract's "Straddle not posted", after the ante): a player who cannot cover it does
+        # not straddle and makes up what they owe like anyone else (CR-BB.3).
+        may_straddle = False
     posts: list[Post] = []
     for n in posting:
         if may_straddle and n == straddler:
@@ -353,6 +364,7 @@ def _check(
     missed_blinds: str,
     small_blind: int,
     big_blind: int,
+    ante: int,
 ) -> dict[int, SeatState]:
     if button_rule not in RULES:
         raise BadInput(f"The button rule is 'dead' or 'moving', not {button_rule!r}.", "rule")
@@ -360,7 +372,7 @@ def _check(
         raise BadInput(
             f"The missed-blind rule is 'post' or 'wait', not {missed_blinds!r}.", "missed_blinds"
         )
-    for name, value in (("small_blind", small_blind), ("big_blind", big_blind)):
+    for name, value in (("small_blind", small_blind), ("big_blind", big_blind), ("ante", ante)):
         if not _is_int(value) or value < 0:
             raise BadInput(f"The {name.replace('_', ' ')} is a whole number from 0.", name)
     by_seat: dict[int, SeatState] = {}
@@ -369,6 +381,8 @@ def _check(
             raise BadInput("A seat number is a whole number from 1.", f"seats.{index}")
         if state.seat in by_seat:
             raise BadInput(f"Seat {state.seat} is given twice.", f"seats.{index}")
+        if state.stack is not None and (not _is_int(state.stack) or state.stack < 0):
+            raise BadInput("A stack is a whole number of chips from 0.", f"seats.{index}.stack")
         by_seat[state.seat] = state
     if previous is not None:
         for name in ("button", "small", "big"):

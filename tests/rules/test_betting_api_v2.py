@@ -45,6 +45,23 @@ def test_a_straddle_the_seat_cannot_post_in_full_is_not_posted() -> None:
     assert body["current_bet"] == 100 and body["to_act"] == 4
 
 
+def test_the_seat_that_cannot_straddle_makes_up_its_missed_blinds() -> None:
+    # Seat 4 (left of the big blind) has 150: no straddle, so its post of the missed blinds is
+    # not "a blind or the straddle already" (RRoP-14.14, CR-BB.3). Live 100, dead 50: all-in.
+    game = {**NL, "straddle": 200}
+    posts = [{"seat": 4, "live": 100, "dead": 50}]
+    response = evaluate(
+        {"game": game, "button": 1, "seats": seats(1, 2, 3, 4, s4=150), "posts": posts}
+    )
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert (body["current_bet"], body["pot"], body["to_act"]) == (100, 300, 1)
+    assert body["pots"] == [{"amount": 300, "eligible": [1, 2, 3, 4]}]
+    # A seat that does straddle posts nothing more.
+    response = evaluate({"game": game, "button": 1, "seats": seats(1, 2, 3, 4), "posts": posts})
+    assert response.status_code == 400 and "posts.0.seat" in response.json()["error"]["fields"]
+
+
 def test_pot_limit_opener_facing_a_short_big_blind_may_raise_to_350() -> None:
     game = {**NL, "structure": "pot_limit"}
     body = evaluate({"game": game, "button": 1, "seats": seats(1, 2, 3, 4, s3=60)}).json()

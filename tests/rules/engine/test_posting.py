@@ -146,3 +146,17 @@ def test_a_post_by_the_straddle_seat_is_refused() -> None:
     with pytest.raises(BadInput) as bad:
         deal(table(5), 1, posts=[Post(4, live=100)], config=game("no_limit", 50, 100, straddle=200))
     assert bad.value.field == "posts.0.seat"
+
+
+def test_the_straddle_seat_short_of_the_straddle_posts_its_missed_blinds() -> None:
+    # Blinds 50-100, straddle 200: seat 4 (left of the big blind) has 150, cannot post the
+    # whole straddle, so nobody straddles (RRoP-14.14, contract v2 "Straddle not posted") and
+    # seat 4 makes up its missed blinds like anyone else (CR-BB.3): live first, then dead.
+    config = game("no_limit", 50, 100, straddle=200)
+    state = deal(table(5, s4=150), 1, posts=[Post(4, live=100, dead=50)], config=config)
+    assert state.current_bet == state.bring_in == 100
+    assert state.street_wager[4] == 100 and state.dead[4] == 50 and state.stacks[4] == 0
+    assert state.pot == 300 and state.to_act == 5
+    # With 120 it posts the live 100, then 20 of the dead 50, and is all-in.
+    state = deal(table(5, s4=120), 1, posts=[Post(4, live=100, dead=50)], config=config)
+    assert state.street_wager[4] == 100 and state.dead[4] == 20 and state.stacks[4] == 0

@@ -7,6 +7,7 @@ Pure: runs with ``-p no:django``."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 import pytest
 
@@ -230,6 +231,15 @@ def test_bad_seats_are_refused() -> None:
     with pytest.raises(BadInput) as error:
         plan(playing(1, 2), Previous(0, None, 2))
     assert error.value.field == "previous.button"
+    with pytest.raises(BadInput) as error:
+        plan([SeatState(1, True), SeatState(2, True, stack=-1)], None)
+    assert error.value.field == "seats.1.stack"
+    with pytest.raises(BadInput) as error:
+        plan_next_hand(
+            seats=playing(1, 2), previous=None, rule="dead", missed_blinds="post",
+            small_blind=1, big_blind=2, ante=-1,
+        )  # fmt: skip
+    assert error.value.field == "ante"
 
 
 def test_moving_button_going_heads_up_the_big_blind_moves_on() -> None:
@@ -317,3 +327,32 @@ def test_dead_button_out_of_heads_up() -> None:
 def test_a_dead_small_blind_behind_seat_one_puts_the_button_on_the_last_seat() -> None:
     p = plan(playing(1, 2, 3, 9, out=[4]), Previous(8, None, 1))
     assert positions(p) == (9, 1, 2)
+
+
+def test_a_player_after_the_big_blind_who_cannot_cover_the_straddle_posts_what_they_owe() -> None:
+    # RRoP-14.14: the straddle is twice the big blind, posted whole or not at all (contract v2,
+    # "Straddle not posted"). Seat 5 owes a big blind: with 150 it cannot straddle 200, so it
+    # posts its missed blind (CR-BB.3); it used to be let off its debt for a straddle it never
+    # posted.
+    owing = playing(1, 2, 3, 4, big=[5])
+
+    def with_stack(stack: int) -> list[SeatState]:
+        return [replace(s, stack=stack) if s.seat == 5 else replace(s, stack=1000) for s in owing]
+
+    short = plan_next_hand(
+        seats=with_stack(150), previous=Previous(1, 2, 3), rule="dead", missed_blinds="post",
+        small_blind=50, big_blind=100, straddle=True,
+    )  # fmt: skip
+    assert positions(short) == (2, 3, 4) and short.posts == (Post(5, 100, 0),)
+    assert short.cleared == (5,) and cite.MISSED_BLINDS in short.citations
+    enough = plan_next_hand(
+        seats=with_stack(200), previous=Previous(1, 2, 3), rule="dead", missed_blinds="post",
+        small_blind=50, big_blind=100, straddle=True,
+    )  # fmt: skip
+    assert enough.posts == () and enough.cleared == (5,)
+    # Every player's ante comes first: 205 less an ante of 10 cannot cover the straddle.
+    after_ante = plan_next_hand(
+        seats=with_stack(205), previous=Previous(1, 2, 3), rule="dead", missed_blinds="post",
+        small_blind=50, big_blind=100, straddle=True, ante=10,
+    )  # fmt: skip
+    assert after_ante.posts == (Post(5, 100, 0),)
