@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 
 from cardroom.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
 from cardroom.filters import RulingFilter, TableFilter
-from cardroom.forms import TABLE_HELP
+from cardroom.forms import TABLE_HELP, unconfirmed_void
 from cardroom.models import (
     Hand,
     HandAction,
@@ -270,6 +270,11 @@ class ActionInSerializer(serializers.Serializer[Any]):
 class VoidInSerializer(serializers.Serializer[Any]):
     expected_seq = serializers.IntegerField(min_value=0)
     reason = serializers.CharField(max_length=500)
+    confirm_hand = serializers.IntegerField(
+        min_value=1, required=False,
+        help_text="Voiding the whole hand (`void/`): the hand's `number`, required, so that a "
+        "void of the hand always names it. Not used by `void-last/`.",
+    )  # fmt: skip
 
 
 STALE_409 = inline_serializer(
@@ -367,7 +372,8 @@ class HandVoidView(APIView):
     what = "last"
 
     @extend_schema(
-        summary="Void the last action, or the hand, with a reason (both stay on record)",
+        summary="Void the last action, or the hand (named by `confirm_hand`), with a reason "
+        "(both stay on record)",
         request=VoidInSerializer,
         responses={200: DealtHandSerializer, 409: STALE_409, 422: REFUSED_422},
     )
@@ -375,8 +381,12 @@ class HandVoidView(APIView):
         hand = get_object_or_404(Hand, pk=hand_id)
         entry = VoidInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
+        data = dict(entry.validated_data)
+        confirm = data.pop("confirm_hand", None)
+        if self.what == "hand" and (asked := unconfirmed_void(hand.number, confirm)):
+            raise ValidationError({"confirm_hand": [asked]})
         service = void_last_action if self.what == "last" else void_hand
-        service(hand=hand, by=request.user, **entry.validated_data)
+        service(hand=hand, by=request.user, **data)
         return Response(DealtHandSerializer(Hand.objects.get(pk=hand.pk)).data)
 
 

@@ -203,6 +203,23 @@ class ActionForm(forms.Form):
 class VoidForm(forms.Form):
     expected_seq = forms.IntegerField(min_value=0)
     reason = forms.CharField(max_length=500)
+    #: Sent by the desk's "Void hand #N…" step: a void of the whole hand names the hand.
+    confirm_hand = forms.CharField(required=False, max_length=20)
+
+    def clean_confirm_hand(self) -> int | None:
+        # Anything but the hand's number (blank, "²") is no confirmation: the desk asks.
+        return whole_number(self.cleaned_data["confirm_hand"], 18)
+
+
+def unconfirmed_void(number: int, confirm: int | None) -> str | None:
+    """Why a void of the whole hand is not done: the request does not name hand ``number`` (a
+    mistyped address, an old page, a client that did not ask), else None."""
+    if confirm == number:
+        return None
+    return (
+        f"Voiding the whole hand asks first: confirm hand #{number}. No pot is awarded, "
+        "every stack stays as it was at the deal, and its actions stay on record."
+    )
 
 
 class RulingForm(forms.Form):

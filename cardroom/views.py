@@ -38,6 +38,7 @@ from cardroom.forms import (
     RulingForm,
     TableForm,
     VoidForm,
+    unconfirmed_void,
 )
 from cardroom.health import broker_status, database_status, worker_status
 from cardroom.models import Hand, HandStatus, Ruling, Table
@@ -345,13 +346,20 @@ def desk_act(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
 @require_POST
 @role_required(*HAND_WRITERS)
 def desk_void(request: AuthenticatedRequest, hand_id: int, what: str) -> HttpResponse:
+    # The last action or the hand, nothing else: any other word in the address voided the hand.
+    if what not in ("last", "hand"):
+        raise Http404("Void the last action (void/last/) or the hand (void/hand/).")
     hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
     form = VoidForm(request.POST)
     if not form.is_valid():
         return render_desk(request, hand.table, hand, refusal=form_refusal(form), status=422)
+    data = form.cleaned_data
+    confirm = data.pop("confirm_hand")
+    if what == "hand" and (asked := unconfirmed_void(hand.number, confirm)):
+        return render_desk(request, hand.table, hand, refusal={"message": asked}, status=422)
     service = void_last_action if what == "last" else void_hand
     try:
-        service(hand=hand, by=request.user, **form.cleaned_data)
+        service(hand=hand, by=request.user, **data)
     except StaleHand as exc:  # another device entered first: said in a dealer's words
         return refused(request, hand.table, exc)
     except Conflict as exc:  # awarded on another device

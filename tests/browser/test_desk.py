@@ -120,4 +120,14 @@ def test_the_desk_raises_no_content_security_policy_violation(
     expect(page.locator(".log li.voided")).to_have_count(1)
     page.reload()
     expect(page.locator(".to-act-line")).to_contain_text("Seat 2 to act")
+
+    # Voiding the whole hand is a step of its own that names the hand and says what it does.
+    page.get_by_text("Corrections").click()
+    expect(page.get_by_role("button", name="Void hand #1", exact=True)).to_be_hidden()
+    page.get_by_text("Void hand #1…").click()
+    step = page.locator("details.confirm-step")
+    expect(step).to_contain_text("Hand #1 is called dead: no pot is awarded")
+    step.get_by_label("Reason").fill("fouled deck")
+    step.get_by_role("button", name="Void hand #1").click()
+    expect(page.locator("#desk")).to_contain_text("Hand #1 was voided by td: fouled deck")
     assert problems == []

@@ -176,7 +176,8 @@ def test_enter_reads_the_chips_and_never_voids(
     page.get_by_role("button", name="Call 2").click()
     expect(page.locator(".to-act-line")).to_contain_text("Seat 2 to act")
     page.get_by_text("Corrections").click()
-    reason = page.locator("details").get_by_label("Reason").last
+    page.get_by_text("Void hand #1…").click()  # the void of the hand's own step
+    reason = page.locator("details.confirm-step").get_by_label("Reason")
     reason.fill("misdeal")
     reason.press("Enter")
     page.wait_for_timeout(500)

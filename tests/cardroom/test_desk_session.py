@@ -58,7 +58,7 @@ def test_an_action_or_a_void_on_an_awarded_hand_is_a_409_not_a_500(
     assert acted.status_code == 409
     assert "is awarded" in acted.content.decode()
     for what in ("last", "hand"):
-        data = {"expected_seq": hand.seq, "reason": "misclick"}
+        data = {"expected_seq": hand.seq, "reason": "misclick", "confirm_hand": hand.number}
         voided = post(client, f"/hands/{hand.pk}/void/{what}/", data)
         assert voided.status_code == 409, what
         assert "is awarded" in voided.content.decode()

@@ -121,7 +121,9 @@ def test_void_endpoints(api_client_for: Any) -> None:
     assert voided.status_code == 200
     assert voided.json()["actions"][0]["void_reason"] == "Wrong seat"
     dead = client.post(
-        f"/api/v1/hands/{hand.pk}/void/", {"expected_seq": 2, "reason": "Misdeal"}, format="json"
+        f"/api/v1/hands/{hand.pk}/void/",
+        {"expected_seq": 2, "reason": "Misdeal", "confirm_hand": hand.number},
+        format="json",
     )
     assert dead.json()["state"] == "voided"
 
@@ -134,7 +136,9 @@ def test_a_voided_hand_matches_the_schema_betting_is_null(api_client_for: Any) -
 
     hand = make_hand()
     dead = api_client_for("floor_manager").post(
-        f"/api/v1/hands/{hand.pk}/void/", {"expected_seq": 0, "reason": "Misdeal"}, format="json"
+        f"/api/v1/hands/{hand.pk}/void/",
+        {"expected_seq": 0, "reason": "Misdeal", "confirm_hand": hand.number},
+        format="json",
     )
     assert dead.json()["betting"] is None
     betting = SchemaGenerator().get_schema(public=True)["components"]["schemas"]["Hand"][

@@ -126,8 +126,9 @@ def test_the_api_refuses_a_voided_hand_with_422_and_a_message(
 ) -> None:
     hand = voided_hand(floor_manager)
     before = snapshot_of(hand)
+    body = {"expected_seq": hand.seq, "confirm_hand": hand.number, **data}
     response = api_client_for("floor_manager").post(
-        f"/api/v1/hands/{hand.pk}/{path}", {"expected_seq": hand.seq, **data}, format="json"
+        f"/api/v1/hands/{hand.pk}/{path}", body, format="json"
     )
     assert response.status_code == 422, response.json()
     error = response.json()["error"]
@@ -149,9 +150,79 @@ def test_the_desk_refuses_a_voided_hand_with_422_and_a_message(
 ) -> None:
     hand = voided_hand(floor_manager)
     before = snapshot_of(hand)
+    body = {"expected_seq": hand.seq, "confirm_hand": hand.number, **data}
     response = persona_client("floor_manager").post(
-        f"/hands/{hand.pk}/{path}", {"expected_seq": hand.seq, **data}, HTTP_HX_REQUEST="true"
+        f"/hands/{hand.pk}/{path}", body, HTTP_HX_REQUEST="true"
     )
     assert response.status_code == 422
     assert "takes no more actions" in response.content.decode()
     assert snapshot_of(hand) == before
+
+
+# --- a mistyped void voids nothing; voiding the hand names it (issue 25, item 9) ------------
+
+
+@pytest.mark.parametrize("what", ["hnad", "lats", "last-action", "all", "HAND", "x" * 40])
+def test_a_void_of_an_unknown_target_is_a_404_and_voids_nothing(
+    floor_manager: Any, persona_client: Any, what: str
+) -> None:
+    """``/void/<anything>/`` but ``last`` voided the whole hand."""
+    hand = dealt_with_three_actions(floor_manager)
+    before = snapshot_of(hand)
+    data = {"expected_seq": hand.seq, "reason": "Typo", "confirm_hand": hand.number}
+    response = persona_client("floor_manager").post(
+        f"/hands/{hand.pk}/void/{what}/", data, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 404
+    assert snapshot_of(hand) == before
+
+
+def test_the_desk_voids_the_hand_only_when_the_post_names_it(
+    floor_manager: Any, persona_client: Any
+) -> None:
+    hand = dealt_with_three_actions(floor_manager)
+    client = persona_client("floor_manager")
+    url = f"/hands/{hand.pk}/void/hand/"
+    before = snapshot_of(hand)
+    for confirm in ({}, {"confirm_hand": hand.number + 1}, {"confirm_hand": "²"}):
+        data = {"expected_seq": hand.seq, "reason": "Fouled deck", **confirm}
+        asked = client.post(url, data, HTTP_HX_REQUEST="true")
+        assert asked.status_code == 422, confirm
+        assert f"confirm hand #{hand.number}" in asked.content.decode(), confirm
+        assert snapshot_of(hand) == before
+    data = {"expected_seq": hand.seq, "reason": "Fouled deck", "confirm_hand": hand.number}
+    assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
+    hand.refresh_from_db()
+    assert hand.state == "voided" and hand.void_reason == "Fouled deck"
+
+
+def test_the_desk_asks_before_voiding_the_hand_and_names_it(
+    floor_manager: Any, persona_client: Any
+) -> None:
+    """The void-the-hand form is a step of its own, saying what happens to which hand."""
+    hand = dealt_with_three_actions(floor_manager)
+    html = persona_client("floor_manager").get(f"/tables/{hand.table.number}/desk/").content
+    page = html.decode()
+    assert f"Void hand #{hand.number}…" in page
+    assert f'name="confirm_hand" value="{hand.number}"' in page
+    assert "every stack stays as it was at the deal" in page
+
+
+def test_the_api_voids_the_hand_only_when_the_body_names_it(
+    floor_manager: Any, api_client_for: Any
+) -> None:
+    hand = dealt_with_three_actions(floor_manager)
+    client = api_client_for("floor_manager")
+    url = f"/api/v1/hands/{hand.pk}/void/"
+    before = snapshot_of(hand)
+    for confirm in ({}, {"confirm_hand": hand.number + 1}):
+        body = {"expected_seq": hand.seq, "reason": "Fouled deck", **confirm}
+        asked = client.post(url, body, format="json")
+        assert asked.status_code == 400, (confirm, asked.json())
+        message = asked.json()["error"]["fields"]["confirm_hand"][0]
+        assert f"confirm hand #{hand.number}" in message
+        assert snapshot_of(hand) == before
+    body = {"expected_seq": hand.seq, "reason": "Fouled deck", "confirm_hand": hand.number}
+    dead = client.post(url, body, format="json")
+    assert dead.status_code == 200, dead.json()
+    assert dead.json()["state"] == "voided"
