@@ -3,6 +3,8 @@ payload, and the floor dashboard's queries and render time at 10, 100 and 400 ta
 page, and the polls a browser on it makes with the cursor the page (then each answer) gives:
 quiet (``dashboard_updates_<n>_ms``), after one change, and with an unreadable cursor (the grid).
 The room is cash tables, half with a hand in progress (no rulings, no tournament playing).
+Every timed request is checked (``bench.harness.expect``): its status and a piece of the answer
+it means to measure. ``BENCH_QUICK=1``: a few requests at 4 tables.
 
 Runs against the configured database (``DATABASE_URL``; a scratch SQLite file otherwise).
 """
@@ -16,7 +18,6 @@ import statistics
 import sys
 import time
 from datetime import timedelta
-from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,8 @@ if "DATABASE_URL" not in os.environ:  # a fresh scratch database each run
     (ROOT / "var" / "bench.sqlite3").unlink(missing_ok=True)
     os.environ["DATABASE_URL"] = "sqlite:///var/bench.sqlite3"
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost")
+
+from bench.harness import WrongAnswer, expect_response, floor_poll_url, sized  # noqa: E402
 
 PAYLOAD = {
     "game": {"structure": "no_limit", "small_blind": 100, "big_blind": 200},
@@ -61,7 +64,7 @@ def _timed(fn: Any, repeat: int) -> list[float]:
     return times
 
 
-def bench_evaluate(repeat: int = 2000) -> dict[str, float]:
+def bench_evaluate(repeat: int | None = None) -> dict[str, float]:
     from django.urls import path
     from rest_framework.permissions import AllowAny
     from rest_framework.response import Response
@@ -69,6 +72,8 @@ def bench_evaluate(repeat: int = 2000) -> dict[str, float]:
     from rest_framework.views import APIView
 
     import cardroom.urls
+
+    repeat = repeat or sized(2000, 20)
 
     class Echo(APIView):
         """The trivial endpoint: same parsing and rendering, no work."""
@@ -82,34 +87,44 @@ def bench_evaluate(repeat: int = 2000) -> dict[str, float]:
     if not any(getattr(p, "name", "") == "bench-echo" for p in cardroom.urls.urlpatterns):
         cardroom.urls.urlpatterns.append(path("bench/echo", Echo.as_view(), name="bench-echo"))
     client = APIClient()
-    for url in ("/api/v1/betting/evaluate", "/bench/echo"):  # warm up
-        assert client.post(url, PAYLOAD, format="json").status_code == 200
     # Every request from a client address of its own: the rate limit's cache read and write
     # are paid (as by every client) and no answer is a 429.
     addresses = (f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}" for n in range(1, 10**6))
-    evaluate = _timed(
-        lambda: client.post(
+
+    def evaluate() -> None:
+        response = client.post(
             "/api/v1/betting/evaluate", PAYLOAD, format="json", REMOTE_ADDR=next(addresses)
-        ),
-        repeat,
-    )
-    echo = _timed(lambda: client.post("/bench/echo", PAYLOAD, format="json"), repeat)
-    e, t = statistics.median(evaluate), statistics.median(echo)
+        )
+        # Seat 1 faces seat 3's raise to 1,800 (the payload's last actions).
+        expect_response(
+            "POST /api/v1/betting/evaluate", response, contains=('"to_act":6', '"pots":')
+        )
+
+    def echo() -> None:
+        response = client.post("/bench/echo", PAYLOAD, format="json")
+        expect_response("POST /bench/echo", response, contains='{"seats":9}')
+
+    evaluate()  # warm up
+    echo()
+    evaluated, echoed = _timed(evaluate, repeat), _timed(echo, repeat)
+    e, t = statistics.median(evaluated), statistics.median(echoed)
     return {"evaluate_us_p50": e, "trivial_us_p50": t, "evaluate_over_trivial": e / t}
 
 
 def worst_bodies() -> dict[str, dict[str, Any]]:
     """The worst requests the betting contract's limits allow (12 seats, 1,000 actions, every
-    number up to 10^15, a body of at most 256 KB): a 1,000-raise war among twelve players, the
-    same hand read by the chip reader with as many chips as 256 KB holds, and twelve all-ins
-    for different amounts (twelve pots)."""
+    number up to 10^15, lists of at most 1,000 chips, a body of at most 256 KB): a 1,000-raise
+    war among twelve players, the same hand read by the chip reader with 1,000 chips pushed
+    over 1,000 left in front (judged by the 50% standard), and twelve all-ins for different
+    amounts (twelve pots)."""
     seats = [{"seat": n, "stack": 10**15 - n} for n in range(1, 13)]
     order = [*range(4, 13), 1, 2, 3]
     raises = [{"seat": order[i % 12], "action": "raise", "to": 400 + 200 * i} for i in range(1000)]
     game = {"structure": "no_limit", "small_blind": 100, "big_blind": 200}
     war = {"game": game, "button": 1, "seats": seats, "actions": raises}
-    chips = [1] * ((262_144 - len(json.dumps(war)) - 64) // 3)
-    reader = {**war, "physical": {"chips": chips}}
+    # Seat 8 faces a raise to 200,200 with 198,000 in front: 1,000 chips of 198 left there and
+    # 1,000 of 3 pushed out make a raise to 201,000.
+    reader = {**war, "physical": {"chips": [3] * 1000, "prior_chips": [198] * 1000}}
     all_in = {
         "game": game,
         "button": 1,
@@ -119,12 +134,21 @@ def worst_bodies() -> dict[str, dict[str, Any]]:
     return {"raise_war": war, "chip_reader": reader, "all_ins": all_in}
 
 
-def bench_worst_request(repeat: int = 20) -> dict[str, float]:
+#: What each worst request's answer must hold: the hand read to its end, not a refusal.
+WORST_ANSWERS = {
+    "raise_war": ('"to_act":8', '"call":2200'),
+    "chip_reader": ('"action":"raise"', '"to":201000'),
+    "all_ins": ('"street":"showdown"', '"eligible":[1,2]}'),
+}
+
+
+def bench_worst_request(repeat: int | None = None) -> dict[str, float]:
     """Time the worst requests the limits allow through the whole stack (parse, throttle,
     engine, render): the work per request is bounded, and this says by how much."""
     from django.conf import settings
     from rest_framework.test import APIClient
 
+    repeat = repeat or sized(20, 2)
     rates = settings.CARDROOM_THROTTLE_RATES
     settings.CARDROOM_THROTTLE_RATES = {"betting": None, "rulebook": None}  # the engine's work
     client = APIClient()
@@ -134,25 +158,19 @@ def bench_worst_request(repeat: int = 20) -> dict[str, float]:
         assert len(raw) <= 262_144, (name, len(raw))
         path = "interpret" if "physical" in body else "evaluate"
         url = f"/api/v1/betting/{path}"
-        response = client.post(url, raw, content_type="application/json")
-        assert response.status_code in (200, 422), (name, response.content[:300])
-        times = _timed(
-            lambda url=url, raw=raw: client.post(url, raw, content_type="application/json"),
-            repeat,
-        )
+
+        def post(url: str = url, raw: bytes = raw, name: str = name) -> int:
+            response = client.post(url, raw, content_type="application/json")
+            expect_response(f"POST {url} ({name})", response, contains=WORST_ANSWERS[name])
+            return len(response.content)
+
+        size = post()
+        times = _timed(post, repeat)
         figures[f"worst_{name}_ms_p50"] = statistics.median(times) / 1000
         figures[f"worst_{name}_ms_max"] = max(times) / 1000
-        figures[f"worst_{name}_answer_bytes"] = len(response.content)
+        figures[f"worst_{name}_answer_bytes"] = size
     settings.CARDROOM_THROTTLE_RATES = rates
     return figures
-
-
-def poller_url(html: str) -> str:
-    """The poll the page (or the last answer) tells the browser to make: ``#poller``'s hx-get."""
-    found = re.search(r'id="poller" hx-get="([^"]+)"', html)
-    if found is None:
-        raise AssertionError("the answer has no #poller to poll with")
-    return unescape(found.group(1))
 
 
 def age_everything(minutes: int = 5) -> None:
@@ -171,11 +189,13 @@ def age_everything(minutes: int = 5) -> None:
     Tournament.objects.update(updated_at=past)
 
 
-def bench_dashboard(sizes: tuple[int, ...] = (10, 100, 400)) -> dict[str, float]:
+def bench_dashboard(sizes: tuple[int, ...] | None = None) -> dict[str, float]:
     """The page, then the polls a browser on it makes: each with the cursor the page (then the
     answer before it) gave, as htmx does. Figures per size: the page's queries and time; the
     quiet poll's (nothing changed since the last one: the usual poll); a poll after one table
-    changed (one card sent); a poll with a cursor the server cannot read (the whole grid)."""
+    changed (one card sent); a poll with a cursor the server cannot read (the whole grid).
+    Every answer is checked: the page with a card per table and its poller, a quiet poll with
+    its poller and no card, a change with that one card, the grid with every card."""
     from django.contrib.auth.models import Group, User
     from django.db import connection, reset_queries
     from django.test import Client
@@ -185,17 +205,25 @@ def bench_dashboard(sizes: tuple[int, ...] = (10, 100, 400)) -> dict[str, float]
     from cardroom.roles import Role
     from cardroom.services import create_table, record_action, set_table_status, start_hand
 
+    sizes = sizes or sized((10, 100, 400), (4,))
     user, _ = User.objects.get_or_create(username="bench-manager")
     user.groups.add(Group.objects.get_or_create(name=Role.FLOOR_MANAGER.value)[0])
     client = Client()
     client.force_login(user)
 
-    def counted(url: str) -> tuple[int, str]:
+    def get(url: str, cards: int | None, *pieces: str) -> str:
+        """The answer to ``url``: a 200 with the poller, ``cards`` table cards (None: any)."""
+        html = expect_response(f"GET {url}", client.get(url), contains=('id="poller"', *pieces))
+        found = html.count('class="card table-card')
+        if cards is not None and found != cards:
+            raise WrongAnswer(f"GET {url} sent {found} table cards, not {cards}: {html[:400]!r}")
+        return html
+
+    def counted(url: str, cards: int | None, *pieces: str) -> tuple[int, str]:
         reset_queries()  # the query log is capped; a full one would count nothing
         with CaptureQueriesContext(connection) as captured:
-            response = client.get(url)
-        assert response.status_code == 200, (url, response.status_code)
-        return len(captured), response.content.decode()
+            html = get(url, cards, *pieces)
+        return len(captured), html
 
     figures: dict[str, float] = {}
     for size in sizes:
@@ -208,44 +236,40 @@ def bench_dashboard(sizes: tuple[int, ...] = (10, 100, 400)) -> dict[str, float]
                 record_action(hand=hand, by=user, expected_seq=0, seat=4, action="raise", to=6)
         assert Table.objects.count() == size
         age_everything()
-        client.get("/floor/")  # warm up
-        page_queries, html = counted("/floor/")
-        assert html.count('class="card table-card') == size
-        poll_url = poller_url(html)
-        quiet_queries, answer = counted(poll_url)
-        assert "table-card" not in answer, "the quiet poll sent cards: it measures something else"
+        get("/floor/", size)  # warm up
+        page_queries, html = counted("/floor/", size, 'id="floor-cards"')
+        poll_url = floor_poll_url(html)
+        # The quiet poll sends no card: it would measure something else.
+        quiet_queries, answer = counted(poll_url, 0)
 
         def quiet() -> None:
             nonlocal poll_url
-            answer = client.get(poll_url).content.decode()
-            assert "table-card" not in answer
-            poll_url = poller_url(answer)  # the answer's poller replaces the old one
+            # The answer's poller replaces the old one.
+            poll_url = floor_poll_url(get(poll_url, 0))
 
         # One change between two polls: the table that changes (no hand there, so it may
         # close) is the same each time, so each poll sends that one card.
         changing = Table.objects.get(number=2)
         change_times: list[float] = []
-        for rep in range(21):
+        for rep in range(sized(21, 3)):
             status = "closed" if changing.status == "open" else "open"
             changing = set_table_status(table=changing, by=user, status=status)
             if rep == 0:
-                change_queries, answer = counted(poll_url)
+                change_queries, answer = counted(poll_url, 1, 'id="card-2"')
             else:
                 start = time.perf_counter()
-                answer = client.get(poll_url).content.decode()
+                answer = get(poll_url, 1, 'id="card-2"')
                 change_times.append((time.perf_counter() - start) * 1e6)
-            assert answer.count('class="card table-card') == 1 and 'id="card-2"' in answer
-            poll_url = poller_url(answer)
+            poll_url = floor_poll_url(answer)
         # The table's change is now within OVERLAP of the cursor: age it again for the quiet poll.
         age_everything()
         quiet_url = poll_url
         quiet()
-        times = _timed(lambda: client.get("/floor/"), 5)
-        quiet_times = _timed(quiet, 20)
+        times = _timed(lambda size=size: get("/floor/", size), sized(5, 2))
+        quiet_times = _timed(quiet, sized(20, 3))
         stale = re.sub(r"v=[^&]*", "v=1.abcdefabcdef", quiet_url)
-        grid_queries, answer = counted(stale)
-        assert answer.count('class="card table-card') == size
-        grid_times = _timed(lambda url=stale: client.get(url), 5)
+        grid_queries, answer = counted(stale, size)
+        grid_times = _timed(lambda url=stale, size=size: get(url, size), sized(5, 2))
         figures[f"dashboard_{size}_queries"] = page_queries
         figures[f"dashboard_poll_quiet_{size}_queries"] = quiet_queries
         figures[f"dashboard_poll_one_change_{size}_queries"] = change_queries

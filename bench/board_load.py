@@ -20,6 +20,12 @@ took to reach the first viewer, and the CPU seconds of gunicorn's master and wor
 
 The uncached side runs the same gunicorn with ``bench/board_settings_uncached.py``
 (``CARDROOM_BOARD_CACHE = False``): every poll builds the board and answers it in full.
+
+Every answer is checked (``bench.harness.expect``): the page a 200 with the board, each poll a
+200 with the live board's sections or a 304 for the ETag sent. A wrong answer (a log-in page,
+an error) is counted apart from the timings; any, or a side that answered nothing, makes the
+exit status 1 with the first one printed. ``--quick`` (``BENCH_QUICK=1``): 20 viewers polling
+every second for 3 s a side, a change a second, a few hundred in-process requests.
 """
 
 from __future__ import annotations
@@ -40,12 +46,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import stack
+from bench.harness import WrongAnswer, expect, set_quick, sized
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/board_load"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/7"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 #: A poll with no answer this long counts as an error.
 TIMEOUT = 10.0
+#: What the page and a full poll's answer hold: the board, not a log-in page or an error.
+PAGE = 'id="board-live"'
+LIVE = 'id="board-cash-title"'
 
 
 # --- the room ---------------------------------------------------------------------------------
@@ -150,11 +160,12 @@ class Results:
     errors: Counter[str] = field(default_factory=Counter)
     bytes_in: int = 0
     first_seen: dict[str, float] = field(default_factory=dict)  # ETag -> when first received
+    wrong: list[str] = field(default_factory=list)  # answers that were not the board
 
 
-async def get(port: int, path: str, etag: str | None) -> tuple[int, str | None, int]:
+async def get(port: int, path: str, etag: str | None) -> tuple[int, str | None, bytes]:
     """One GET on a fresh connection, as a phone would (gunicorn's sync workers close each
-    connection anyway): the status, the ETag, the body's length. A plain asyncio stream, so
+    connection anyway): the status, the ETag, the body. A plain asyncio stream, so
     the load generator costs little CPU beside the server on the same cores."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
@@ -173,7 +184,7 @@ async def get(port: int, path: str, etag: str | None) -> tuple[int, str | None, 
     headers = {
         k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])
     }
-    return status, headers.get("etag"), len(body)
+    return status, headers.get("etag"), body
 
 
 async def viewer(port: int, results: Results, interval: float, stop_at: float) -> None:
@@ -185,23 +196,30 @@ async def viewer(port: int, results: Results, interval: float, stop_at: float) -
         if started >= stop_at:
             return
         try:
-            status, tag, size = await asyncio.wait_for(
+            status, tag, body = await asyncio.wait_for(
                 get(port, path, etag if path != "/board/" else None), TIMEOUT
             )
-            results.bytes_in += size
+            results.bytes_in += len(body)
         except Exception as exc:  # a refused or timed-out request: an error
-            status, tag = 599, None
+            status, tag, body = 599, None, b""
             results.errors[type(exc).__name__] += 1
         ms = (time.perf_counter() - started) * 1000
-        if path == "/board/":
-            results.page_latencies.append(ms)
-            path = "/board/live/"
-        else:
-            results.latencies.append(ms)
-            results.statuses[status] += 1
-            if status == 200 and tag:
-                etag = tag
-                results.first_seen.setdefault(tag, time.time())
+        try:
+            if path == "/board/":
+                expect(f"GET {path}", status, body, contains=PAGE)
+                results.page_latencies.append(ms)
+                path = "/board/live/"
+            else:
+                results.statuses[status] += 1
+                if status != 304:  # a 304 has no body: the board the viewer has is current
+                    expect(f"GET {path}", status, body, statuses=(200, 304), contains=LIVE)
+                results.latencies.append(ms)
+                if status == 200 and tag:
+                    etag = tag
+                    results.first_seen.setdefault(tag, time.time())
+        except WrongAnswer as wrong:
+            if status != 599:  # a refused or timed-out request is counted as an error
+                results.wrong.append(str(wrong))
         await asyncio.sleep(max(0.0, started + interval - time.perf_counter()))
 
 
@@ -261,17 +279,28 @@ def in_process_costs() -> list[tuple[str, int, int, float, float, float]]:
     tag = client.get("/board/live/")["ETag"]
     rows = []
     plan = [
-        ("cached: If-None-Match, unchanged", 3000, {"If-None-Match": tag}, True),
-        ("cached: full answer", 3000, {}, True),
-        ("uncached: built every time", 300, {}, False),
+        ("cached: If-None-Match, unchanged", sized(3000, 30), {"If-None-Match": tag}, 304, True),
+        ("cached: full answer", sized(3000, 30), {}, 200, True),
+        ("uncached: built every time", sized(300, 10), {}, 200, False),
     ]
-    for label, n, headers, cached in plan:
+    for label, n, headers, answer, cached in plan:
         settings.CARDROOM_BOARD_CACHE = cached
-        response = client.get("/board/live/", headers=headers)
+
+        def poll(
+            label: str = label, headers: dict[str, str] = headers, answer: int = answer
+        ) -> Any:
+            response = client.get("/board/live/", headers=headers)
+            expect(
+                f"GET /board/live/ ({label})", response.status_code, response.content,
+                statuses=(answer,), contains=LIVE if answer == 200 else (),
+            )  # fmt: skip
+            return response
+
+        response = poll()  # warm up
         with CaptureQueriesContext(connection) as queries:
             cpu, wall = time.process_time(), time.perf_counter()
             for _ in range(n):
-                response = client.get("/board/live/", headers=headers)
+                response = poll()
             cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         rows.append(
             (label, response.status_code, len(response.content), 1000 * cpu / n,
@@ -293,9 +322,9 @@ def run_side(
     try:
         stack.wait_healthy(stack.Client(args.port), 60)
         warm = stack.Client(args.port)
-        for path in ("/board/", "/board/live/"):
-            status, _ = warm.request("GET", path)
-            assert status == 200, f"{label}: {path} answered {status}"
+        for path, piece in (("/board/", PAGE), ("/board/live/", LIVE)):
+            status, raw = warm.request("GET", path)
+            expect(f"{label}: GET {path}", status, raw, contains=piece)
         writer = Writer(seeded, args.write_every, label.split()[0])
         before = gunicorn_ticks(proc.pid)
         client_cpu = time.process_time()
@@ -323,6 +352,7 @@ def run_side(
         "errors": sum(n for s, n in results.statuses.items() if s >= 500 or s == 599),
         "other": {s: n for s, n in results.statuses.items() if s not in (200, 304) and s < 500},
         "error_kinds": dict(results.errors),
+        "wrong": results.wrong,
         "mb": results.bytes_in / 1e6,
         "cpu": cpu,
         "cpu_pct": 100 * cpu / wall,
@@ -366,14 +396,20 @@ def report(sides: list[dict[str, Any]], args: argparse.Namespace) -> None:
     for side in sides:
         for failure in side["writer_failures"][:3]:
             print(f"writer ({side['label']}): {failure}")
+        if side["wrong"]:
+            print(f"!! {side['label']}: {len(side['wrong'])} wrong answers; the first: "
+                  f"{side['wrong'][0]}", file=sys.stderr)  # fmt: skip
+        if not side["requests"]:
+            print(f"!! {side['label']}: no poll was answered", file=sys.stderr)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=50, help="per side (default 50)")
-    parser.add_argument("--viewers", type=int, default=1000)
-    parser.add_argument("--interval", type=float, default=5.0, help="seconds between polls")
-    parser.add_argument("--write-every", type=float, default=3.0)
+    parser.add_argument("--quick", action="store_true", help="20 viewers, 3 s a side")
+    parser.add_argument("--seconds", type=float, help="per side (default 50; quick: 3)")
+    parser.add_argument("--viewers", type=int, help="default 1000 (quick: 20)")
+    parser.add_argument("--interval", type=float, help="seconds between polls (5; quick: 1)")
+    parser.add_argument("--write-every", type=float, help="seconds (3; quick: 1)")
     parser.add_argument("--port", type=int, default=8147)
     parser.add_argument("--only", choices=("cached", "uncached"), help="run one side")
     parser.add_argument(
@@ -381,6 +417,12 @@ def main() -> int:
         help="only the per-request costs in this process, on the database a run left",
     )  # fmt: skip
     args = parser.parse_args()
+    if args.quick:
+        set_quick()
+    args.seconds = args.seconds or sized(50.0, 3.0)
+    args.viewers = args.viewers or sized(1000, 20)
+    args.interval = args.interval or sized(5.0, 1.0)
+    args.write_every = args.write_every or sized(3.0, 1.0)
     url = os.environ.get("BOARD_LOAD_DATABASE_URL", DEFAULT_DB)
     redis_url = os.environ.get("BOARD_LOAD_REDIS_URL", DEFAULT_REDIS)
     env = stack.production_env(
@@ -416,7 +458,8 @@ def main() -> int:
         print(f"running: {label} …", flush=True)
         sides.append(run_side(label, side_env, seeded, args))
     report(sides, args)
-    return 1 if any(side["errors"] for side in sides) else 0
+    failed = any(side["errors"] or side["wrong"] or not side["requests"] for side in sides)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

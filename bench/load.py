@@ -4,13 +4,20 @@ a Celery worker, all on loopback, driven for a fixed time by a mix of floor traf
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardroom_load \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/5 .venv/bin/python bench/load.py --seconds 60
 
-It creates the database if needed, migrates, seeds 40 open cash tables with hands in progress,
+It migrates the database, seeds 40 open cash tables with hands in progress,
 a tournament of 36 players on 8 tables and the demo users, starts gunicorn and a worker, runs
 the mix (the tournament loses a player every 4 s and breaks three tables with the double-blind
 draw while the floor is busy; each change queues a balancing check the Celery worker runs),
-stops them, and prints per kind of request: count, throughput, p50/p95/p99 latency (ms) and
-errors (5xx or refused connections; a 409 on a stale hand step is the protocol working,
-counted apart), then how many balancing checks the worker ran.
+stops them, and prints per kind of request: count, throughput, p50/p95/p99 latency (ms),
+errors (5xx or refused connections) and 409s (a stale hand step: the protocol working), then how
+many balancing checks the worker ran.
+
+Every answer is checked (``bench.harness.expect``): its status and a piece of what it is meant
+to be (the floor page with its table cards and poller, a poll with its poller, the hand, the
+pots, the rules found, the ruling, the elimination, the draw). A redirect to the log-in page,
+a refusal or an error page is a wrong answer: the run prints the first ones and exits 1, as it
+does when a kind of request was never answered at all. ``--quick`` (or ``BENCH_QUICK=1``): 4
+tables, a few devices of each kind for 6 seconds.
 """
 
 from __future__ import annotations
@@ -19,25 +26,29 @@ import argparse
 import json
 import os
 import random
-import re
 import statistics
 import sys
 import threading
 import time
 from collections import defaultdict
-from html import unescape
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import stack
+from bench.harness import WrongAnswer, expect, floor_poll_url, set_quick, sized
 
 PORT = 8765
-TABLES = 40
+
+
+def tables() -> int:
+    """The cash tables with a hand in progress (quick: 4)."""
+    return sized(40, 4)
 
 
 def seed() -> dict[str, Any]:
-    """40 open tables with a hand in progress each; tokens for a director and staff."""
+    """40 open tables with a hand in progress each (quick: 4); tokens for a director and
+    staff; a session for the dashboards."""
     from django.contrib.auth.models import User
     from django.core.management import call_command
     from rest_framework.authtoken.models import Token
@@ -51,7 +62,7 @@ def seed() -> dict[str, Any]:
     director = User.objects.get(username="director")
     staff = User.objects.get(username="staff")
     hands = []
-    for number in range(101, 101 + TABLES):
+    for number in range(101, 101 + tables()):
         table = Table.objects.filter(number=number).first() or create_table(
             by=manager, number=number, status="open", small_blind=1, big_blind=2,
             min_buy_in=40, max_buy_in=200,
@@ -61,16 +72,16 @@ def seed() -> dict[str, Any]:
         seats = [{"seat": s, "stack": 100000} for s in range(1, 10)]
         hands.append(start_hand(table=table, by=director, button=1, seats=seats).pk)
     tournament = seed_tournament(manager, director)
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
+    # The dashboards are pages: they poll with a logged-in session, made as a log-in makes it
+    # (the configured back-end and session store, whatever they are).
+    from django.conf import settings
+    from django.test import Client as DjangoClient
 
-    session = SessionStore()  # the dashboards are pages: they poll with a logged-in session
-    session[SESSION_KEY] = str(staff.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = staff.get_session_auth_hash()
-    session.save()
+    browser = DjangoClient()
+    browser.force_login(staff)
+    session = browser.cookies[settings.SESSION_COOKIE_NAME].value
     return {
-        "session": session.session_key,
+        "session": session,
         "director": Token.objects.get_or_create(user=director)[0].key,
         "staff": Token.objects.get_or_create(user=staff)[0].key,
         "hands": hands,
@@ -116,12 +127,6 @@ def balance_checks_run(tournament_id: int) -> int:
     return BalanceCheck.objects.filter(tournament_id=tournament_id).count()
 
 
-def poller_url(html: bytes) -> str | None:
-    """The poll the page (then each answer) gives the browser: ``#poller``'s hx-get."""
-    found = re.search(rb'id="poller" hx-get="([^"]+)"', html)
-    return unescape(found.group(1).decode()) if found else None
-
-
 class Client(stack.Client):
     """A device talking to the load test's server."""
 
@@ -138,20 +143,50 @@ EVALUATE = {
 SEARCHES = ["multiple chips", "straddle", "TDA 45", "re-opening", "oversized chip", "side pot"]
 
 
-#: The Saturday-night mix: kind -> (devices, seconds between requests of one device).
-MIX = {
-    # 50 open dashboards: each opens the floor page, then polls its partial with the cursor the
-    # page, then each answer, gives (as htmx swaps the #poller); page loads count as floor_page.
-    "dashboard": (50, 3.0),
-    "hand_action": (40, 5.0),  # one desk per table entering actions
-    "evaluate": (5, 1.0),
-    "search": (2, 1.0),
-    "ruling": (1, 5.0),
-    "eliminate": (1, 4.0),  # the tournament loses a player every 4 s
-    "table_break": (1, 15.0),  # and breaks tables 8, 7 and 6 (double-blind draw, dealt at once)
-}
+def mix() -> dict[str, tuple[int, float]]:
+    """The Saturday-night mix: kind -> (devices, seconds between requests of one device). Quick
+    mode: a few devices, more often, so that every kind is timed within its few seconds."""
+    return {
+        # 50 open dashboards: each opens the floor page, then polls its partial with the cursor the
+        # page, then each answer, gives (as htmx swaps the #poller); page loads count as floor_page.
+        "dashboard": sized((50, 3.0), (3, 1.0)),
+        "hand_action": sized((40, 5.0), (4, 1.0)),  # one desk per table entering actions
+        "evaluate": sized((5, 1.0), (1, 0.5)),
+        "search": sized((2, 1.0), (1, 0.5)),
+        "ruling": sized((1, 5.0), (1, 1.0)),
+        "eliminate": sized((1, 4.0), (1, 1.0)),  # the tournament loses a player every 4 s
+        "table_break": sized(
+            (1, 15.0), (1, 1.5)
+        ),  # and breaks tables 8, 7 and 6 (double-blind draw)
+    }
+
+
 #: The tournament's tables (tournament numbering), the first being how many it starts with.
 BREAK_TABLES = (8, 7, 6)
+#: What each kind's answers must hold (statuses, pieces of the body); a 409 on a hand step is a
+#: stale expected_seq (another desk acted first): the protocol working, counted apart.
+ANSWERS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
+    "floor_page": ((200,), ('id="floor-cards"', 'class="card table-card', 'id="poller"')),
+    "dashboard": ((200,), ('id="poller"',)),
+    "hand": ((200,), ('"seq":', '"betting":')),
+    "hand_action": ((201, 409), ('"seq":',)),
+    "evaluate": ((200,), ('"to_act":2', '"pots":')),
+    "search": ((200,), ('"results":[{', '"citation_id":')),
+    "ruling": ((201,), ('"situation":"Load test"',)),
+    "eliminate": ((201,), ('"entrant":',)),
+    "table_break": ((201,), ('"kind":"break_table"',)),
+}
+#: A 409 answers a stale hand step with the error's code.
+STALE = '"code":"stale"'
+
+
+def check(answer: str, what: str, status: int, raw: bytes) -> None:
+    """``expect`` with the statuses and pieces ``ANSWERS`` gives this kind of answer."""
+    statuses, pieces = ANSWERS[answer]
+    if status == 409:
+        expect(what, status, raw, statuses=statuses, contains=STALE)
+    else:
+        expect(what, status, raw, statuses=statuses, contains=pieces)
 
 
 def worker(kind: str, seeded: dict[str, Any], stop: float, record: Any, index: int = 0) -> None:
@@ -159,72 +194,86 @@ def worker(kind: str, seeded: dict[str, Any], stop: float, record: Any, index: i
     staff = Client(seeded["staff"])
     browser = Client(session=seeded["session"])
     rng = random.Random(hash(kind) ^ threading.get_ident())
-    interval = MIX[kind][1]
+    interval = mix()[kind][1]
     poll_url: str | None = None  # a dashboard's #poller hx-get: filter and cursor
     time.sleep(rng.uniform(0, interval))  # devices don't start in step
     while time.perf_counter() < stop:
         start = time.perf_counter()
-        if kind == "dashboard":  # the partial every open dashboard polls
-            if poll_url is None:  # the page first, as a browser opens it: it gives the poller
-                status, raw = browser.request("GET", "/floor/", headers={"HX-Request": "false"})
-                poll_url = poller_url(raw) if status == 200 else None
-                record("floor_page", status, (time.perf_counter() - start) * 1000)
-                time.sleep(max(0.0, interval * rng.uniform(0.8, 1.2)))
-                continue
-            status, raw = browser.request("GET", poll_url)
-            # The answer's poller replaces the one that asked (htmx swaps it); a failed poll
-            # keeps its cursor and is simply tried again.
-            poll_url = (poller_url(raw) if status == 200 else None) or poll_url
-        elif kind == "evaluate":
-            status, _ = staff.request("POST", "/api/v1/betting/evaluate", EVALUATE)
-        elif kind == "search":
-            status, _ = staff.request(
-                "GET", f"/api/v1/rules/?q={rng.choice(SEARCHES).replace(' ', '+')}"
-            )
-        elif kind == "ruling":
-            body = {"table": rng.choice(seeded["tables"]), "situation": "Load test",
-                    "decision": "Call stands.", "citations": [{"rule": "TDA-45", "note": ""}]}  # fmt: skip
-            status, _ = director.request("POST", "/api/v1/rulings/", body)
-        elif kind == "eliminate":
-            if not seeded["entrants"]:
-                break
-            number = seeded["entrants"].pop(rng.randrange(len(seeded["entrants"])))
-            status, _ = director.request(
-                "POST", f"/api/v1/tournaments/{seeded['tournament']}/entrants/{number}/eliminate/"
-            )
-        elif kind == "table_break":
-            if seeded["breaks_done"] == len(BREAK_TABLES):
-                break
-            table = BREAK_TABLES[seeded["breaks_done"]]
-            seeded["breaks_done"] += 1
-            status, _ = director.request(
-                "POST", f"/api/v1/tournaments/{seeded['tournament']}/draws/",
-                {"kind": "break_table", "table": table, "deal": True},
-            )  # fmt: skip
-        else:  # a hand action at a random table
-            hand = seeded["hands"][index % len(seeded["hands"])]
-            status, raw = director.request("GET", f"/api/v1/hands/{hand}/")
-            if status == 200:
+        answer, status = kind, 0
+        try:
+            if kind == "dashboard":  # the partial every open dashboard polls
+                if poll_url is None:  # the page first, as a browser opens it: it gives the poller
+                    answer = "floor_page"
+                    status, raw = browser.request("GET", "/floor/", headers={"HX-Request": "false"})
+                    check(answer, "GET /floor/", status, raw)
+                    poll_url = floor_poll_url(raw)
+                else:
+                    status, raw = browser.request("GET", poll_url)
+                    check(answer, f"GET {poll_url}", status, raw)
+                    # The answer's poller replaces the one that asked (htmx swaps it).
+                    poll_url = floor_poll_url(raw)
+            elif kind == "evaluate":
+                status, raw = staff.request("POST", "/api/v1/betting/evaluate", EVALUATE)
+                check(answer, "POST /api/v1/betting/evaluate", status, raw)
+            elif kind == "search":
+                url = f"/api/v1/rules/?q={rng.choice(SEARCHES).replace(' ', '+')}"
+                status, raw = staff.request("GET", url)
+                check(answer, f"GET {url}", status, raw)
+            elif kind == "ruling":
+                body = {"table": rng.choice(seeded["tables"]), "situation": "Load test",
+                        "decision": "Call stands.", "citations": [{"rule": "TDA-45", "note": ""}]}  # fmt: skip
+                status, raw = director.request("POST", "/api/v1/rulings/", body)
+                check(answer, "POST /api/v1/rulings/", status, raw)
+            elif kind == "eliminate":
+                if not seeded["entrants"]:
+                    break
+                number = seeded["entrants"].pop(rng.randrange(len(seeded["entrants"])))
+                url = f"/api/v1/tournaments/{seeded['tournament']}/entrants/{number}/eliminate/"
+                status, raw = director.request("POST", url)
+                check(answer, f"POST {url}", status, raw)
+            elif kind == "table_break":
+                if seeded["breaks_done"] == len(BREAK_TABLES):
+                    break
+                table = BREAK_TABLES[seeded["breaks_done"]]
+                seeded["breaks_done"] += 1
+                url = f"/api/v1/tournaments/{seeded['tournament']}/draws/"
+                body = {"kind": "break_table", "table": table, "deal": True}
+                status, raw = director.request("POST", url, body)
+                check(answer, f"POST {url}", status, raw)
+            else:  # a hand action at its table
+                hand = seeded["hands"][index % len(seeded["hands"])]
+                status, raw = director.request("GET", f"/api/v1/hands/{hand}/")
+                check("hand", f"GET /api/v1/hands/{hand}/", status, raw)
                 data = json.loads(raw)
                 options = (data.get("betting") or {}).get("options")
                 seat = (data.get("betting") or {}).get("to_act")
                 if options and seat:
                     action = "check" if options["check"] else "call"
-                    status, _ = director.request(
-                        "POST", f"/api/v1/hands/{hand}/actions/",
-                        {"expected_seq": data["seq"], "seat": seat, "action": action},
-                    )  # fmt: skip
-        elapsed = time.perf_counter() - start
-        record(kind, status, elapsed * 1000)
+                    url = f"/api/v1/hands/{hand}/actions/"
+                    body = {"expected_seq": data["seq"], "seat": seat, "action": action}
+                    status, raw = director.request("POST", url, body)
+                    check(answer, f"POST {url}", status, raw)
+        except WrongAnswer as wrong:
+            elapsed = time.perf_counter() - start
+            record(answer, status, elapsed * 1000, str(wrong))
+            # A wrong page keeps no cursor: the dashboard opens the page again, as a person would.
+            poll_url = None
+        else:
+            elapsed = time.perf_counter() - start
+            record(answer, status, elapsed * 1000, None)
         time.sleep(max(0.0, interval * rng.uniform(0.8, 1.2) - elapsed))
 
 
 def main() -> int:
     global PORT
     parser = argparse.ArgumentParser()
-    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--seconds", type=int, default=None, help="default 60 (quick: 6)")
     parser.add_argument("--port", type=int, default=PORT)
+    parser.add_argument("--quick", action="store_true", help="4 tables, a few devices, 6 s")
     args = parser.parse_args()
+    if args.quick:
+        set_quick()
+    seconds = args.seconds or sized(60, 6)
     PORT = args.port
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         print("Set DATABASE_URL to a PostgreSQL database (the production stack).", file=sys.stderr)
@@ -232,22 +281,29 @@ def main() -> int:
     env = stack.production_env("load-test")
     os.environ.update(env)
     stack.django_setup()
+    started = time.perf_counter()
     seeded = seed()
     seeded["breaks_done"] = 0
+    stack.collectstatic(env)  # the pages' static URLs come from its manifest
+    print(f"seeded in {time.perf_counter() - started:.0f} s", flush=True)
     with stack.running(env, PORT):
         results: dict[str, list[float]] = defaultdict(list)
         statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+        wrong: dict[str, list[str]] = defaultdict(list)
         lock = threading.Lock()
 
-        def record(kind: str, status: int, ms: float) -> None:
+        def record(kind: str, status: int, ms: float, problem: str | None) -> None:
             with lock:
-                results[kind].append(ms)
                 statuses[kind][status] += 1
+                if problem is None:
+                    results[kind].append(ms)
+                else:
+                    wrong[kind].append(problem)
 
-        stop = time.perf_counter() + args.seconds
+        stop = time.perf_counter() + seconds
         threads = [
             threading.Thread(target=worker, args=(kind, seeded, stop, record, i))
-            for kind, (devices, _) in MIX.items()
+            for kind, (devices, _) in mix().items()
             for i in range(devices)
         ]
         for thread in threads:
@@ -266,7 +322,7 @@ def main() -> int:
         times.sort()
         q = statistics.quantiles(times, n=100) if len(times) > 1 else [times[0]] * 99
         errors = sum(n for s, n in statuses[kind].items() if s >= 500)
-        print(f"{kind:12} {len(times):7} {len(times) / args.seconds:8.1f} {q[49]:8.1f} {q[94]:8.1f}"
+        print(f"{kind:12} {len(times):7} {len(times) / seconds:8.1f} {q[49]:8.1f} {q[94]:8.1f}"
               f" {q[98]:8.1f} {errors:7} {statuses[kind].get(409, 0):5}")  # fmt: skip
     print("statuses:", {k: dict(v) for k, v in statuses.items()})
     changes = statuses["eliminate"].get(201, 0) + statuses["table_break"].get(201, 0)
@@ -274,10 +330,15 @@ def main() -> int:
         f"tournament: {changes} seating changes; balancing checks run by the Celery worker: "
         f"{balance_checks_run(seeded['tournament'])}"
     )
-    bad = sum(
-        n for kind in statuses.values() for s, n in kind.items() if s >= 500 or s in (400, 403, 422)
-    )
-    return 1 if bad else 0
+    # Every kind of request was timed, and every answer was the one meant.
+    unmeasured = [kind for kind in ("floor_page", *mix()) if not results[kind]]
+    for kind, problems in sorted(wrong.items()):
+        print(
+            f"!! {len(problems)} wrong answers to {kind}; the first: {problems[0]}", file=sys.stderr
+        )
+    if unmeasured:
+        print(f"!! nothing measured for {', '.join(unmeasured)}", file=sys.stderr)
+    return 1 if wrong or unmeasured else 0
 
 
 if __name__ == "__main__":

@@ -6,10 +6,16 @@ Prints the figures and writes them to ``bench-results/<timestamp>.json`` and
 The rulebook search runs on both backends: SQLite FTS5 (a scratch file) and PostgreSQL full
 text (a scratch database, dropped and made afresh, at ``BENCH_POSTGRES_URL``, default
 ``postgres://postgres@127.0.0.1:5432/cardroom_bench``; reported as skipped when unreachable).
+
+Every benchmark checks each answer it times (``bench/harness.py``): a wrong one stops it, and
+the run, with the benchmark's message. ``--quick`` (``BENCH_QUICK=1``): every benchmark at
+small sizes, a few iterations, figures printed and not written; ``tests/test_benchmarks.py``
+runs each benchmark this way. ``--only LABEL`` (repeatable): only those runs.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -19,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.harness import quick, set_quick
 from bench.stack import ROOT, fresh_postgres_database
 
 POSTGRES_URL = os.environ.get(
@@ -47,46 +54,74 @@ def environment(changes: dict[str, str | None]) -> dict[str, str]:
     return env
 
 
-def main() -> int:
+class BenchmarkFailed(Exception):
+    """A benchmark's process failed: its message says which, with the end of its output."""
+
+
+def run_benchmark(name: str, changes: dict[str, str | None]) -> tuple[dict[str, Any], list[str]]:
+    """``bench/<name>.py``'s ``run()`` in a process of its own (its own Django set-up, scratch
+    database and peak memory), with ``changes`` to the environment: its figures and the lines of
+    its own table (bench_engine: the engines side by side, and what each does inside the
+    clock). ``BenchmarkFailed`` when it fails, a wrong answer included."""
+    if not (ROOT / "bench" / f"{name}.py").exists():
+        raise BenchmarkFailed(f"bench/{name}.py is missing")
+    code = (
+        f"import json, bench.{name} as m; r = m.run(); t = getattr(m, 'table', None)\n"
+        "for line in (t(r).splitlines() if t else ()): print('TABLE ' + line)\n"
+        "print('RESULT ' + json.dumps(r))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False,
+        env=environment(changes),
+    )  # fmt: skip
+    lines = [ln for ln in done.stdout.splitlines() if ln.startswith("RESULT ")]
+    if done.returncode or not lines:
+        raise BenchmarkFailed(
+            f"{done.stdout[-2000:]}\n{done.stderr[-4000:]}\nbench/{name}.py failed"
+            f" (exit {done.returncode})"
+        )
+    table = [
+        ln.removeprefix("TABLE ") for ln in done.stdout.splitlines() if ln.startswith("TABLE ")
+    ]
+    return json.loads(lines[-1].removeprefix("RESULT ")), table
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="small sizes, few iterations")
+    parser.add_argument("--only", action="append", metavar="LABEL", help="run only LABEL")
+    args = parser.parse_args(argv)
+    if args.quick:
+        set_quick()  # for every benchmark's process too
+    labels = [label for label, _, _ in RUNS]
+    if unknown := set(args.only or ()) - set(labels):
+        parser.error(f"no benchmark {', '.join(sorted(unknown))}; they are {', '.join(labels)}")
     results: dict[str, dict[str, Any]] = {}
     for label, name, changes in RUNS:
-        if not (ROOT / "bench" / f"{name}.py").exists():
-            print(f"!! bench/{name}.py is missing", file=sys.stderr)
-            return 1
+        if args.only and label not in args.only:
+            continue
         if changes is POSTGRES and (why := fresh_postgres_database(POSTGRES_URL)):
             results[label] = {"skipped": why}
             print(f"== {label} skipped: {why}")
             continue
         started = time.perf_counter()
-        # Each benchmark in its own process: its own Django set-up and scratch database, and
-        # its own peak memory.
-        code = (
-            f"import json, bench.{name} as m; r = m.run(); t = getattr(m, 'table', None)\n"
-            "for line in (t(r).splitlines() if t else ()): print('TABLE ' + line)\n"
-            "print('RESULT ' + json.dumps(r))"
-        )
-        done = subprocess.run(
-            [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False,
-            env=environment(changes),
-        )  # fmt: skip
-        lines = [ln for ln in done.stdout.splitlines() if ln.startswith("RESULT ")]
-        if done.returncode or not lines:
-            print(done.stdout[-2000:], done.stderr[-4000:], file=sys.stderr)
-            print(f"!! bench/{name}.py failed", file=sys.stderr)
+        try:
+            results[label], table = run_benchmark(name, changes)
+        except BenchmarkFailed as failed:
+            print(f"!! {failed}", file=sys.stderr)
             return 1
-        results[label] = json.loads(lines[-1].removeprefix("RESULT "))
         print(f"== {label} ({time.perf_counter() - started:.1f} s)")
-        # A benchmark with a table of its own (bench_engine: the engines side by side, and
-        # what each does inside the clock) prints it before its figures.
-        for line in done.stdout.splitlines():
-            if line.startswith("TABLE "):
-                print("   " + line.removeprefix("TABLE "))
+        for line in table:
+            print("   " + line)
         for key, value in results[label].items():
             print(
                 f"   {key:44} {value:14.3f}"
                 if isinstance(value, float)
                 else f"   {key:44} {value!s:>14}"
             )
+    if quick():
+        print("\nQuick run: the figures are not written to bench-results/.")
+        return 0
     out = ROOT / "bench-results"
     out.mkdir(exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")

@@ -48,8 +48,14 @@ def production_env(name: str, **changes: str) -> dict[str, str]:
     }
 
 
+#: A migrated database to copy scratch databases from (``CREATE DATABASE … TEMPLATE``), so
+#: that a quick run does not pay for the migrations each time (``tests/test_benchmarks.py``).
+TEMPLATE_VARIABLE = "BENCH_POSTGRES_TEMPLATE"
+
+
 def fresh_postgres_database(url: str) -> str | None:
-    """Drop and create the scratch database ``url`` names; None when it worked, else why not."""
+    """Drop and create the scratch database ``url`` names (a copy of the database
+    ``BENCH_POSTGRES_TEMPLATE`` names, when set); None when it worked, else why not."""
     try:
         import psycopg
     except ImportError:
@@ -60,7 +66,9 @@ def fresh_postgres_database(url: str) -> str | None:
     try:
         with psycopg.connect(server, autocommit=True, connect_timeout=3) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
+            template = os.environ.get(TEMPLATE_VARIABLE)
+            copy = f' TEMPLATE "{template}"' if template else ""
+            conn.execute(f'CREATE DATABASE "{name}"{copy}')
     except psycopg.Error as exc:
         return f"PostgreSQL unreachable at {parts.hostname}:{parts.port}: {exc}".splitlines()[0]
     return None

@@ -1,0 +1,105 @@
+"""What every benchmark shares: the check on each answer it times, and the quick mode.
+
+A benchmark that times a redirect to the log-in page, an error page or a refusal measures
+nothing the floor does, and says so only in a figure nobody reads. So every request a benchmark
+times goes through ``expect``: the status it means to measure and a piece of the content only
+the right answer has (a table card, the poller, the pots). Anything else stops the benchmark
+with a message naming the request, what came back and what was expected (``WrongAnswer``, which
+``make bench`` prints, failing the run). A benchmark with no request (the pure engines) checks
+what it timed with ``expect_that``.
+
+Quick mode (``BENCH_QUICK=1``, or ``--quick`` on ``bench/run.py`` and the scripts that take
+arguments): small sizes and few iterations, every code path of the full run, in seconds. The
+figures mean little; the checks mean as much as in a full run. ``tests/test_benchmarks.py``
+runs every benchmark this way, so none can rot unnoticed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from html import unescape
+
+QUICK_VARIABLE = "BENCH_QUICK"
+
+
+class WrongAnswer(AssertionError):
+    """A benchmark got an answer other than the one it times."""
+
+
+def quick() -> bool:
+    """Whether this run is the quick one (``BENCH_QUICK=1``)."""
+    value = os.environ.get(QUICK_VARIABLE, "").strip()
+    if value not in ("", "0", "1"):
+        raise WrongAnswer(f"{QUICK_VARIABLE}={value!r}: use 1 (quick) or 0 (the full run)")
+    return value == "1"
+
+
+def set_quick() -> None:
+    """Quick mode for this process and the ones it starts (``--quick``)."""
+    os.environ[QUICK_VARIABLE] = "1"
+
+
+def sized[T](full: T, small: T) -> T:
+    """``full`` in a full run, ``small`` in quick mode."""
+    return small if quick() else full
+
+
+def _text(body: bytes | str) -> str:
+    return body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+
+
+def expect(
+    what: str,
+    status: int,
+    body: bytes | str,
+    *,
+    statuses: Iterable[int] = (200,),
+    contains: str | Iterable[str] = (),
+) -> str:
+    """The answer's text when its status is one of ``statuses`` and it contains every piece of
+    ``contains``; ``WrongAnswer`` otherwise, naming ``what`` was asked (``GET /floor/``)."""
+    text = _text(body)
+    allowed = tuple(statuses)
+    pieces = (contains,) if isinstance(contains, str) else tuple(contains)
+    if status not in allowed:
+        wanted = " or ".join(map(str, allowed))
+        raise WrongAnswer(f"{what} answered {status}, not {wanted}: {text[:400]!r}")
+    missing = [piece for piece in pieces if piece not in text]
+    if missing:
+        raise WrongAnswer(
+            f"{what} answered {status} without {', '.join(map(repr, missing))}: {text[:400]!r}"
+        )
+    return text
+
+
+def expect_response(
+    what: str,
+    response: object,
+    *,
+    statuses: Iterable[int] = (200,),
+    contains: str | Iterable[str] = (),
+) -> str:
+    """``expect`` for a Django test client's response (its ``status_code`` and ``content``)."""
+    status = getattr(response, "status_code", None)
+    content = getattr(response, "content", None)
+    if not isinstance(status, int) or not isinstance(content, bytes):
+        raise WrongAnswer(f"{what}: not a response: {response!r}")
+    return expect(what, status, content, statuses=statuses, contains=contains)
+
+
+def expect_that(what: str, holds: bool, detail: object = "") -> None:
+    """For what a benchmark times without a request: ``WrongAnswer`` unless ``holds``."""
+    if not holds:
+        raise WrongAnswer(f"{what}: {detail}" if detail != "" else what)
+
+
+def floor_poll_url(html: bytes | str) -> str:
+    """The poll the floor page (then each of its polls' answers) tells the browser to make:
+    ``#poller``'s hx-get, with the page's filter and its cursor. ``WrongAnswer`` without one."""
+    text = _text(html)
+    found = re.search(r'<div id="poller"[^>]*\shx-get="([^"]+)"', text)
+    if found is None:
+        raise WrongAnswer(f"the answer has no #poller to poll with: {text[:400]!r}")
+    return unescape(found.group(1))
