@@ -34,6 +34,11 @@ VERBALS = ("check", "call", "bet", "raise", "all_in")
 MAX_SEAT = 12
 MAX_ACTIONS = 1000
 MAX_CHIPS = 10**15
+#: The chips of one hand together: twelve stacks of 10^15 total 1.2 x 10^16, past what a JSON
+#: client holds exactly (a double's 53 bits: 2^53 - 1). Every number in an answer (the pot, a
+#: pot, an award, a stack, chips returned) is at most the stacks' total, or for the chip reader
+#: the chips in front, so both are capped here.
+MAX_TOTAL = 2**53 - 1
 
 
 # --- the description of a body ---------------------------------------------------------------
@@ -136,7 +141,12 @@ POST = Object(
 HAND_FIELDS = (
     Field("game", GAME, required=True),
     Field("button", Whole(1, MAX_SEAT), required=True, help="With `blinds`, may be dead."),
-    Field("seats", ListOf(SEAT, MAX_SEAT, 1), required=True),
+    Field(
+        "seats",
+        ListOf(SEAT, MAX_SEAT, 1),
+        required=True,
+        help="The stacks total at most 2^53 - 1 (9,007,199,254,740,991).",
+    ),
     Field("actions", ListOf(ACTION, MAX_ACTIONS), default=()),
     Field("blinds", BLINDS, nullable=True, help="The blind seats (default: from the button)."),
     Field("posts", ListOf(POST, MAX_SEAT), default=(), help="Missed blinds made up."),
@@ -145,7 +155,12 @@ HAND = Object("Hand", HAND_FIELDS)
 PHYSICAL = Object(
     "Physical",
     (
-        Field("chips", ListOf(Whole(1), 1000), default=()),
+        Field(
+            "chips",
+            ListOf(Whole(1), 1000),
+            default=(),
+            help="With prior_chips, at most 2^53 - 1 (9,007,199,254,740,991) in all.",
+        ),
         Field("prior_chips", ListOf(Whole(1), 1000), default=()),
     ),
 )
@@ -221,6 +236,13 @@ def read_hand(data: Any) -> HandRequest:
         field = f"game.{exc.field}" if exc.field else "game"
         raise BadInput(exc.message, field, citations=exc.citations) from None
     seats = [Seat(seat["seat"], seat["stack"]) for seat in body["seats"]]
+    total = sum(seat.stack for seat in seats)
+    if total > MAX_TOTAL:
+        raise BadInput(
+            f"The stacks total {total:,}: a hand holds at most {MAX_TOTAL:,} chips, so that"
+            " every total in the answer is exact in every JSON client.",
+            "seats",
+        )
     actions = []
     for index, entry in enumerate(body["actions"]):
         kind = ActionKind(entry["action"])
@@ -263,6 +285,13 @@ def build_hand(data: Any) -> tuple[HandState, tuple[int, IllegalAction] | None]:
 def read_physical(data: Any) -> Physical:
     """The interpret body's ``physical`` object, every number within the contract's limits."""
     checked = check(PHYSICAL, data, "physical")
+    total = sum(checked["chips"]) + sum(checked["prior_chips"])
+    if total > MAX_TOTAL:
+        raise BadInput(
+            f"The chips in front total {total:,}: at most {MAX_TOTAL:,}, so that the chips"
+            " returned are exact in every JSON client.",
+            "physical.chips",
+        )
     verbal = data.get("verbal")
     if isinstance(verbal, dict) and verbal.get("to") is not None:
         check(Whole(1), verbal["to"], "physical.verbal.to")

@@ -58,11 +58,16 @@ def test_each_limit_is_a_400_naming_its_field(body: dict[str, Any], field: str) 
 
 
 def test_the_limits_themselves_are_allowed() -> None:
-    seats = [{"seat": n, "stack": LIMIT} for n in range(1, 13)]
+    # Nine stacks of 10^15 and a tenth for the rest: the stacks' total is 2^53 - 1, the most a
+    # hand holds (every total in an answer exact in a JSON client).
+    seats = [{"seat": n, "stack": LIMIT} for n in range(1, 10)]
+    seats.append({"seat": 12, "stack": 2**53 - 1 - 9 * LIMIT})
     actions = [{"seat": 3, "action": "call"}, {"seat": 4, "action": "call", "to": LIMIT}]
     response = post(hand(button=12, seats=seats, actions=actions))
     assert response.status_code == 200, response.json()
     assert response.json()["options"]["raise"]["max_to"] == LIMIT
+    seats[-1] = {"seat": 12, "stack": 2**53 - 9 * LIMIT}
+    refused(post(hand(button=12, seats=seats, actions=actions)), "seats")
 
 
 def test_interpret_and_the_tables_evaluate_apply_the_same_limits() -> None:
@@ -218,8 +223,9 @@ def test_the_schema_and_docs_need_a_role_unless_public(
 
 
 def test_the_worst_request_the_limits_allow_answers_within_a_second() -> None:
-    # Twelve players, a thousand raises (the most work an action can make): bounded work.
-    seats = [{"seat": n, "stack": LIMIT} for n in range(1, 13)]
+    # Twelve players, a thousand raises (the most work an action can make): bounded work. The
+    # deepest twelve equal stacks a hand holds (their total at most 2^53 - 1).
+    seats = [{"seat": n, "stack": (2**53 - 1) // 12} for n in range(1, 13)]
     order = [*range(4, 13), 1, 2, 3]
     actions = [{"seat": order[i % 12], "action": "raise", "to": 400 + 200 * i} for i in range(1000)]
     body = hand(button=1, seats=seats, actions=actions)

@@ -207,3 +207,56 @@ def test_the_openapi_schema_has_one_component_per_part_of_the_body() -> None:
     assert "out_of_turn" in components["ActionRequest"]["properties"]
     assert set(components["PostRequest"]["properties"]) == {"seat", "live", "dead"}
     assert "physical" in components["InterpretRequest"]["properties"]
+
+
+#: The largest whole number every JSON client holds exactly (a double's 53-bit mantissa).
+EXACT = 2**53 - 1
+
+
+@pytest.mark.parametrize("path", ["evaluate", "award", "interpret"])
+def test_stacks_whose_total_no_json_client_holds_exactly_are_a_400(path: str) -> None:
+    # Each stack is within the contract's 10^15, but twelve of them total 1.2 x 10^16: the pot
+    # would be a number JavaScript rounds. The body is refused, naming `seats`.
+    body = {
+        "game": NL,
+        "button": 1,
+        "seats": seats(*range(1, 13), stack=10**15),
+        "actions": [act(seat, "all_in") for seat in (*range(4, 13), 1, 2, 3)],
+        "showdown": {"ranking": [list(range(1, 13))]},
+        "physical": {"chips": [100]},
+    }
+    response = evaluate(body, path)
+    assert response.status_code == 400, response.json()
+    error = response.json()["error"]
+    assert error["code"] == "bad_request" and list(error["fields"]) == ["seats"]
+    assert "9,007,199,254,740,991" in error["message"]
+
+
+def test_stacks_up_to_the_exact_total_are_played_and_every_number_stays_exact() -> None:
+    stacks = [10**15] * 9 + [EXACT - 9 * 10**15]
+    body = {
+        "game": NL,
+        "button": 1,
+        "seats": [{"seat": n, "stack": stack} for n, stack in enumerate(stacks, start=1)],
+        "actions": [act(seat, "all_in") for seat in (*range(4, 11), 1, 2, 3)],
+        "showdown": {"ranking": [[10], [1, 2, 3, 4, 5, 6, 7, 8, 9]]},
+    }
+    response = evaluate(body, "award")
+    assert response.status_code == 200, response.json()
+    assert sum(pot["amount"] for pot in response.json()["pots"]) == EXACT
+
+
+def test_chips_pushed_out_whose_total_no_json_client_holds_exactly_are_a_400() -> None:
+    # Ten chips of 10^15 pushed out (and as many already in front): `returned` would pass 2^53.
+    body = {
+        "game": NL,
+        "button": 1,
+        "seats": seats(1, 2, 3),
+        "physical": {"chips": [10**15] * 5, "prior_chips": [10**15] * 5},
+    }
+    response = evaluate(body, "interpret")
+    assert response.status_code == 400, response.json()
+    error = response.json()["error"]
+    assert error["code"] == "bad_request" and list(error["fields"]) == ["physical.chips"]
+    body["physical"] = {"chips": [10**15] * 5, "prior_chips": [10**15] * 4}
+    assert evaluate(body, "interpret").status_code == 200
