@@ -14,7 +14,15 @@
    worker (with its beat) moves the level on within the sweep's 5 s, although the broker keeps
    the lost tick for the 3-hour visibility timeout, and the level moves exactly once.
 
-Needs root on the machine for ``pg_ctlcluster`` and ``redis-server`` (as CI has).
+Needs root on the machine for ``pg_ctlcluster`` and ``redis-server`` (as CI has). It stops the
+machine's own Redis and restarts its PostgreSQL cluster: never run it beside anything else
+using them (another test run, another session).
+
+Every answer is checked (``bench.harness.expect``): the health, the betting API and the tables
+while Redis is down; each hand read (200 with its ``seq``) and each action (201, 409 stale or
+a clean 503 while the database restarts); each ruling post (201, 200 replayed, or 503). Any
+other answer (a 500, a log-in page) stops the drill with its message. ``--quick``
+(``BENCH_QUICK=1``): 5 seconds of desk traffic around the restart instead of 12.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import stack
+from bench.harness import WrongAnswer, expect, set_quick, sized
 from bench.load import PORT, Client, seed
 
 REDIS_START = [
@@ -46,13 +55,18 @@ def pg_cluster() -> str:
 def drill_redis(client: Client) -> dict[str, object]:
     subprocess.run(["redis-cli", "-p", "6379", "shutdown", "nosave"], check=False)
     time.sleep(0.5)
-    health = json.loads(client.request("GET", "/healthz")[1])
-    evaluate = client.request(
+    status, raw = client.request("GET", "/healthz")
+    health = json.loads(expect("GET /healthz", status, raw, contains='"status":'))
+    status, raw = client.request(
         "POST", "/api/v1/betting/evaluate",
         {"game": {"structure": "no_limit", "small_blind": 1, "big_blind": 2}, "button": 1,
          "seats": [{"seat": 1, "stack": 100}, {"seat": 2, "stack": 100}], "actions": []},
-    )[0]  # fmt: skip
-    tables = client.request("GET", "/api/v1/tables/")[0]
+    )  # fmt: skip
+    expect("POST /api/v1/betting/evaluate", status, raw, contains='"to_act":')
+    evaluate = status
+    status, raw = client.request("GET", "/api/v1/tables/")
+    expect("GET /api/v1/tables/", status, raw, contains='"number":')
+    tables = status
     subprocess.run(REDIS_START, check=True)
     recovered = stack.wait_healthy(client)
     return {"health_while_down": health["status"], "broker_ok": health["broker"]["ok"],
@@ -63,13 +77,25 @@ def drill_postgres(seeded: dict[str, object], client: Client) -> dict[str, objec
     hands = list(seeded["hands"])[:10]  # type: ignore[call-overload]
     statuses: Counter[int] = Counter()
     accepted: Counter[int] = Counter()
-    stop = time.perf_counter() + 12
+    stop = time.perf_counter() + sized(12, 5)
+    wrong: list[str] = []
+
+    def checked(what: str, status: int, raw: bytes, ok: tuple[int, ...], piece: str) -> None:
+        """A 503 while the database restarts, or a refused connection, is the drill's point;
+        anything else but ``ok`` with ``piece`` is a wrong answer."""
+        if status in (503, 599):
+            return
+        try:
+            expect(what, status, raw, statuses=ok, contains=piece)
+        except WrongAnswer as problem:
+            wrong.append(str(problem))
 
     def desk(hand: int) -> None:
         me = Client(str(seeded["director"]))
         while time.perf_counter() < stop:
             status, raw = me.request("GET", f"/api/v1/hands/{hand}/")
             statuses[status] += 1
+            checked(f"GET /api/v1/hands/{hand}/", status, raw, (200,), '"seq":')
             if status != 200:
                 time.sleep(0.2)
                 continue
@@ -79,8 +105,15 @@ def drill_postgres(seeded: dict[str, object], client: Client) -> dict[str, objec
                 return
             action = "check" if betting["options"]["check"] else "call"
             body = {"expected_seq": data["seq"], "seat": betting["to_act"], "action": action}
-            status, _ = me.request("POST", f"/api/v1/hands/{hand}/actions/", body)
+            status, raw = me.request("POST", f"/api/v1/hands/{hand}/actions/", body)
             statuses[status] += 1
+            checked(
+                f"POST /api/v1/hands/{hand}/actions/",
+                status,
+                raw,
+                (201, 409),
+                '"code":"stale"' if status == 409 else '"seq":',
+            )
             if status == 201:
                 accepted[hand] += 1
             time.sleep(0.05)
@@ -97,10 +130,11 @@ def drill_postgres(seeded: dict[str, object], client: Client) -> dict[str, objec
                     "citations": [{"rule": "TDA-45", "note": ""}]}  # fmt: skip
             situations.append(body["situation"])
             while True:  # the same post, same key, until it is answered
-                status, _ = me.request(
+                status, raw = me.request(
                     "POST", "/api/v1/rulings/", body, headers={"Idempotency-Key": key}
                 )
                 rulings[str(status)] += 1
+                checked("POST /api/v1/rulings/", status, raw, (200, 201), body["situation"])
                 if status in (200, 201) or time.perf_counter() > stop + 30:
                     break
                 time.sleep(0.2)
@@ -116,6 +150,8 @@ def drill_postgres(seeded: dict[str, object], client: Client) -> dict[str, objec
     )
     for thread in threads:
         thread.join()
+    if wrong:
+        raise WrongAnswer(f"{len(wrong)} wrong answers during the restart; the first: {wrong[0]}")
     recovered = stack.wait_healthy(client)
     # Every 201 is exactly one stored action, and the sequence numbers have no gaps or repeats.
     from django.db import connection
@@ -192,6 +228,8 @@ def drill_celery(env: dict[str, str]) -> dict[str, object]:
 
 
 def main() -> int:
+    if "--quick" in sys.argv[1:]:
+        set_quick()
     env = stack.production_env("drill")  # the 3-hour visibility timeout: the sweep recovers
     os.environ.update(env)
     stack.django_setup()

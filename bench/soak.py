@@ -21,6 +21,12 @@ The report (printed, and written to ``bench-results/soak-<time>.md``): requests,
 poll URL length at the start and the end (must not grow), JS heap per page and gunicorn
 worker RSS at the start and the end, and the poll latency from change to appearance
 (p50/p95/p99). Exit status 1 on any error or any growth of a poll URL.
+
+What it times is checked as it goes: each change is waited for until every page that shows it
+does (the latency is that wait; a change not shown in time is an error), and every answer of
+every page is recorded, a 4xx or 5xx being an error. The stack it starts is checked first
+(``bench.harness.expect``: the log-in page and the public board answer with themselves).
+``--quick`` (``BENCH_QUICK=1``): the warm round alone, with 10-second levels.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import stack
+from bench.harness import expect, set_quick, sized
 from tests.browser.shift import CASH_TABLES, CHROMIUM_ARGS, Record, Shift, seed
 
 SAMPLE_EVERY = 300  # seconds between memory samples
@@ -69,10 +76,15 @@ def void_live_hands() -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--minutes", type=float, default=60)
+    parser.add_argument("--minutes", type=float, help="default 60 (quick: 0, one round)")
     parser.add_argument("--port", type=int, default=8790)
-    parser.add_argument("--level-seconds", type=int, default=30)
+    parser.add_argument("--level-seconds", type=int, help="default 30 (quick: 10)")
+    parser.add_argument("--quick", action="store_true", help="one round, 10-second levels")
     args = parser.parse_args()
+    if args.quick:
+        set_quick()
+    args.minutes = sized(60.0, 0.0) if args.minutes is None else args.minutes
+    args.level_seconds = args.level_seconds or sized(30, 10)
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     database = os.environ.get(
         "SOAK_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cardroom_soak"
@@ -101,6 +113,10 @@ def main() -> int:
     record = Record()
     base = f"http://127.0.0.1:{args.port}"
     with stack.running(env, args.port) as procs:
+        probe = stack.Client(args.port)
+        for path, piece in (("/login/", 'name="password"'), ("/board/", 'id="board-live"')):
+            status, raw = probe.request("GET", path, headers={"Accept": "text/html"})
+            expect(f"GET {path}", status, raw, contains=piece)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             shift = Shift(browser, base, tournament, record, strict=False)
