@@ -98,6 +98,25 @@ def desk_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
     }
 
 
+def own_repeat(
+    hand: Hand, *, by: Any, expected_seq: int, seat: int, action: str, to: int | None,
+    out_of_turn: bool = False,
+) -> bool:  # fmt: skip
+    """Whether a post refused as stale is this person's own tap sent twice (a double tap, or a
+    key pressed again before the first answer came): the hand moved exactly one step since,
+    and that step is this same action, entered by this same log-in and not voided. The desk
+    then shows the hand as it is, without "Someone else got there first";
+    any other change since is a real conflict and is said."""
+    if hand.seq != expected_seq + 1:
+        return False
+    last = hand.actions.filter(seq=expected_seq + 1, voided_at__isnull=True).first()
+    return (
+        last is not None
+        and last.entered_by_id == getattr(by, "pk", None)
+        and (last.seat, last.action, last.to, last.out_of_turn) == (seat, action, to, out_of_turn)
+    )
+
+
 def straddler_of(hand: Hand, state: Any) -> int | None:
     """The seat that posted the straddle in ``hand``, or None: the first seat dealt in after
     the big blind, none heads-up or behind a dead small blind, and none when the player did

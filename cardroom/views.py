@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from cardroom.api_errors import Conflict
 from cardroom.converters import IdConverter
+from cardroom.desk import own_repeat
 from cardroom.filters import RulingFilter, TableFilter, filtered
 from cardroom.floor import (
     FloorFilter,
@@ -329,6 +330,9 @@ def desk_act(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
     try:
         record_action(hand=hand, by=request.user, **form.cleaned_data)
     except StaleHand as exc:  # another device entered first: said in a dealer's words
+        if own_repeat(exc.hand, by=request.user, **form.cleaned_data):
+            # This device's own second tap: the first went in; the desk as it is now.
+            return render_desk(request, hand.table, exc.hand)
         return refused(request, hand.table, exc)
     except Conflict as exc:  # awarded on another device
         return refused(request, hand.table, exc)

@@ -182,7 +182,10 @@
           // hand's header to the top, with its correction if any, the action panel under it.
           var top = source.closest("#showdown") ? "#awarded" :
             source.closest("#proposal, .deal-form") ? ".hand-facts" : null;
-          plan = { to: "panel", top: top };
+          // Refused or lost to another device (a 409: "Someone else got there first"): the
+          // reason is drawn at the top of the desk, often above the window; it moves to just
+          // above what the dealer presses next, and comes into view (the tester's item 4).
+          plan = { to: "panel", top: top, refusal: refused || lost };
         }
       } else if (panel && panel.contains(active)) {
         plan = { to: "panel", keep: true };  // the desk polled while the person was at the panel
@@ -331,5 +334,24 @@
       reason.scrollIntoView({ block: "start" });
     }
     if (element.id === "raise-to") { element.select(); }
+    if (todo.refusal) { showRefusalBeside(); }
   });
+
+  // The refusal of an action, a push or a deal, moved from the top of the desk to just above
+  // the next thing to press (the action panel; between hands the award, showdown or the next
+  // hand's proposal), and scrolled into the window with as little movement as possible.
+  function showRefusalBeside() {
+    var refusal = document.querySelector("#desk > .refusal");
+    var anchor = document.querySelector("#desk #action-panel, #desk #awarded, " +
+      "#desk #showdown, #desk #proposal");
+    if (!refusal) { return; }
+    if (anchor) {
+      refusal.classList.add("refusal-beside");
+      anchor.parentNode.insertBefore(refusal, anchor);
+    }
+    var box = refusal.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      refusal.scrollIntoView({ block: box.top < 0 ? "start" : "nearest" });
+    }
+  }
 })();

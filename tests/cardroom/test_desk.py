@@ -205,3 +205,43 @@ def test_no_desk_form_has_fold_or_void_as_its_default(persona_client: Any) -> No
     assert not any(d.startswith(("Fold", "Void")) for d in defaults)
     raise_form = next(form for form in forms if 'name="to"' in form)
     assert [b.strip() for b in submit_buttons(raise_form)] == ["Raise"]
+
+
+def test_a_double_tap_of_the_same_action_is_not_a_conflict(persona_client: Any) -> None:
+    """The same device sending the same action twice (a double tap, or a key pressed again
+    before the answer): the first goes in once, the second shows the desk without a refusal."""
+    hand = make_hand()
+    client = persona_client("director")
+    tap = {"expected_seq": 0, "seat": 1, "action": "call"}
+    assert client.post(f"/hands/{hand.pk}/act/", tap, HTTP_HX_REQUEST="true").status_code == 200
+    again = client.post(f"/hands/{hand.pk}/act/", tap, HTTP_HX_REQUEST="true")
+    assert again.status_code == 200
+    html = again.content.decode()
+    assert "got there first" not in html and 'class="refusal' not in html
+    assert "Seat <strong>2</strong> to act" in html
+    assert hand.actions.count() == 1
+
+
+def test_the_same_action_from_another_log_in_is_still_a_conflict(persona_client: Any) -> None:
+    hand = make_hand()
+    tap = {"expected_seq": 0, "seat": 1, "action": "call"}
+    persona_client("director").post(f"/hands/{hand.pk}/act/", tap)
+    other = persona_client("floor_manager").post(
+        f"/hands/{hand.pk}/act/", tap, HTTP_HX_REQUEST="true"
+    )
+    assert other.status_code == 409
+    assert "Someone else got there first" in other.content.decode()
+
+
+def test_a_repeat_after_the_hand_moved_on_is_a_conflict(persona_client: Any) -> None:
+    hand = make_hand()
+    client = persona_client("director")
+    client.post(f"/hands/{hand.pk}/act/", {"expected_seq": 0, "seat": 1, "action": "call"})
+    client.post(f"/hands/{hand.pk}/act/", {"expected_seq": 1, "seat": 2, "action": "call"})
+    late = client.post(
+        f"/hands/{hand.pk}/act/",
+        {"expected_seq": 0, "seat": 1, "action": "call"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert late.status_code == 409
+    assert hand.actions.count() == 2
