@@ -113,11 +113,12 @@ def bench_evaluate(repeat: int | None = None) -> dict[str, float]:
 
 def worst_bodies() -> dict[str, dict[str, Any]]:
     """The worst requests the betting contract's limits allow (12 seats, 1,000 actions, every
-    number up to 10^15, lists of at most 1,000 chips, a body of at most 256 KB): a 1,000-raise
+    number up to 10^15 and the stacks' total up to 2^53 - 1, lists of at most 1,000 chips, a
+    body of at most 256 KB): twelve stacks as deep as that total allows, a 1,000-raise
     war among twelve players, the same hand read by the chip reader with 1,000 chips pushed
     over 1,000 left in front (judged by the 50% standard), and twelve all-ins for different
     amounts (twelve pots)."""
-    seats = [{"seat": n, "stack": 10**15 - n} for n in range(1, 13)]
+    seats = [{"seat": n, "stack": (2**53 - 1) // 12 - n} for n in range(1, 13)]
     order = [*range(4, 13), 1, 2, 3]
     raises = [{"seat": order[i % 12], "action": "raise", "to": 400 + 200 * i} for i in range(1000)]
     game = {"structure": "no_limit", "small_blind": 100, "big_blind": 200}
