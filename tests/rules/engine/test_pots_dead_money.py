@@ -2,15 +2,23 @@
 
 Contract v2, "Dead money": it lies in the main pot and is won by whoever is eligible for it. These
 rows pin who that is when no pot was built from the contributions (nothing put in, or nobody
-live), a gap the mutation run showed (docs/mutation.md).
+live), a gap the mutation run showed (docs/mutation.md); a player all-in for dead money alone;
+and every worked example of dead money in the contract and the CR book, with the other ways a
+player can be all-in for little or nothing (a dead small blind, a short ante, a short big blind
+at a big-blind-ante table).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from rules.engine import citations
 from rules.engine.award import Showdown, award_hand, parse_showdown
 from rules.engine.pots import Pot, build_pots
 from rules.engine.state import Action, ActionKind, Blinds, HandState, Post, Seat, pots, replay
-from tests.rules.engine.hands import game
+from tests.rules.engine.hands import action, game
 
 
 def test_dead_money_joins_the_main_pot() -> None:
@@ -104,3 +112,131 @@ def test_all_in_on_a_dead_post_behind_a_dead_small_blind() -> None:
     state = dead_post_all_in(4, 1, blinds=Blinds(None, 2))
     assert state.returned == {2: 100}
     assert pots(state) == [Pot(50, (2, 3))]
+
+
+# The worked examples, and the other short forced bets, as rows: (id, source, game, button,
+# stacks, posts, actions, pots, returned, citation).
+EXAMPLES: list[
+    tuple[
+        str,
+        str,
+        dict[str, Any],
+        int,
+        dict[int, int],
+        list[Post],
+        list[str],
+        list[Pot],
+        dict[int, int],
+        str,
+    ]
+] = [
+    (
+        "cr-bb-3-a-live-post-and-a-dead-post",
+        "CR-BB.3 example: seat 1 posts 100 live and 50 dead, raises to 300, both blinds fold:"
+        " a pot of 300, the uncalled 200 returned",
+        {},
+        1,
+        {1: 1000, 2: 1000, 3: 1000},
+        [Post(1, live=100, dead=50)],
+        ["1 raise 300", "2 fold", "3 fold"],
+        [Pot(300, (1,))],
+        {1: 200},
+        "CR-BB.3",
+    ),
+    (
+        "cr-dm-1-big-blind-ante-short-big-blind-checked-down",
+        "CR-DM.1 example: big-blind ante 100, the big blind has 200 (blind, then ante, all-in),"
+        " the button calls, the small blind completes, checked down: 400, nothing returned",
+        {"big_blind_ante": 100},
+        1,
+        {1: 1000, 2: 1000, 3: 200},
+        [],
+        ["1 call", "2 call", *["2 check", "1 check"] * 3],
+        [Pot(400, (1, 2, 3))],
+        {},
+        "CR-DM.1",
+    ),
+    (
+        "cr-dm-1-big-blind-ante-side-pot",
+        "CR-DM.1 example and contract v2 Dead money: the two callers bet 500 and call on the"
+        " flop: main pot 400 (all three), side pot 1,000 (the two callers)",
+        {"big_blind_ante": 100},
+        1,
+        {1: 1000, 2: 1000, 3: 200},
+        [],
+        ["1 call", "2 call", "2 bet 500", "1 call", *["2 check", "1 check"] * 2],
+        [Pot(400, (1, 2, 3)), Pot(1000, (1, 2))],
+        {},
+        "CR-DM.1",
+    ),
+    (
+        "big-blind-ante-big-blind-covers-only-the-blind",
+        "CR-DM.2: the blind first; a big blind with exactly 100 posts no ante (no dead money)"
+        " and is in the main pot for its 100",
+        {"big_blind_ante": 100},
+        1,
+        {1: 1000, 2: 1000, 3: 100},
+        [],
+        ["1 raise 400", "2 call", *["2 check", "1 check"] * 3],
+        [Pot(300, (1, 2, 3)), Pot(600, (1, 2))],
+        {},
+        "CR-DM.2",
+    ),
+    (
+        "all-in-on-a-dead-post",
+        "Contract v2 Dead money, RRoP-TR.19: seat 3 posts its last 50 dead; two fold: the dead"
+        " 50 is the main pot (seats 2 and 3), the blinds' 100 a side pot",
+        {},
+        4,
+        {1: 1000, 2: 1000, 3: 50, 4: 1000},
+        [Post(3, dead=50)],
+        ["4 fold", "1 fold"],
+        [Pot(50, (2, 3)), Pot(100, (2,))],
+        {2: 50},
+        "CR-DM.1",
+    ),
+    (
+        "all-in-on-a-live-post-short-of-the-big-blind",
+        "CR-BB.3: live first, then dead: seat 3 with 50 owes 100 live and 50 dead, posts 50"
+        " live and is all-in for it like a short big blind",
+        {},
+        4,
+        {1: 1000, 2: 1000, 3: 50, 4: 1000},
+        [Post(3, live=100, dead=50)],
+        ["4 fold", "1 fold"],
+        [Pot(150, (2, 3))],
+        {2: 50},
+        "CR-BB.3",
+    ),
+    (
+        "all-in-for-part-of-the-ante",
+        "Regular antes are no dead money (CR-DM.1): seat 3 all-in for 10 of a 25 ante is in"
+        " the main pot of three tens",
+        {"ante": 25},
+        3,
+        {1: 1000, 2: 1000, 3: 10},
+        [],
+        ["1 call", "2 check", *["1 check", "2 check"] * 3],
+        [Pot(30, (1, 2, 3)), Pot(230, (1, 2))],
+        {},
+        "CR-DM.1",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("source", "config", "button", "stacks", "posts", "actions", "expected", "returned", "cite"),
+    [pytest.param(*row[1:], id=row[0]) for row in EXAMPLES],
+)
+def test_worked_examples_of_dead_money_and_short_forced_bets(
+    source: str, config: dict[str, Any], button: int, stacks: dict[int, int],
+    posts: list[Post], actions: list[str], expected: list[Pot], returned: dict[int, int],
+    cite: str,
+) -> None:  # fmt: skip
+    seats = [Seat(seat, stack) for seat, stack in stacks.items()]
+    state, error = replay(game(**config), button, seats, [action(a) for a in actions], None, posts)
+    assert error is None, (source, error)
+    assert state.to_act is None, source
+    assert pots(state) == expected, source
+    assert state.returned == returned, source
+    assert cite in citations.ALL
