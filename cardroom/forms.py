@@ -62,6 +62,56 @@ TABLE_HELP: dict[str, str] = {
 }
 
 
+class WholeNumberField(forms.IntegerField):
+    """A whole number typed in ASCII digits, its limits said in words. Django's own reads "٣"
+    as 3 and answers a column's limit as "Ensure this value is less than or equal to
+    2147483647" (a tester read it on the table form)."""
+
+    def __init__(self, *, unit: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        low, high = self.min_value, self.max_value
+        self.error_messages["invalid"] = "A whole number in digits, like 100."
+        if high is not None:
+            self.error_messages["max_value"] = f"At most {high:,}{unit}."
+        if low is not None:
+            lowest = f"At least {low:,}{unit}." if low else "Cannot be negative."
+            self.error_messages["min_value"] = lowest
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        number = whole_number(str(value), 12)
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
+
+
+#: The most a table setting takes, in chips: a cash game's blinds, bets and buy-ins stay far
+#: below it (the columns' own limit, 2,147,483,647, means nothing to a floor manager).
+MAX_TABLE_CHIPS = 1_000_000
+_CHIPS = (0, MAX_TABLE_CHIPS, " chips")
+#: Each number field of the table form: (least, most, unit). Seats and the clocks are the
+#: model's own limits (2-10 seats, a 10-600 s action clock, a warning of at most 60 s).
+TABLE_LIMITS: dict[str, tuple[int, int, str]] = {
+    "number": (1, 9_999, ""), "seats": (2, 10, " seats"), "small_blind": _CHIPS,
+    "big_blind": _CHIPS, "ante": _CHIPS, "small_bet": _CHIPS, "big_bet": _CHIPS,
+    "raise_cap": (0, 10, " raises"), "straddle": _CHIPS, "min_buy_in": _CHIPS,
+    "max_buy_in": _CHIPS, "min_chip": _CHIPS, "pot_round_unit": _CHIPS,
+    "action_clock_seconds": (10, 600, " seconds"), "clock_warning_seconds": (0, 60, " seconds"),
+}  # fmt: skip
+
+
+def say_limits(fields: dict[str, Any], limits: dict[str, tuple[int, int, str]]) -> None:
+    """Each field named in ``limits`` becomes a ``WholeNumberField`` with those limits."""
+    for name, (low, high, unit) in limits.items():
+        if name in fields:
+            old = fields[name]
+            fields[name] = WholeNumberField(
+                min_value=low, max_value=high, unit=unit, required=old.required,
+                label=old.label, help_text=old.help_text,
+            )  # fmt: skip
+
+
 if TYPE_CHECKING:
     TableModelForm = forms.ModelForm[Table]
 else:  # ModelForm takes no type argument at run time (django-stubs-ext is dev-only)
@@ -95,6 +145,7 @@ class TableForm(TableModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        say_limits(self.fields, TABLE_LIMITS)
         for name in TABLE_HELP:  # a post without them (an older client) keeps the table's
             self.fields[name].required = False
         for name, field in self.fields.items():

@@ -140,3 +140,33 @@ def test_the_table_list_shows_a_tournament_tables_game_not_its_cash_settings(
     assert "1/2" not in row and "40" not in row
     cash = html[html.index('id="table-1"') :]
     assert "1/2" in cash[: cash.index("</tr>")]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("max_buy_in", 2147483648, "At most 1,000,000 chips."),
+        ("big_blind", 99999999999, "At most 1,000,000 chips."),
+        ("straddle", 5000000, "At most 1,000,000 chips."),
+        ("number", 2147483648, "At most 9,999."),
+        ("number", 0, "At least 1."),
+        ("seats", 11, "At most 10 seats."),
+        ("seats", 1, "At least 2 seats."),
+        ("action_clock_seconds", 601, "At most 600 seconds."),
+        ("min_buy_in", -5, "A whole number in digits, like 100."),
+        ("raise_cap", 11, "At most 10 raises."),
+        ("big_blind", "²", "A whole number in digits, like 100."),
+    ],
+)
+def test_number_fields_say_their_limits_in_a_floor_managers_words(
+    persona_client: Any, field: str, value: Any, words: str
+) -> None:
+    """The tester read "Ensure this value is less than or equal to 2147483647" (the column's
+    limit) on the table form: each number field says its limit in words, with its unit."""
+    response = persona_client("floor_manager").post("/tables/new/", {**FORM, field: value})
+    assert response.status_code == 422
+    html = response.content.decode()
+    errors = html[html.index(f'id="{field}-errors"') :]
+    assert words in errors[: errors.index("</")], errors[:300]
+    assert "2147483647" not in html and "Ensure this value" not in html
+    assert not Table.objects.exists()
