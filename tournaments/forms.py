@@ -140,12 +140,23 @@ class TournamentForm(forms.Form):
         return parse_order(self.cleaned_data["balancing_order"])
 
 
+#: The most names one registration takes (a pasted list); each at most the column's length.
+MAX_NAMES = 100
+MAX_NAME_LENGTH = 120
+
+
 class EntrantForm(forms.Form):
-    """A new player by name, or a re-entry. For a re-entry the player chosen is the source of
-    truth: the name may be left blank, and a different name typed with it is refused."""
+    """New players by name, one a line (a list may be pasted), or a re-entry. For a re-entry the
+    player chosen is the source of truth: the name may be left blank, and a different name
+    typed with it is refused. Re-entries are offered only while registration is open."""
 
     name = forms.CharField(
-        max_length=120, required=False, help_text="Blank for a re-entry: the player's own name."
+        required=False,
+        label="Names",
+        max_length=MAX_NAMES * (MAX_NAME_LENGTH + 2),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One a line; a list may be pasted. Blank for a re-entry: the player's own "
+        "name is used.",
     )
     alternate = forms.BooleanField(required=False, label="From the alternate list")
     reentry_of = forms.ModelChoiceField(
@@ -163,14 +174,30 @@ class EntrantForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["reentry_of"]
         assert isinstance(field, forms.ModelChoiceField)
-        # Only the latest entry of a player who is out: one live entry per player.
-        field.queryset = tournament.entrants.filter(
-            status=EntrantStatus.ELIMINATED, reentries__isnull=True
-        )
+        # Only the latest entry of a player who is out: one live entry per player; and nobody
+        # once registration has closed (re-entry closes with it, TDA 8).
+        if tournament.registration_open:
+            field.queryset = tournament.entrants.filter(
+                status=EntrantStatus.ELIMINATED, reentries__isnull=True
+            )
+
+    def clean_name(self) -> list[str]:
+        """The names, one a line: trimmed, inner spaces collapsed, blank lines dropped."""
+        lines = [" ".join(line.split()) for line in self.cleaned_data["name"].splitlines()]
+        names = [line for line in lines if line]
+        if len(names) > MAX_NAMES:
+            raise forms.ValidationError(
+                f"At most {MAX_NAMES} names at once ({len(names)} given): register the rest next."
+            )
+        if long := [name for name in names if len(name) > MAX_NAME_LENGTH]:
+            raise forms.ValidationError(
+                f"A name has at most {MAX_NAME_LENGTH} characters: {long[0][:40]}…"
+            )
+        return names
 
     def clean(self) -> dict[str, Any]:
         data = cast(dict[str, Any], super().clean())  # Form.clean returns cleaned_data
-        if not (data.get("name") or "").strip() and not data.get("reentry_of"):
+        if "name" in data and not data["name"] and not data.get("reentry_of"):
             self.add_error("name", "Give the player's name, or choose who re-enters.")
         return data
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -300,6 +301,46 @@ def _refuse_duplicate_names(tournament: Tournament, names: Sequence[str]) -> Non
             {"name": f"{name} is already entered (#{number}). A player coming back after busting "
                      "is a re-entry: choose them under \"Re-entry of\"."}
         )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One line of a list of names: the entry it made, or why it was refused."""
+
+    name: str
+    entrant: Entrant | None = None
+    refusal: str = ""
+
+
+def register_list(
+    *,
+    tournament: Tournament,
+    names: Sequence[str],
+    by: User,
+    alternate: bool = False,
+    reentry_of: Entrant | None = None,
+) -> list[Registration]:
+    """A list of names typed or pasted by the director, one a line: each registered on its own
+    (``register_entrants``) or refused with its reason (a name already entered, twice in the
+    list, registration closed), so one bad line never holds up the others. A re-entry is one
+    player: the name may be blank (the player's own is used)."""
+    if reentry_of is not None:
+        if len(names) > 1:
+            refusal = "Re-enter one player at a time: one name (theirs) or none with the re-entry."
+            return [Registration(name=name, refusal=refusal) for name in names]
+        names = list(names) or [""]
+    results = []
+    for name in names:
+        try:
+            [entrant] = register_entrants(
+                tournament=tournament, names=[name], by=by, alternate=alternate,
+                reentry_of=reentry_of,
+            )  # fmt: skip
+        except ValidationError as exc:
+            results.append(Registration(name=name, refusal=" ".join(exc.messages)))
+        else:
+            results.append(Registration(name=name, entrant=entrant))
+    return results
 
 
 def register_entrant(

@@ -217,23 +217,68 @@ def tournament_detail(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @require_POST
 @role_required(Role.DIRECTOR)
 def entrant_register(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """Register the names typed or pasted, one a line, each on its own: those refused come back
+    with their reasons, left in the box. With htmx only the results and the entrants are
+    swapped, never the box: the director types the next name while this one is on its way."""
     tournament = tournament_or_404(pk)
     form = EntrantForm(request.POST, tournament=tournament)
+    results: list[setup.Registration] = []
     if form.is_valid():
-        try:
-            entrant = setup.register_entrant(
-                tournament=tournament, by=request.user, **form.cleaned_data
-            )
-        except ValidationError as exc:
-            form.add_error(None, exc)  # the service names the field: name or re-entry
-        else:
-            messages.success(request, f"{entrant.name} registered (#{entrant.number}).")
-            return redirect_to(request, reverse("tournaments:detail", args=[pk]))
+        data = form.cleaned_data
+        results = setup.register_list(
+            tournament=tournament, names=data["name"], by=request.user,
+            alternate=data["alternate"], reentry_of=data["reentry_of"],
+        )  # fmt: skip
+    refused = [row for row in results if row.refusal]
+    status = 422 if refused or not form.is_valid() else 200
     if request.htmx:
-        context = {"tournament": tournament, "entrant_form": form}
-        return render(request, "tournaments/detail.html#entrant-form", context, status=422)
-    context = {**detail_context(request, tournament), "entrant_form": form}
+        return registration_answer(request, tournament, form, results, status)
+    registered = [row.entrant for row in results if row.entrant is not None]
+    for entrant in registered:
+        messages.success(request, f"{entrant.name} registered (#{entrant.number}).")
+    if status == 200:
+        return redirect(reverse("tournaments:detail", args=[pk]))
+    # Without JavaScript: the page again, the refused names left in the box with their reasons.
+    left = "\n".join(row.name for row in refused) if form.is_valid() else request.POST.get("name")
+    initial = {"name": left, "alternate": request.POST.get("alternate") == "on"}
+    context = {
+        **detail_context(request, tournament),
+        "entrant_form": EntrantForm(initial=initial, tournament=tournament),
+        "form_errors": form,
+        "results": results,
+        "box_invalid": True,
+    }
     return render(request, "tournaments/detail.html", context, status=422)
+
+
+def registration_answer(
+    request: HtmxRequest,
+    tournament: Tournament,
+    form: EntrantForm,
+    results: list[setup.Registration],
+    status: int,
+) -> HttpResponse:
+    """The results line by line (the names refused go back into the box, ahead of whatever was
+    typed since), and out of band the entrants at the page of the newest, and the re-entry
+    choices once a re-entry has used one."""
+    refused = [row.name for row in results if row.refusal]
+    if not form.is_valid():
+        refused = [request.POST.get("name", "")]
+    context: dict[str, Any] = {
+        "tournament": tournament, "results": results, "form_errors": form,
+        "refused_names": "\n".join(name for name in refused if name), "oob": True,
+    }  # fmt: skip
+    parts = [render_to_string("tournaments/detail.html#registration-results", context, request)]
+    if any(row.entrant for row in results):
+        entrants = Paginator(tournament.entrants.all(), ENTRANTS_PER_PAGE)
+        context["entrants"] = entrants.get_page(entrants.num_pages)
+        parts.append(render_to_string("tournaments/detail.html#entrant-list", context, request))
+    if any(row.entrant and row.entrant.reentry_of_id for row in results):
+        context["entrant_form"] = EntrantForm(tournament=tournament)
+        parts.append(render_to_string("tournaments/detail.html#reentry-field", context, request))
+        context["eliminations"] = place_rows(tournament)
+        parts.append(render_to_string("tournaments/detail.html#eliminations", context, request))
+    return HttpResponse("".join(parts), status=status)
 
 
 @require_POST

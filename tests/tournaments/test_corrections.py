@@ -336,7 +336,7 @@ def test_the_api_refuses_a_duplicate_name_and_a_mismatched_re_entry(
 # --- the pages --------------------------------------------------------------------------------
 
 
-def test_a_duplicate_name_comes_back_as_the_form_with_its_error(
+def test_a_duplicate_name_comes_back_as_the_results_with_its_error(
     persona_client: Any, seated: Tournament
 ) -> None:
     client = persona_client("director")
@@ -344,10 +344,14 @@ def test_a_duplicate_name_comes_back_as_the_form_with_its_error(
     fragment = client.post(url, {"name": "player 7"}, headers={"HX-Request": "true"})
     assert fragment.status_code == 422
     text = fragment.content.decode()
-    assert text.lstrip().startswith('<form id="entrant-form"')
-    assert "Player 7 is already entered (#7)." in text and 'aria-invalid="true"' in text
+    # Only the results under the box: the box itself is never swapped (issue 25, item 7).
+    assert text.lstrip().startswith('<div id="registration-results"')
+    assert 'id="entrant-names"' not in text
+    assert "Player 7 is already entered (#7)." in text and 'data-refused="player 7"' in text
     page = client.post(url, {"name": "player 7"})
-    assert page.status_code == 422 and "Player 7 is already entered (#7)." in page.content.decode()
+    html = page.content.decode()
+    assert page.status_code == 422 and "Player 7 is already entered (#7)." in html
+    assert 'aria-invalid="true"' in html
     assert seated.entrants.count() == 20
 
 
