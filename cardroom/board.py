@@ -53,7 +53,7 @@ from django.views.decorators.http import require_safe
 
 from cardroom import waitlists
 from cardroom.models import Hand, HandStatus, Table, TableSeat
-from cardroom.table_choices import Structure, TableKind, TableStatus, Variant
+from cardroom.table_choices import DESK_VARIANTS, Structure, TableKind, TableStatus, Variant
 from cardroom.waitlist_models import (
     LIVE_STATUSES,
     GameList,
@@ -149,7 +149,9 @@ def running_tables(now: datetime) -> list[dict[str, Any]]:
 def open_lists(now: datetime) -> list[dict[str, Any]]:
     """Each open list: its game, its label, and its live players' public names in list order
     (waiting, or called to a seat and not yet in it). Two queries."""
-    lists = list(GameList.objects.filter(closed_at__isnull=True))
+    # Only games the desk deals (CR-GM.1): a list opened before for stud or a draw game is
+    # not advertised.
+    lists = list(GameList.objects.filter(closed_at__isnull=True, variant__in=DESK_VARIANTS))
     names: dict[int, list[str]] = {game_list.pk: [] for game_list in lists}
     # A call-in past its check-in deadline is off the list even before the timers' task has
     # lapsed it (a public read writes nothing).

@@ -20,6 +20,7 @@ from cardroom.table_choices import (
     TableKind,
     TableStatus,
     Variant,
+    desk_variant_choices,
 )
 from rules.engine.chips import Physical
 
@@ -43,7 +44,20 @@ PRESETS: dict[str, dict[str, Any]] = {
         "small_blind": 2, "big_blind": 4, "small_bet": 4, "big_bet": 8, "raise_cap": 3,
         "min_buy_in": 80, "max_buy_in": 400,
     },
+    # A table set aside for tournaments: the tournament's levels set its blinds and antes, so
+    # only the seats and the clock matter; no straddle or running it twice (cash games only).
+    "tournament": {
+        "label": TableKind.TOURNAMENT.label, "kind": TableKind.TOURNAMENT,
+        "variant": Variant.HOLDEM, "structure": Structure.NO_LIMIT, "small_blind": 1,
+        "big_blind": 2, "straddle": 0, "run_it_twice": False,
+    },
 }  # fmt: skip
+
+#: What the kind means, said on the form beside it.
+KIND_HELP = (
+    "A tournament table plays the levels of the tournament drawn to it (blinds, antes), not"
+    " the game below; a cash table plays the game below."
+)
 
 
 #: The rules between hands, said where a floor manager sets them (the API says the same).
@@ -125,7 +139,6 @@ class TableForm(TableModelForm):
         widgets = {
             "status": forms.Select(choices=TableStatus.choices),
             "kind": forms.Select(choices=TableKind.choices),
-            "variant": forms.Select(choices=Variant.choices),
             "structure": forms.Select(choices=Structure.choices),
             "ante_type": forms.Select(choices=AnteType.choices),
             "button_rule": forms.Select(choices=ButtonRule.choices),
@@ -141,13 +154,16 @@ class TableForm(TableModelForm):
             "button_rule": "Button between hands",
             "missed_blinds": "Missed blinds and new players",
         }
-        help_texts = TABLE_HELP
+        help_texts = {**TABLE_HELP, "kind": KIND_HELP}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         say_limits(self.fields, TABLE_LIMITS)
         for name in TABLE_HELP:  # a post without them (an older client) keeps the table's
             self.fields[name].required = False
+        # Only the games the desk deals are offered (CR-GM.1); another one posted is refused
+        # by the model with the reason, not as "not a valid choice".
+        cast(forms.Select, self.fields["variant"].widget).choices = desk_variant_choices()
         for name, field in self.fields.items():
             if name in self.errors:
                 field.widget.attrs["aria-invalid"] = "true"

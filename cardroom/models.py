@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from cardroom.append_only import AppendOnly, chain_unique
 from cardroom.table_choices import (
+    DESK_VARIANTS,
     STANDARD_CHIPS,
     AnteType,
     ButtonRule,
@@ -24,6 +25,7 @@ from cardroom.table_choices import (
     default_raise_cap,
     rule,
     smallest_chip_in_play,
+    variant_refusal,
 )
 from rules.engine import citations
 
@@ -102,7 +104,11 @@ class Table(models.Model):
             ),
             choice_check("status", TableStatus),
             choice_check("kind", TableKind),
-            choice_check("variant", Variant),
+            # Only the games the desk deals (CR-GM.1), not every Variant a waitlist once named.
+            models.CheckConstraint(
+                condition=models.Q(variant__in=list(DESK_VARIANTS)),
+                name="%(app_label)s_%(class)s_variant_dealt",
+            ),
             choice_check("structure", Structure),
             choice_check("ante_type", AnteType),
             choice_check("button_rule", ButtonRule),
@@ -173,6 +179,7 @@ class Table(models.Model):
         """Every check below, in this order; each refusal is kept under its field."""
         errors: dict[str, list[str]] = {}
         for check in (
+            self._check_variant,
             self._check_blinds,
             self._check_ante,
             self._check_limit_bets,
@@ -188,6 +195,11 @@ class Table(models.Model):
                 errors.setdefault(field, []).append(message)
         if errors:
             raise ValidationError(errors)
+
+    def _check_variant(self) -> list[tuple[str, str]]:
+        """Only a game the desk deals (``citations.GAMES_AT_THE_DESK``)."""
+        refusal = variant_refusal(self.variant)
+        return [("variant", refusal)] if refusal else []
 
     def _check_blinds(self) -> list[tuple[str, str]]:
         """A small blind above 0, a big blind above it (``citations.BRING_IN_AND_SHORT_BLIND``)."""

@@ -8,6 +8,8 @@ from math import gcd
 
 from django.db import models
 
+from rules.engine import citations
+
 #: Chip denominations a cardroom stocks, smallest first.
 STANDARD_CHIPS: tuple[int, ...] = (1, 5, 25, 100, 500, 1000, 5000, 25000, 100000)
 
@@ -53,6 +55,44 @@ BETTING_ROUNDS: dict[str, int] = {
 }
 
 
+#: The games the desk deals correctly, and so the only ones a table is set up for (CR-GM.1):
+#: button games with blinds and four betting rounds, played by ``rules/engine`` street by
+#: street (preflop from the big blind, later rounds from the button). Waitlists and the board
+#: offer only these too.
+DESK_VARIANTS: tuple[str, ...] = (Variant.HOLDEM, Variant.OMAHA, Variant.OMAHA_HILO)
+
+_NOT_DEALT: dict[str, str] = {
+    Variant.STUD: "is dealt with antes, a bring-in set by the up-cards and five betting rounds,"
+    " without a button or blinds",
+    Variant.STUD_HILO: "is dealt with antes, a bring-in set by the up-cards and five betting"
+    " rounds, without a button or blinds",
+    Variant.RAZZ: "is dealt with antes, a bring-in set by the up-cards and five betting rounds,"
+    " without a button or blinds",
+    Variant.SINGLE_DRAW: f"has two betting rounds around one draw ({citations.LIMIT_RAISE_CAP}), not four",
+    Variant.FIVE_CARD_DRAW: f"has two betting rounds around one draw ({citations.LIMIT_RAISE_CAP}),"
+    " not four",
+    Variant.BADUGI: "has three draws between its betting rounds, which the desk neither records"
+    " nor names",
+    Variant.TRIPLE_DRAW: "has three draws between its betting rounds, which the desk neither"
+    " records nor names",
+}
+
+
+def variant_refusal(variant: str) -> str | None:
+    """Why a table cannot be set up for ``variant`` (None: the desk deals it), with its rule."""
+    if variant in DESK_VARIANTS or variant not in _NOT_DEALT:
+        return None
+    return (
+        f"{Variant(variant).label} {_NOT_DEALT[variant]}: the desk deals hold'em, Omaha and"
+        f" Omaha Hi-Lo only{rule(citations.GAMES_AT_THE_DESK)}."
+    )
+
+
+def desk_variant_choices() -> list[tuple[str, str]]:
+    """The variants a table or a waitlist may be set up for, as form choices."""
+    return [(value, label) for value, label in Variant.choices if value in DESK_VARIANTS]
+
+
 class AnteType(models.TextChoices):
     NONE = "none", "No ante"
     EACH = "each", "Every player"
@@ -94,8 +134,10 @@ class SeatEventKind(models.TextChoices):
 
 
 class TableKind(models.TextChoices):
-    CASH = "cash", "Cash game"
-    TOURNAMENT = "tournament", "Tournament"
+    """One name on every page: a "Tournament table" plays its tournament's levels."""
+
+    CASH = "cash", "Cash table"
+    TOURNAMENT = "tournament", "Tournament table"
 
 
 def default_raise_cap(variant: str) -> int:

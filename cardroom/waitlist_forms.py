@@ -12,7 +12,13 @@ from django.core.exceptions import ValidationError
 from cardroom import waitlists
 from cardroom.models import GameList, Table
 from cardroom.parsers import whole_number
-from cardroom.table_choices import Structure, TableKind, TableStatus, Variant
+from cardroom.table_choices import (
+    Structure,
+    TableKind,
+    TableStatus,
+    Variant,
+    desk_variant_choices,
+)
 
 if TYPE_CHECKING:  # generic in django-stubs only, not at run time
     _ListField = forms.ModelMultipleChoiceField[GameList]
@@ -94,7 +100,9 @@ class SeatForm(forms.Form):
 
 
 class OpenListForm(forms.Form):
-    variant = forms.ChoiceField(label="Game", choices=Variant.choices, initial=Variant.HOLDEM)
+    variant = forms.ChoiceField(
+        label="Game", choices=desk_variant_choices(), initial=Variant.HOLDEM
+    )
     structure = forms.ChoiceField(
         label="Betting", choices=Structure.choices, initial=Structure.NO_LIMIT
     )

@@ -36,7 +36,7 @@ from cardroom.models import (
     TableSeat,
     WaitlistEntry,
 )
-from cardroom.table_choices import Structure, TableStatus, Variant, rule
+from cardroom.table_choices import Structure, TableStatus, Variant, rule, variant_refusal
 from cardroom.waitlist_base import (
     BOARD_VERSION_KEY as BOARD_VERSION_KEY,
 )
@@ -102,6 +102,8 @@ def open_list(
     errors: dict[str, str] = {}
     if variant not in Variant.values:
         errors["variant"] = f"Unknown game {variant!r}."
+    elif refusal := variant_refusal(variant):  # no list for a game no table deals
+        errors["variant"] = refusal
     if structure not in Structure.values:
         errors["structure"] = f"Unknown betting structure {structure!r}."
     for field, value in (("small_blind", small_blind), ("big_blind", big_blind)):

@@ -34,9 +34,7 @@ def errors_of(**fields: Any) -> dict[str, list[str]]:
         pytest.param(NL, id="2/5 no-limit"),
         pytest.param({**NL, "straddle": 10}, id="live straddle of twice the big blind"),
         pytest.param(LIMIT, id="4/8 limit, a bet and three raises"),
-        pytest.param(
-            {**LIMIT, "variant": "single_draw", "raise_cap": 4}, id="draw: a bet and four raises"
-        ),
+        pytest.param({**LIMIT, "variant": "omaha_hilo"}, id="limit Omaha Hi-Lo"),
         pytest.param(
             {
                 "structure": "pot_limit",

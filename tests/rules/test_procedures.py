@@ -30,6 +30,7 @@ PROCEDURES = {
     citations.TOURNAMENT_DEALT_IN,
     citations.NEW_LEVEL_NEXT_HAND,
     citations.SAME_HAND_BUSTS,
+    citations.GAMES_AT_THE_DESK,
 }
 
 

@@ -109,6 +109,7 @@ CITED_WORDS = [
     ("CR-TP.1", "an absent player's hand is dealt and killed"),
     ("CR-TP.2", "A hand under way when the level changes is played out at the old level"),
     ("CR-TP.3", "the player who started that hand with more chips finishes in the higher place"),
+    ("CR-GM.1", "The desk deals none of these, so no table is set up for them"),
 ]
 
 
