@@ -79,9 +79,12 @@ def plan_for(
 
 
 @SETTINGS
-@given(tables(), st.booleans(), st.integers(1, 2000))
-def test_the_plan_is_always_dealable(table: Table, straddle: bool, stack: int) -> None:
+@given(
+    tables(), st.booleans(), st.lists(st.integers(1, 2000), min_size=MAX_SEAT, max_size=MAX_SEAT)
+)
+def test_the_plan_is_always_dealable(table: Table, straddle: bool, stacks: list[int]) -> None:
     seats, previous, rule, missed = table
+    seats = [replace(s, stack=stacks[s.seat - 1]) for s in seats]
     plan = plan_for(seats, previous, rule, missed, straddle)
     if plan is None:
         return
@@ -96,11 +99,20 @@ def test_the_plan_is_always_dealable(table: Table, straddle: bool, stack: int) -
     state = start_hand(
         config,
         plan.button,
-        [Seat(n, stack) for n in plan.dealt],
+        [Seat(n, stacks[n - 1]) for n in plan.dealt],
         Blinds(plan.small, plan.big),
         plan.posts,
     )
     assert state.bb_seat == plan.big and state.sb_seat == plan.small
+    clean = [s for s in seats if s.active and not s.flagged]
+    if previous is None or len(clean) < 2:
+        return  # a new game: everyone dealt in, debts forgiven (CR-BB.6)
+    # Nobody who owes, is new or waits is dealt in for nothing: they post a blind, the straddle
+    # (only when they can cover it, RRoP-14.14) or what they owe (CR-BB.3).
+    posted = {post.seat for post in plan.posts} | {plan.big, plan.small}
+    if state.bring_in == 200:
+        posted.add(state.next_seat[plan.big])
+    assert set(plan.cleared) <= posted, (plan, stacks)
 
 
 @SETTINGS
