@@ -12,8 +12,9 @@
 
   function box() { return document.getElementById("entrant-names"); }
 
-  // Names refused (or a request that never got an answer) go back at the top of the box,
-  // the caret staying where the director is typing.
+  // Names refused (or a request that never got an answer) go back at the top of the box, each
+  // on its own line and the next name on a line of its own: the caret stays where the
+  // director is typing (a name typed on never runs into a refused one).
   function putBack(text) {
     var names = box();
     text = (text || "").replace(/^\s+|\s+$/g, "");
@@ -21,9 +22,9 @@
     var rest = names.value;
     var typing = document.activeElement === names;
     var start = names.selectionStart, end = names.selectionEnd;
-    names.value = text + (rest ? "\n" + rest : "");
+    names.value = text + "\n" + rest;
     if (typing) {
-      var shift = text.length + (rest ? 1 : 0);
+      var shift = text.length + 1;
       names.setSelectionRange(start + shift, end + shift);
     }
   }

@@ -107,7 +107,7 @@ def test_a_duplicate_name_is_refused_with_an_error_on_the_form(
     results = page.locator("#registration-results")
     expect(results.get_by_role("alert")).to_contain_text("Player 3 is already entered (#3).")
     expect(name).to_have_attribute("aria-invalid", "true")
-    expect(name).to_have_value("player 3")  # left in the box, to correct
+    expect(name).to_have_value("player 3\n")  # left in the box, to correct; typing goes on below
     expect(name).to_be_focused()  # back where the director was typing, after the swap
     assert field.entrants.count() == 15
     name.fill("Player 16")
@@ -164,6 +164,20 @@ def test_names_typed_while_a_registration_is_on_its_way_are_never_lost(
     expect(name).to_be_focused()
     names = list(field.entrants.filter(number__gt=15).values_list("name", flat=True))
     assert names == ["Ann Lee", "Bo Chan", "Cy Dee", *(f"Walk-in {i}" for i in range(1, 11))]
+    # A refused name comes back ahead of what was typed since, the caret where it was.
+    holding[0] = True
+    page.keyboard.type("player 5", delay=20)
+    page.keyboard.press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    page.keyboard.type("Gil", delay=20)
+    holding[0] = False
+    held.pop().continue_()
+    expect(page.locator("#registration-results")).to_contain_text("Player 5 is already entered")
+    expect(name).to_have_value("player 5\nGil")
+    page.keyboard.type(" Moe", delay=20)
+    expect(name).to_have_value("player 5\nGil Moe")
+    expect(name).to_be_focused()
 
 
 def test_a_pasted_list_registers_each_name_and_leaves_the_refused_ones_in_the_box(
@@ -181,8 +195,10 @@ def test_a_pasted_list_registers_each_name_and_leaves_the_refused_ones_in_the_bo
     expect(results.get_by_role("alert")).to_have_count(2)
     expect(results).to_contain_text("Player 3 is already entered (#3).")
     expect(results).to_contain_text("Player 4 is already entered (#4).")
-    expect(name).to_have_value("player 3\nPlayer 4")
+    expect(name).to_have_value("player 3\nPlayer 4\n")
     expect(name).to_be_focused()
+    page.keyboard.type("Fay Lu")  # the next name, on its own line: never run into a refused one
+    expect(name).to_have_value("player 3\nPlayer 4\nFay Lu")
     expect(page.locator("#entrant-list")).to_contain_text("Eve Ng")
     assert field.entrants.count() == 17
 
