@@ -325,3 +325,24 @@ def test_a_director_closes_a_table_once_its_tournament_no_longer_needs_it(
     assert room.status == "closed"
     # Opening it again is not: no tournament is drawn to it any more.
     assert director.post("/tables/101/status/", {"status": "open"}).status_code == 403
+
+
+def floor_card(html: str, number: int) -> str:
+    start = html.index(f'<article id="card-{number}"')
+    return html[start : html.index("</article>", start)]
+
+
+@pytest.mark.django_db
+def test_the_floor_cards_offer_each_role_what_it_may_do(
+    tables: dict[str, Any], persona_client
+) -> None:  # type: ignore[no-untyped-def]
+    director = persona_client("director").get("/floor/").content.decode()
+    assert 'name="status" value="open"' in floor_card(director, 101)  # their tournament's
+    assert 'action="/tables/4/status/"' not in floor_card(director, 4)  # a cash table
+    assert "/rulings/new/?table=101" in floor_card(director, 101)
+    manager = persona_client("floor_manager").get("/floor/").content.decode()
+    assert "/rulings/new/?table=4" in floor_card(manager, 4)
+    assert "/rulings/new/?table=101" not in floor_card(manager, 101)  # the director's
+    assert 'action="/tables/4/status/"' in floor_card(manager, 4)
+    staff = persona_client("staff").get("/floor/").content.decode()
+    assert "/rulings/new/" not in staff and "/status/" not in staff
