@@ -58,3 +58,39 @@ def test_staff_see_tables_without_change_buttons(login_page: Any, staff: Any) ->
     page.get_by_role("link", name="Table 4").click()
     expect(page.get_by_role("heading", name="1/2 NL Hold'em")).to_be_visible()
     expect(page.get_by_role("link", name="Edit settings")).to_have_count(0)
+
+
+def test_the_settings_refuse_stranding_players_and_ask_before_closing(
+    login_page: Any, floor_manager: Any, live_server: Any
+) -> None:
+    """Issue 25: fewer seats than a player sits in is refused on the page naming them, what
+    was typed kept; closing asks, naming who is seated, and Close anyway closes."""
+    from cardroom import players
+    from tests.factories import make_table
+
+    table = make_table(number=4, by=floor_manager, max_buy_in=2000)
+    for seat, name, chips in ((2, "Cy Ode", 300), (7, "Ana Ruiz", 1200)):
+        player = players.find_or_create_player(name=name, by=floor_manager)
+        players.seat_player(table=table, player=player, seat=seat, buy_in=chips, by=floor_manager)
+    page = login_page("fm")
+    page.goto(f"{live_server.url}/tables/4/")
+    expect(page.get_by_role("term").filter(has_text="Button between hands")).to_be_visible()
+    page.get_by_role("link", name="Edit settings").click()
+    page.get_by_label("Name", exact=True).fill("Back room")
+    page.get_by_label("Seats", exact=True).fill("6")
+    page.get_by_role("button", name="Save table").click()
+    expect(page.locator("#seats-errors")).to_have_text(
+        "Seat 7: Ana Ruiz (1,200 chips) is seated above seat 6: move them to other seats or let"
+        " them leave first."
+    )
+    expect(page.get_by_label("Name", exact=True)).to_have_value("Back room")
+    expect(page.get_by_label("Seats", exact=True)).to_have_value("6")
+    page.get_by_label("Seats", exact=True).fill("9")
+    page.get_by_label("Status", exact=True).select_option("closed")
+    page.get_by_role("button", name="Save table").click()
+    expect(page.locator("#status-errors")).to_contain_text(
+        "Table 4 still has 2 players seated: Cy Ode, Ana Ruiz. Close it anyway?"
+    )
+    page.get_by_role("button", name="Close anyway").click()
+    expect(page.get_by_role("heading", name="Table 4 · Back room")).to_be_visible()
+    expect(page.locator(".page-head .badge")).to_have_text("Closed")

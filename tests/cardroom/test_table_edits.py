@@ -159,6 +159,7 @@ def test_the_edit_form_asks_before_closing_and_closes_when_told(
     assert "Cy Ode, Di Park, Ana Ruiz, Bo Li. Close it anyway?" in html
     assert "Their seats and chips stay on record" in html
     assert 'name="confirm_seated" value="1"' in html and "Close anyway" in html
+    assert "{#" not in html  # no template comment shown as text
     assert Table.objects.get(number=4).status == "open"
     done = client.post("/tables/4/edit/", {**posted, "status": "closed", "confirm_seated": "1"})
     assert done.status_code == 302
