@@ -272,6 +272,16 @@ CARDROOM_THROTTLE_RATES = {
 }
 
 
+# House policy on the cash game's waitlists: how many names one list holds, and the whole room
+# (every open list together). A list longer than the room can call in a night only hides the
+# players who will be called; the kiosk adds names without a log-in. Over either cap an add is
+# refused with the policy in words (cardroom/waitlists.py, 409 ``list_full``).
+CARDROOM_WAITLIST_MAX_PER_LIST = env_int("CARDROOM_WAITLIST_MAX_PER_LIST", 500, minimum=1)
+CARDROOM_WAITLIST_MAX_IN_ROOM = env_int("CARDROOM_WAITLIST_MAX_IN_ROOM", 5000, minimum=1)
+# Players shown per list on the floor's page and per list in the API's lists (the rest page by
+# page, or found by name); names per list on the public board.
+CARDROOM_WAITLIST_PAGE_ROWS = 50
+
 # The room's name, as printed at the head of a ruling record.
 CARDROOM_NAME = env_str("CARDROOM_NAME", "Cardroom") or "Cardroom"
 
@@ -314,6 +324,9 @@ def _no_traceback_below_500(record: Any) -> bool:
     return True
 
 
+_LOG_LEVEL = env_choice(
+    "DJANGO_LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -326,10 +339,9 @@ LOGGING = {
     "handlers": {
         "console": {"class": "logging.StreamHandler", "filters": ["no_traceback_below_500"]}
     },
-    "root": {
-        "handlers": ["console"],
-        "level": env_choice(
-            "DJANGO_LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-        ),
-    },
+    "root": {"handlers": ["console"], "level": _LOG_LEVEL},
+    # Django's default config gives the ``django`` logger a console handler of its own under
+    # DEBUG (``make run``): every 403 printed its traceback there, then the line again at the
+    # root. Its records go to the one console above, through the same filter.
+    "loggers": {"django": {"handlers": ["console"], "level": _LOG_LEVEL, "propagate": False}},
 }

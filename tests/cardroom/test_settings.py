@@ -181,3 +181,25 @@ def test_a_403_is_logged_as_one_line_without_a_traceback(client: Any, staff: Any
     log = written.getvalue()
     assert "Forbidden" in log and "/tables/new/" in log
     assert log.count("Traceback") == 1 and "the app failed" in log  # the 500's only
+
+
+def test_a_403_is_one_line_under_debug_too() -> None:
+    """``make run`` (DEBUG): Django's own console handler on the ``django`` logger printed
+    each refusal's traceback, then the root handler the line again."""
+    code = (
+        "from django.core.exceptions import PermissionDenied\n"
+        "from django.http import HttpResponse\n"
+        "from django.test import RequestFactory\n"
+        "from django.utils.log import log_response\n"
+        "try:\n"
+        "    raise PermissionDenied('This needs a floor manager.')\n"
+        "except PermissionDenied as exc:\n"
+        "    log_response('Forbidden (Permission denied): %s', '/tables/new/',\n"
+        "        response=HttpResponse(status=403), request=RequestFactory().get('/tables/new/'),\n"
+        "        exception=exc)\n"
+    )
+    result = run_django({"DJANGO_DEBUG": "true"}, "shell", "--no-imports", "-c", code)
+    assert result.returncode == 0, result.stderr
+    log = result.stdout + result.stderr
+    assert log.count("Forbidden (Permission denied): /tables/new/") == 1, log
+    assert "Traceback" not in log, log
