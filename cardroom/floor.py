@@ -36,7 +36,7 @@ from cardroom.models import Hand, HandStatus, Ruling, SeatEvent, Table
 from cardroom.parsers import whole_number
 from cardroom.services import engine_state
 from cardroom.table_choices import TableKind, Variant
-from cardroom.waitlist_models import GameList, MustMove, WaitlistEvent
+from cardroom.waitlist_models import EntryStatus, GameList, MustMove, WaitlistEntry, WaitlistEvent
 from rules.engine.state import snapshot
 from tournaments.clock_reading import ClockReading, read_clock
 from tournaments.models import (
@@ -132,6 +132,9 @@ class Card:
     waiting: int | None = None
     #: The main game this table must move to (its list's label), while it is a must-move.
     must_move: str | None = None
+    #: Seats of this cash table offered to a called player now, by seat (a player called from
+    #: a waitlist with the offer's timer running): the floor sees the seat is spoken for.
+    offers: tuple[WaitlistEntry, ...] = ()
 
     @property
     def seats_taken(self) -> int:
@@ -164,7 +167,8 @@ class Card:
         if self.seat_map is not None:
             seats += f"/{self.seat_map['sitting_out']}.{self.seat_map['busted']}"
         stamp = table.updated_at.timestamp()
-        waits = f"{self.waiting}:{self.must_move}"
+        offered = ",".join(f"{o.called_seat}.{o.player_id}.{o.pk}" for o in self.offers)
+        waits = f"{self.waiting}:{self.must_move}:{offered}"
         return f"{table.number}:{stamp}:{live}:{ruling}:{seating}:{seats}:{waits}"
 
 
@@ -195,7 +199,7 @@ def tables_for_floor(filters: FloorFilter | Mapping[str, Any] | None = None) -> 
 
 
 def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
-    """The cards for ``tables``: six queries more than the tables', however many there are."""
+    """The cards for ``tables``: seven queries more than the tables', however many there are."""
     tables = tables.prefetch_related(
         Prefetch(
             "hands",
@@ -220,6 +224,17 @@ def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
             ended_at__isnull=True, table__in=cash
         ).select_related("main")
     }
+    offers: dict[int, list[WaitlistEntry]] = defaultdict(list)
+    for entry in (
+        WaitlistEntry.objects.filter(
+            status=EntryStatus.CALLED,
+            called_table__in=cash,
+            call_expires_at__gt=now or timezone.now(),
+        )
+        .select_related("player")
+        .order_by("called_seat", "pk")
+    ):
+        offers[cast(int, entry.called_table_id)].append(entry)
     result = []
     for table in rows:
         hand = table.live_hands[0] if table.live_hands else None
@@ -234,6 +249,8 @@ def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
             seat_map = None  # a table dealt from typed stacks, with no seat map
         if seating is not None:
             seated = seating.seats
+        elif table.kind == TableKind.TOURNAMENT:
+            seated = frozenset()  # no tournament plays here now: its last hand's seats are gone
         elif seat_map is not None:
             seated = frozenset(range(1, table.seats + 1)) - frozenset(seat_map["open"])
         else:
@@ -243,7 +260,18 @@ def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
         if table.kind == TableKind.CASH:
             on_list = next((n for gl, n in lists if waitlists.same_game(table, gl)), None)
         result.append(
-            Card(table, hand, street, pot, seated, seating, seat_map, on_list, moving.get(table.pk))
+            Card(
+                table,
+                hand,
+                street,
+                pot,
+                seated,
+                seating,
+                seat_map,
+                on_list,
+                moving.get(table.pk),
+                tuple(offers.get(table.pk, ())),
+            )
         )
     return result
 

@@ -157,3 +157,38 @@ def test_a_must_move_tables_card_says_so_from_the_next_poll(
     waitlist_tables.end_must_move(must_move=must_move, by=floor_manager)
     update = client.get("/floor/updates/", {"v": cursor}).content.decode()
     assert 'id="card-4"' in update and "Must-move" not in card_of(update, 4)
+
+
+def test_a_seat_offer_in_progress_shows_on_the_card(
+    persona_client: Any, floor_manager: Any
+) -> None:
+    """A player called to a seat from the list: the card says the seat is spoken for, to whom
+    and until when, and the next poll says so on every floor screen."""
+    table = make_table(number=4, by=floor_manager)
+    seat(table, 1, "Ana Ruiz", floor_manager)
+    game_list = waitlists.open_list(
+        variant=table.variant, structure=table.structure, small_blind=1, big_blind=2,
+        by=floor_manager,
+    )  # fmt: skip
+    entry = waitlists.add_to_list(
+        game_list=game_list, name="Leo Ray", source="floor", by=floor_manager
+    )
+    client = persona_client("staff")
+    age_seat_maps_and_lists()
+    cursor = cursor_of(client.get("/floor/").content.decode())
+    waitlists.call_player(entry=entry, table=table, seat=9, by=floor_manager)
+    update = client.get("/floor/updates/", {"v": cursor}).content.decode()
+    card = card_of(update, 4)
+    assert "Seat 9 offered</span> to Leo Ray" in card and "until " in card
+
+
+def test_a_tournament_table_with_no_tournament_shows_no_seats(
+    persona_client: Any, floor_manager: Any
+) -> None:
+    """A table set aside for tournaments whose event finished: its last hand's seats are not
+    players sitting there ("Seats 6/9 · open 7, 8, 9" after the event was over)."""
+    table = make_table(number=6, by=floor_manager, kind="tournament")
+    make_hand(table=table, by=floor_manager)
+    card = card_of(persona_client("staff").get("/floor/").content.decode(), 6)
+    assert "No tournament playing" in card
+    assert "Seats:" not in card and "Seated" not in card
