@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -25,10 +27,11 @@ from rest_framework.views import APIView
 
 from cardroom import waitlist_tables, waitlists
 from cardroom.models import GameList, MustMove, RoomSettings, Table, WaitlistEntry
+from cardroom.pagination import BoundedLimitOffsetPagination
 from cardroom.parsers import whole_number
 from cardroom.roles import READERS, Role, has_role, role_permission
 from cardroom.table_choices import Structure, Variant
-from cardroom.waitlist_models import EntrySource, StartRule, entry_facts
+from cardroom.waitlist_models import LIVE_STATUSES, EntrySource, StartRule, entry_facts
 
 #: Who runs the lists (add, call, seat, remove, must-move, start a game).
 RUNNERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.STAFF)
@@ -104,27 +107,62 @@ class EntrySerializer(serializers.ModelSerializer[WaitlistEntry]):
 
 
 class GameListSerializer(serializers.ModelSerializer[GameList]):
-    entries = serializers.SerializerMethodField()
+    entries = serializers.SerializerMethodField(
+        help_text="The first players in order (at most CARDROOM_WAITLIST_PAGE_ROWS); every"
+        " one page by page at .../{id}/entries/"
+    )
+    waiting = serializers.SerializerMethodField(help_text="Everyone on the list")
     open_seats = serializers.SerializerMethodField()
 
     class Meta:
         model = GameList
         fields = [
             "id", "label", "variant", "structure", "small_blind", "big_blind",
-            "start_threshold", "opened_at", "closed_at", "entries", "open_seats",
+            "start_threshold", "opened_at", "closed_at", "waiting", "entries", "open_seats",
         ]  # fmt: skip
         read_only_fields = fields
 
+    @extend_schema_field(EntrySerializer(many=True))
     def get_entries(self, game_list: GameList) -> list[dict[str, Any]]:
-        rows = waitlists.live_entries(game_list)
-        facts = entry_facts(rows)
-        return [dict(EntrySerializer(e, context={"facts": facts}).data) for e in rows]
+        rows = waitlists.live_page(game_list, limit=settings.CARDROOM_WAITLIST_PAGE_ROWS)
+        return entry_rows(rows)
+
+    def get_waiting(self, game_list: GameList) -> int:
+        counted = getattr(game_list, "waiting", None)
+        if isinstance(counted, int):
+            return counted
+        return game_list.entries.filter(status__in=LIVE_STATUSES).count()
 
     def get_open_seats(self, game_list: GameList) -> list[dict[str, int]]:
         return [
             {"table": t.pk, "number": t.number, "seat": s}
             for t, s in waitlists.open_seats(game_list)
         ]
+
+
+PAGE_PARAMETERS = [
+    OpenApiParameter("limit", int, required=False, description="Rows in the page (at most 1,000)"),
+    OpenApiParameter("offset", int, required=False, description="Rows before the page"),
+]
+
+
+def paged(name: str, rows: serializers.Serializer[Any]) -> Any:
+    """The schema of a page of the project's pagination (limit, offset)."""
+    return inline_serializer(
+        name,
+        {
+            "count": serializers.IntegerField(),
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": rows,
+        },
+    )
+
+
+def entry_rows(rows: list[WaitlistEntry]) -> list[dict[str, Any]]:
+    """Entries as the API gives them, their facts read once for all (two queries)."""
+    facts = entry_facts(rows)
+    return [dict(EntrySerializer(e, context={"facts": facts}).data) for e in rows]
 
 
 class ListInSerializer(serializers.Serializer[Any]):
@@ -241,11 +279,18 @@ def _entry_body(entry: WaitlistEntry) -> dict[str, Any]:
 class ListsView(APIView):
     permission_classes = [Runners]
 
-    @extend_schema(summary="The open waitlists, each with its players in order and open seats",
-                   responses={200: GameListSerializer(many=True)})  # fmt: skip
+    @extend_schema(summary="The open waitlists, each with how many wait, its first players in"
+                   " order and its open seats (a page of lists: limit, offset)",
+                   parameters=PAGE_PARAMETERS,
+                   responses={200: paged("GameListPage", GameListSerializer(many=True))})  # fmt: skip
     def get(self, request: Request) -> Response:
         waitlists.lapse_due()
-        return Response(GameListSerializer(waitlists.open_lists(), many=True).data)
+        lists = GameList.objects.filter(closed_at__isnull=True).annotate(
+            waiting=Count("entries", filter=Q(entries__status__in=LIVE_STATUSES))
+        )
+        pages = BoundedLimitOffsetPagination()
+        page = pages.paginate_queryset(lists, request, view=self) or []
+        return pages.get_paginated_response(GameListSerializer(page, many=True).data)
 
     @extend_schema(summary="Open a list for a game and stakes (floor managers and staff)",
                    request=ListInSerializer, responses={201: GameListSerializer, **ERRORS})  # fmt: skip
@@ -274,6 +319,26 @@ class ListDetailView(APIView):
 
 class ListEntriesView(APIView):
     permission_classes = [Runners]
+
+    @extend_schema(
+        summary="A list's players in order, page by page (limit, offset), or those whose name"
+        " or alias holds q",
+        parameters=[*PAGE_PARAMETERS, OpenApiParameter("q", str, required=False)],
+        responses={200: paged("EntryPage", EntrySerializer(many=True)), 404: ERROR},
+    )
+    def get(self, request: Request, list_id: int) -> Response:
+        game_list = get_object_or_404(GameList, pk=list_id)
+        search = request.query_params.get("q", "")
+        live = game_list.entries.filter(status__in=LIVE_STATUSES)
+        if text := " ".join(search.split())[:60]:
+            live = live.filter(Q(player__name__icontains=text) | Q(player__alias__icontains=text))
+        pages = BoundedLimitOffsetPagination()
+        count = live.count()
+        limit = pages.get_limit(request) or pages.default_limit or 100
+        offset = pages.get_offset(request)
+        rows = waitlists.live_page(game_list, offset=offset, limit=limit, search=search)
+        pages.count, pages.limit, pages.offset, pages.request = count, limit, offset, request
+        return pages.get_paginated_response(entry_rows(rows))
 
     @extend_schema(summary="Add a player to a list (the floor, or a call-in with a deadline)",
                    request=AddInSerializer, responses={201: EntrySerializer, **ERRORS})  # fmt: skip

@@ -121,7 +121,7 @@ def move_must_move_player(
 
 def _seated_at() -> dict[int, TableSeat]:
     """Every player seated now, by player id, with the seat they are in."""
-    live = TableSeat.objects.filter(left_at=None).select_related("table")
+    live = TableSeat.objects.filter(left_at=None).select_related("table", "player")
     return {seat.player_id: seat for seat in live}
 
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Max, Q
 from django.http import HttpRequest, HttpResponse
@@ -37,6 +39,7 @@ from cardroom.models import (
     WaitlistEntry,
     WaitlistEvent,
 )
+from cardroom.parsers import whole_number
 from cardroom.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.roles import READERS, Role, has_role, role_required
 from cardroom.views import typed_id
@@ -85,7 +88,8 @@ class OpenSeat:
 
 @dataclass
 class Panel:
-    """One list as the floor sees it."""
+    """One list as the floor sees it: at most ``CARDROOM_WAITLIST_PAGE_ROWS`` of its players
+    (the first, or a page further down, or those a search finds), with how many wait in all."""
 
     game_list: GameList
     entries: list[WaitlistEntry]
@@ -98,15 +102,61 @@ class Panel:
     facts: dict[int, dict[str, Any]] = field(default_factory=dict)
     error: str = ""
     notice: str = ""
+    #: Everyone on the list (``entries`` is a page of it).
+    waiting: int = 0
+    browse: Browse | None = None
 
     @property
-    def waiting(self) -> int:
-        return len(self.entries)
-
-    @property
-    def rows(self) -> list[tuple[WaitlistEntry, str, dict[str, Any]]]:
+    def rows(self) -> list[tuple[WaitlistEntry, str, dict[str, Any], int]]:
         facts = [self.facts.get(entry.pk, {}) for entry in self.entries]
-        return list(zip(self.entries, self.waited, facts, strict=True))
+        places = [getattr(entry, "place", n) for n, entry in enumerate(self.entries, 1)]
+        return list(zip(self.entries, self.waited, facts, places, strict=True))
+
+    @property
+    def first_place(self) -> int:
+        return self.rows[0][3] if self.rows else 0
+
+    @property
+    def last_place(self) -> int:
+        return self.rows[-1][3] if self.rows else 0
+
+    @property
+    def more(self) -> int:
+        """How many wait after the last row shown ("and 9,950 more")."""
+        return max(0, self.waiting - self.last_place) if not self.searching else 0
+
+    @property
+    def searching(self) -> str:
+        return self.browse.search if self.browse else ""
+
+    @property
+    def page(self) -> int:
+        return self.browse.page if self.browse else 1
+
+
+@dataclass(frozen=True)
+class Browse:
+    """Which part of one list the page shows (``?list=3&page=2`` or ``?list=3&q=ann``)."""
+
+    list_id: int
+    page: int = 1
+    search: str = ""
+
+    @classmethod
+    def read(cls, query: Any) -> Browse | None:
+        list_id = typed_id(query.get("list"))
+        if list_id is None:
+            return None
+        page = whole_number(query.get("page") or "1", 6) or 1
+        search = " ".join(str(query.get("q", "")).split())[:60]
+        return cls(list_id, max(1, page), search)
+
+    def query(self) -> str:
+        """The poll's parameters, so that a poll keeps the part of the list being read."""
+        params = {"list": self.list_id, "page": self.page} | (
+            {"q": self.search} if self.search else {}
+        )
+        return "&" + urlencode(params)
 
 
 def panels(
@@ -114,29 +164,27 @@ def panels(
     *,
     errors: dict[int, str] | None = None,
     notices: dict[int, str] | None = None,
+    browse: Browse | None = None,
 ) -> list[Panel]:
-    """The open lists; ``movers``: the page's ``must_move_rows()`` (read once per page)."""
+    """The open lists; ``movers``: the page's ``must_move_rows()`` (read once per page). The
+    queries are a few per list, none per player or per seat (issue 25: 1,000 waiting and 500
+    open tables ran past 30 s)."""
     errors, notices = errors or {}, notices or {}
-    lists = list(GameList.objects.filter(closed_at__isnull=True))
-    entries = (
-        WaitlistEntry.objects.filter(game_list__in=lists, status__in=LIVE_STATUSES)
-        .select_related("player", "called_table")
-        .order_by("position", "id")
-    )
-    by_list: dict[int, list[WaitlistEntry]] = {gl.pk: [] for gl in lists}
+    rows_shown = settings.CARDROOM_WAITLIST_PAGE_ROWS
+    lists_waiting = waitlists.open_lists_waiting()
+    lists = [game_list for game_list, _ in lists_waiting]
+    called = waitlists.called_entries(lists)
     now = timezone.now()
-    for entry in entries:
-        by_list[entry.game_list_id].append(entry)
-    playing = {
-        live.player_id: live
-        for live in TableSeat.objects.filter(
-            player_id__in=[e.player_id for e in entries], left_at=None
-        ).select_related("table")
-    }
-    elsewhere = offers_elsewhere(list(entries))
     shown = []
-    for game_list in lists:
-        mine = by_list[game_list.pk]
+    for game_list, waiting in lists_waiting:
+        part = browse if browse is not None and browse.list_id == game_list.pk else None
+        page = part.page if part else 1
+        mine = waitlists.live_page(
+            game_list,
+            offset=0 if part and part.search else (page - 1) * rows_shown,
+            limit=rows_shown,
+            search=part.search if part else "",
+        )
         seats: list[OpenSeat] = []
         for table, seat in waitlists.open_seats(game_list):
             if seats and seats[-1].table.pk == table.pk and not seats[-1].called:
@@ -145,14 +193,17 @@ def panels(
                 seats.append(OpenSeat(table, seat))
         seats += [
             OpenSeat(e.called_table, e.called_seat, e)
-            for e in mine
-            if e.status == EntryStatus.CALLED and e.called_table and e.called_seat
+            for e in called
+            if e.game_list_id == game_list.pk and e.called_table and e.called_seat
         ]
         seats.sort(key=lambda s: (s.table.number, s.seat))
+        # Never one who plays at that table or missed this seat: one pass for every seat.
+        nexts = waitlists.next_for_seats(
+            game_list, [(s.table, s.seat) for s in seats if not s.called]
+        )
         for open_seat in seats:
-            if not open_seat.called:  # never one who plays at that table or missed this seat
-                open_seat.next = waitlists.next_for_seat(game_list, open_seat.table, open_seat.seat)
-            open_seat.moving = moving(open_seat.called or open_seat.next, open_seat.table, playing)
+            if not open_seat.called:
+                open_seat.next = nexts.get((open_seat.table.pk, open_seat.seat))
         for row in movers:  # a must-move player takes the main game's next open seat first
             free = [s for s in seats if not s.called and not s.mover]
             free = [s for s in free if s.table.pk != row["must_move"].table_id]
@@ -167,26 +218,47 @@ def panels(
                 tables=list(game_list.tables()),
                 proposal=waitlist_tables.start_table_proposal(game_list),
                 started=waitlist_tables.last_start(game_list),
-                facts={
-                    pk: {**f, "also_called": elsewhere[pk]} for pk, f in entry_facts(mine).items()
-                },
+                facts=entry_facts(mine),
                 error=errors.get(game_list.pk, ""),
                 notice=notices.get(game_list.pk, ""),
+                waiting=waiting,
+                browse=part,
             )
         )
+    # Who plays where, for every player a row or a seat names: one query for the page.
+    named = [e for p in shown for e in p.entries] + [
+        e for p in shown for s in p.seats for e in (s.called, s.next) if e is not None
+    ]
+    playing = {
+        live.player_id: live
+        for live in TableSeat.objects.filter(
+            player_id__in={e.player_id for e in named}, left_at=None
+        ).select_related("table")
+    }
+    elsewhere = offers_elsewhere(named, called)
+    for panel in shown:
+        for open_seat in panel.seats:
+            open_seat.moving = moving(open_seat.called or open_seat.next, open_seat.table, playing)
+        panel.facts = {pk: {**f, "also_called": elsewhere[pk]} for pk, f in panel.facts.items()}
     return shown
 
 
-def offers_elsewhere(entries: list[WaitlistEntry]) -> dict[int, list[str]]:
+def offers_elsewhere(
+    entries: list[WaitlistEntry], called: list[WaitlistEntry]
+) -> dict[int, list[str]]:
     """By entry id: the seats the same player is offered from their other lists ("Table 3
-    seat 2"). A player may wait on several lists, so two offers at once are allowed, but the
-    floor sees it on the row (and on the call) before calling them across the room again."""
-    called = [e for e in entries if e.status == EntryStatus.CALLED and e.called_table]
+    seat 2"; ``called``: every running offer of the open lists). A player may wait on several
+    lists, so two offers at once are allowed, but the floor sees it on the row (and on the
+    call) before calling them across the room again."""
+    offered: dict[int, list[WaitlistEntry]] = {}
+    for offer in called:
+        if offer.called_table:
+            offered.setdefault(offer.player_id, []).append(offer)
     return {
         e.pk: [
             f"{o.called_table} seat {o.called_seat}"
-            for o in called
-            if o.player_id == e.player_id and o.pk != e.pk
+            for o in offered.get(e.player_id, [])
+            if o.pk != e.pk
         ]
         for e in entries
     }
@@ -257,9 +329,17 @@ def page_context(request: HtmxRequest, *, seen: str | None = None, **extra: Any)
     # The version before the read: a change landing in between shows at the next poll.
     before = seen or version()
     movers = must_move_rows()
-    shown = panels(movers, errors=extra.pop("errors", None), notices=extra.pop("notices", None))
+    browse = Browse.read(request.GET)
+    shown = panels(
+        movers,
+        errors=extra.pop("errors", None),
+        notices=extra.pop("notices", None),
+        browse=browse,
+    )
     context: dict[str, Any] = {
         "panels": shown,
+        "browse_query": browse.query() if browse else "",
+        "rows_shown": settings.CARDROOM_WAITLIST_PAGE_ROWS,
         "room": settings_row,
         "version": before,
         "can_run": has_role(request.user, *LIST_RUNNERS),

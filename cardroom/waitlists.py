@@ -17,14 +17,17 @@ Room policy applied here (the room's settings hold the numbers):
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections import defaultdict
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Exists, Max, OuterRef, Q
+from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from cardroom import players
@@ -157,6 +160,57 @@ def live_entries(game_list: GameList) -> list[WaitlistEntry]:
     return list(query.order_by("position", "id"))
 
 
+def live_page(
+    game_list: GameList, *, offset: int = 0, limit: int = 50, search: str = ""
+) -> list[WaitlistEntry]:
+    """``limit`` players of the list in order from ``offset`` (or, with ``search``, the first
+    whose name or alias holds it), each with ``place`` (1 = next): one query for a page, two
+    for a search, however long the list (issue 25: the page and the API read 10,000 rows to
+    show them all)."""
+    query = game_list.entries.filter(status__in=LIVE_STATUSES)
+    query = query.select_related("player", "called_table").order_by("position", "id")
+    text = " ".join(str(search).split())[:60]
+    if not text:
+        found: list[WaitlistEntry] = list(query[offset : offset + limit])
+        for place, entry in enumerate(found, offset + 1):
+            entry.place = place  # type: ignore[attr-defined]
+        return found
+    matching = Q(player__name__icontains=text) | Q(player__alias__icontains=text)
+    found = list(query.filter(matching)[offset : offset + limit])
+    # Each one's place on the whole list: a count of those before it, for these rows only.
+    ahead = Coalesce(Subquery(_ahead(), output_field=IntegerField()), 0)
+    places = dict(
+        WaitlistEntry.objects.filter(pk__in=[e.pk for e in found])
+        .annotate(ahead=ahead)
+        .values_list("pk", "ahead")
+    )
+    for entry in found:
+        entry.place = places[entry.pk] + 1  # type: ignore[attr-defined]
+    return found
+
+
+def _ahead() -> QuerySet[Any, Any]:
+    """How many live entries of the outer entry's list stand before it (a subquery)."""
+    before = Q(position__lt=OuterRef("position")) | Q(
+        position=OuterRef("position"), id__lt=OuterRef("id")
+    )
+    return (
+        WaitlistEntry.objects.filter(
+            before, game_list_id=OuterRef("game_list_id"), status__in=LIVE_STATUSES
+        )
+        .order_by()
+        .values("game_list_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+
+
+def called_entries(lists: Collection[GameList]) -> list[WaitlistEntry]:
+    """The running offers of ``lists`` (at most one a seat, whatever the lists' length)."""
+    called = WaitlistEntry.objects.filter(game_list__in=lists, status=EntryStatus.CALLED)
+    return list(called.select_related("player", "called_table").order_by("position", "id"))
+
+
 def place_of(entry: WaitlistEntry) -> int:
     """Where the entry stands among the live entries of its list (1 = next)."""
     ahead = WaitlistEntry.objects.filter(
@@ -203,15 +257,18 @@ def add_to_list(
         raise WaitlistRefused("source", "The kiosk is closed: ask the floor to add you.")
     player = players.find_or_create_player(name=name, alias=alias, by=by, alias_if_new=kiosk)
     with transaction.atomic():
+        # The room's row first: adds to different lists are counted one at a time (the caps).
+        RoomSettings.objects.select_for_update().get(pk=room.pk)
         locked = lock_list(game_list)
         already = locked.entries.filter(player=player, status__in=LIVE_STATUSES).first()
         if already is not None and kiosk:
             return already
         if already is not None:
-            place = [e.pk for e in live_entries(locked)].index(already.pk) + 1
+            place = place_of(already)
             raise WaitlistRefused(
                 "name", f"{player.public_name} is already on the {locked.label} list (#{place})."
             )
+        refuse_when_full(locked)
         last = locked.entries.aggregate(last=Max("position"))["last"] or 0
         now = timezone.now()
         entry = WaitlistEntry.objects.create(
@@ -231,6 +288,28 @@ def add_to_list(
             note += f": check in within {room.call_in_minutes} minutes"
         record_event(locked, WaitlistEventKind.ADDED, by, entry=entry, note=note)
         return entry
+
+
+def refuse_when_full(game_list: GameList) -> None:
+    """House policy (issue 25): a list holds at most ``CARDROOM_WAITLIST_MAX_PER_LIST`` names
+    and the room's open lists together ``CARDROOM_WAITLIST_MAX_IN_ROOM``: more than the room
+    can call in a night only hides the players who will be called, and the kiosk adds names
+    without a log-in. Over either, the add is refused (422) with the policy in words."""
+    per_list = settings.CARDROOM_WAITLIST_MAX_PER_LIST
+    in_room = settings.CARDROOM_WAITLIST_MAX_IN_ROOM
+    live = WaitlistEntry.objects.filter(status__in=LIVE_STATUSES)
+    if live.filter(game_list=game_list).count() >= per_list:
+        raise WaitlistRefused(
+            "game_list",
+            f"The {game_list.label} list is full: house policy, a list holds at most"
+            f" {per_list:,} names (more than the room can call in a night). Ask the floor.",
+        )
+    if live.filter(game_list__closed_at__isnull=True).count() >= in_room:
+        raise WaitlistRefused(
+            "game_list",
+            f"The waitlists are full: house policy, the room holds at most {in_room:,} names"
+            " on all its lists together. Ask the floor.",
+        )
 
 
 def check_in(*, entry: WaitlistEntry, by: User | None) -> WaitlistEntry:
@@ -342,10 +421,44 @@ def next_for_seat(
 def next_eligible(game_list: GameList, *, skip: Collection[int] = ()) -> WaitlistEntry | None:
     """The first waiting player in the room (a call-in who has not checked in is passed over),
     leaving out the entries in ``skip``."""
-    return next(
-        (e for e in live_entries(game_list) if eligible(e) and e.pk not in skip),
-        None,
-    )
+    return _eligible(game_list).exclude(pk__in=list(skip)).first()
+
+
+def _eligible(game_list: GameList) -> QuerySet[WaitlistEntry]:
+    """``eligible`` as a query, in list order."""
+    waiting = game_list.entries.filter(status=EntryStatus.WAITING)
+    ready = waiting.filter(~Q(source=EntrySource.CALL_IN) | Q(checked_in_at__isnull=False))
+    return ready.select_related("player").order_by("position", "id")
+
+
+def next_for_seats(
+    game_list: GameList, seats: Sequence[tuple[Table, int]]
+) -> dict[tuple[int, int], WaitlistEntry | None]:
+    """``next_for_seat`` of each seat, by (table id, seat), in three queries whatever the
+    list's length and the number of seats (the floor's page asked it seat by seat, reading the
+    whole list each time: 1,000 waiting and 500 open tables ran past 30 s): the list's players
+    seated now (by table), the seats each live entry missed or was released from, then only
+    as many of the first eligible players as the longest of those exclusions needs."""
+    if not seats:
+        return {}
+    there: dict[int, set[int]] = defaultdict(set)
+    seated = game_list.entries.filter(status__in=LIVE_STATUSES, player__seats__left_at=None)
+    for entry_id, table_id in seated.values_list("pk", "player__seats__table_id"):
+        there[table_id].add(entry_id)
+    missed: dict[tuple[int | None, int | None], set[int]] = defaultdict(set)
+    events = game_list.events.filter(kind__in=MISSED_SEAT, entry__status__in=LIVE_STATUSES)
+    for entry_id, number, seat_number in events.values_list("entry_id", "table_number", "seat"):
+        if entry_id is not None:
+            missed[(number, seat_number)].add(entry_id)
+    need = 1 + max(len(there[t.pk] | missed[(t.number, s)]) for t, s in seats)
+    first = list(_eligible(game_list)[:need])
+    found: dict[tuple[int, int], WaitlistEntry | None] = {}
+    for table, seat in seats:
+        away = there[table.pk]
+        skip = away | missed[(table.number, seat)]
+        pick = next((e for e in first if e.pk not in skip), None)
+        found[(table.pk, seat)] = pick or next((e for e in first if e.pk not in away), None)
+    return found
 
 
 def free_seat(table: Table, seat: int, *, offered_to: int | None = None) -> None:

@@ -158,7 +158,7 @@ READS: dict[str, tuple[int | str, ...]] = {
     # The waitlists' API: staff and floor managers run the lists, directors read.
     "api:waitlists": READ_API,
     "api:waitlist": READ_API,
-    "api:waitlist-entries": POST_API,
+    "api:waitlist-entries": READ_API,  # a page of the list; adding is the POST
     "api:waitlist-start-game": READ_API,  # the proposal; starting is the POST
     "api:entry": POST_API,  # PATCH and DELETE only
     "api:entry-call": POST_API,

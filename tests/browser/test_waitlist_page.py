@@ -277,3 +277,40 @@ def test_a_poll_keeps_the_focus_on_the_same_control(
     expect(lists).to_contain_text("Ian Ito", timeout=A_POLL)
     expect(call).to_be_focused()
     assert not errors, errors
+
+
+def test_a_long_list_shows_its_first_players_then_page_by_page_and_finds_a_name(
+    live_server: Any, browser: Any, floor_manager: Any, staff: Any, settings: Any
+) -> None:
+    """A list of 10,000 made a 14.9 MB page (issue 25): the page shows the first players with
+    how many more; Next goes down the list, a poll keeps that part, Find a player finds one
+    at their place."""
+    from cardroom import waitlists
+    from tests.cardroom.test_waitlist_bounds import fill_list
+
+    settings.CARDROOM_WAITLIST_PAGE_ROWS = 5
+    nlhe = waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
+    )
+    fill_list(nlhe, 12)
+    page, errors = log_in(browser, live_server.url, "staffer", (1366, 900))
+    lists = panel(page, "NLHE 1/2")
+    expect(lists).to_contain_text("12 waiting")
+    expect(lists.locator("li.entry")).to_have_count(5)
+    expect(lists).to_contain_text("and 7 more")
+    lists.get_by_role("link", name=re.compile(r"^Next 5")).click()
+    lists = panel(page, "NLHE 1/2")
+    expect(lists.locator("li.entry").first).to_contain_text("Player 0005")
+    expect(lists.locator("li.entry .entry-place").first).to_have_text("6")
+    expect(lists).to_contain_text("6–10 of 12")
+    with between_requests():  # a change: the next poll brings the same part of the list
+        waitlists.add_to_list(game_list=nlhe, name="Zoe Park", by=floor_manager)
+    expect(lists).to_contain_text("13 waiting", timeout=8000)
+    expect(lists.locator("li.entry").first).to_contain_text("Player 0005")
+    lists.get_by_label("Find a player").fill("0009")
+    lists.get_by_role("button", name=re.compile(r"^Find")).click()
+    lists = panel(page, "NLHE 1/2")
+    expect(lists.locator("li.entry")).to_have_count(1)
+    expect(lists.locator("li.entry .entry-place")).to_have_text("10")
+    expect(lists.get_by_label("Find a player")).to_have_value("0009")
+    assert not errors, errors
