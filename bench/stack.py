@@ -162,7 +162,8 @@ def running(
     """gunicorn (and a Celery worker) up and healthy for the block, stopped after it."""
     procs = [start_gunicorn(env, port)] + ([start_worker(env)] if worker else [])
     try:
-        wait_healthy(Client(port))
+        # A minute: gunicorn's workers import the whole project, slowly on a busy machine.
+        wait_healthy(Client(port), 60)
         yield procs
     finally:
         stop(procs)

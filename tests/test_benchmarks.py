@@ -5,8 +5,12 @@ and ``bench/load.py`` timed the log-in page's redirect instead of the floor for 
 Each runs as ``make bench`` runs it, in a process of its own, on a scratch database copied
 from one migrated once for the module (SQLite in this run's folder; on PostgreSQL, a database
 named after this run's test database, dropped afterwards). The in-process benchmarks run on
-this run's database: both CI runs run them, one on each backend. The production-stack ones
-(``bench/load.py``, ``bench/board_load.py``) need PostgreSQL and Redis: the PostgreSQL run.
+this run's database: both CI runs run them, one on each backend. The load test needs
+PostgreSQL and Redis: the PostgreSQL run. The other production-stack benchmarks are too slow
+for the suite (a board of 1,000 phones, cached and uncached; an hour's soak in the browser) or
+must have the machine's services to themselves (the drills stop Redis and restart
+PostgreSQL): ``.ci/run`` runs the board load's quick mode once both suites are done, and the
+soak's scenario is ``tests/browser/test_shift.py``.
 """
 
 from __future__ import annotations
@@ -185,23 +189,6 @@ def test_the_load_test_measures_the_dashboard_and_every_kind_of_request(scratch:
     for kind in ("floor_page", "dashboard", "hand_action", "evaluate", "search", "ruling"):
         assert re.search(rf"^{kind} +[1-9]\d* ", output, re.M), output[-3000:]
     assert "'floor_page': {200:" in output and "!!" not in output
-
-
-@pytest.mark.postgres
-@pytest.mark.redis
-def test_the_board_load_measures_the_board_cached_and_uncached(scratch: Scratch) -> None:
-    template = scratch.template()
-    output = run_script(
-        "board_load.py", "--port", str(free_port()),
-        env={
-            "BOARD_LOAD_DATABASE_URL": f"{scratch.postgres_base}_bench_board_load",
-            "BOARD_LOAD_REDIS_URL": broker(13),
-            stack.TEMPLATE_VARIABLE: template,
-        },
-    )  # fmt: skip
-    scratch.made.append(f"{scratch.postgres_base}_bench_board_load")
-    assert re.search(r"^\| requests \(req/s\) +\| [1-9]", output, re.M), output[-3000:]
-    assert "!!" not in output
 
 
 def test_a_redirect_to_the_log_in_page_is_a_wrong_answer_naming_the_request() -> None:
