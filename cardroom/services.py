@@ -3,6 +3,7 @@ records history. (Rulings: ``cardroom/ruling_services.py``.)"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -115,6 +116,12 @@ class TableInUse(ValidationError):
     code = "table_in_use"
 
 
+#: Checks a higher layer adds to ``check_table_change`` (the tournament playing at the table:
+#: ``tournaments.table_hands``, registered when the app loads): each gets the locked table and
+#: the changes, and raises ``TableInUse`` to refuse.
+TABLE_CHANGE_CHECKS: list[Callable[[Table, dict[str, Any]], None]] = []
+
+
 def check_table_change(
     table: Table, changes: dict[str, Any], *, confirm_seated: bool = False
 ) -> None:
@@ -155,6 +162,8 @@ def check_table_change(
             )
     if errors:
         raise TableInUse(errors)
+    for check in TABLE_CHANGE_CHECKS:
+        check(table, changes)
     if changes.get("status") == TableStatus.CLOSED:
         names = _closing_check(table)
         if names and not confirm_seated:

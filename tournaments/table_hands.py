@@ -97,6 +97,24 @@ def tournament_table_for(table: Table) -> TournamentTable | None:
     )
 
 
+def refuse_stranding_the_tournament(table: Table, changes: dict[str, Any]) -> None:
+    """A room table a tournament plays at keeps its kind and at least the tournament's seats
+    until the tournament is done there (``cardroom.services.TABLE_CHANGE_CHECKS``)."""
+    playing = tournament_table_for(table)
+    if playing is None:
+        return
+    where = f"{playing.tournament} plays at {table} (its table {playing.number})"
+    errors = {}
+    if "kind" in changes:
+        errors["kind"] = f"{where}: it changes kind once the tournament is done there."
+    if (seats := changes.get("seats")) is not None and seats < playing.seats:
+        errors["seats"] = (
+            f"{where} with {playing.seats} seats: it keeps them until it is done there."
+        )
+    if errors:
+        raise services.TableInUse(errors)
+
+
 def _level(tournament: Tournament) -> tuple[Level, str]:
     """The level the clock reads now (the last of the structure once it has run out)."""
     levels = list(tournament.levels.all())

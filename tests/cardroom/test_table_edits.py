@@ -78,6 +78,26 @@ def test_fewer_seats_than_a_hand_in_progress_deals_is_refused(floor_manager: Any
         update_table(table=table, by=floor_manager, seats=4)
 
 
+def test_a_table_keeps_its_kind_and_seats_while_a_tournament_plays_there(
+    floor_manager: Any, director: Any
+) -> None:
+    tournament = make_tournament(by=director, tables=1, name="Sunday Deepstack", entrants=0)
+    room = tournament.tables.get().table
+    with pytest.raises(TableInUse) as refused:
+        update_table(table=room, by=floor_manager, kind="cash", seats=6)
+    assert refused.value.message_dict == {
+        "kind": [
+            f"Sunday Deepstack plays at {room} (its table 1): it changes kind once the"
+            " tournament is done there."
+        ],
+        "seats": [
+            f"Sunday Deepstack plays at {room} (its table 1) with 9 seats: it keeps them until"
+            " it is done there."
+        ],
+    }
+    assert update_table(table=room, by=floor_manager, name="Feature").name == "Feature"
+
+
 def test_the_game_changes_between_hands_not_during_one(floor_manager: Any) -> None:
     table = make_table(number=8, by=floor_manager)
     hand = make_hand(table=table, by=floor_manager)
