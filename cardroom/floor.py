@@ -404,8 +404,9 @@ def make_cursor(now: datetime, held: str) -> str:
     return f"{int(now.timestamp() * 1000)}.{held}"
 
 
-#: The last millisecond a ``datetime`` holds (9999-12-31): a cursor past it is no time at all.
-LAST_MILLIS = int(datetime.max.replace(tzinfo=UTC).timestamp() * 1000)
+#: A cursor past the start of 9999-12-31 is no time at all (``datetime`` ends that day, and a
+#: float timestamp of its last microsecond rounds up into the year 10000).
+LAST_MILLIS = int(datetime(9999, 12, 31, tzinfo=UTC).timestamp()) * 1000
 
 
 def read_cursor(cursor: str) -> tuple[datetime, str] | None:

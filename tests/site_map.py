@@ -290,6 +290,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     for number, name in ((4, "Ana Ruiz"), (5, "Bo Lind")):
         player = players.find_or_create_player(name=name, by=manager)
         players.seat_player(table=table, player=player, seat=number, buy_in=100, by=manager)
+    showdown = showdown_table(manager, text)
     return {
         "manager": manager,
         "director": director,
@@ -311,4 +312,25 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
         "seat_what": "out",
         "must_move": must_move.pk,
         "must_move_what": "move",
+        "showdown_table_number": showdown.number,
     }
+
+
+def showdown_table(manager: Any, text: Callable[[str], str]) -> Any:
+    """Table 9, three players from its seat map checked down to the showdown: its desk shows
+    the showdown's taps (a form no other desk of the world shows)."""
+    from cardroom import players, table_play
+    from cardroom.services import engine_state, record_action
+    from tests.factories import make_table
+
+    table = make_table(number=9, by=manager, name=text("table.name"))
+    for number, name in ((1, "Cy Diaz"), (2, "Di Eng"), (3, "Ed Fox")):
+        player = players.find_or_create_player(name=name, by=manager)
+        players.seat_player(table=table, player=player, seat=number, buy_in=100, by=manager)
+    hand = table_play.deal(table=table, by=manager)
+    while (state := engine_state(hand)).to_act is not None:
+        seat = state.to_act
+        action = "call" if state.street_wager.get(seat, 0) < state.current_bet else "check"
+        record_action(hand=hand, by=manager, expected_seq=hand.seq, seat=seat, action=action)
+        hand.refresh_from_db()
+    return table

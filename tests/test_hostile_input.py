@@ -1,6 +1,8 @@
 """Hostile input, for every URL pattern, every form field and every serializer field: wrong
 types, huge and negative numbers, NUL bytes, impossible dates, deep nesting, bodies that are
-not JSON objects, as nobody and as every role. Nothing may answer 5xx, and a refused request
+not JSON objects, digits that are not ASCII (superscript, Arabic-Indic, full-width:
+``str.isdigit`` says yes to all three), cursors past any date, JSON keys that are not ids,
+seats not dealt in, as nobody and as every role. Nothing may answer 5xx, and a refused request
 (4xx) may write nothing: the rows of every table are counted before and after each request.
 
 The URL patterns come from the resolver walk the permission matrix uses (``tests/site_map``);
@@ -21,7 +23,7 @@ import pytest
 from django.apps import apps
 from django.db import connection
 from django.test import Client
-from django.urls import resolve
+from django.urls import resolve, reverse
 
 from tests.site_map import ROUTES, build_world, discover, url_of
 from tests.test_permission_matrix import OPEN_POSTS, WRITES
@@ -47,11 +49,22 @@ TEXT = (
     "NaN",
     "²",
     "3²/5",
+    "٣",
+    "１２",
     "x" * 5000,
 )
+#: Digits ``str.isdigit`` accepts but ``int`` refuses ("²") or reads as another number.
+UNICODE_DIGITS = ("²", "٣", "１")
+#: Seats no hand of the world is dealt (its hands deal seats 1 to 3, its seat map 4 and 5).
+NOT_IN_HAND = ("7", "0")
 #: The core of ``TEXT``, for the sweeps that send one request per field or per page.
 CORE = ("\x00", "9" * 5000, "9999999999", str(2**63), "-1", "2026-02-30",
-        "0001-01-01T00:00:00", "²", "x" * 5000)  # fmt: skip
+        "0001-01-01T00:00:00", *UNICODE_DIGITS, *NOT_IN_HAND, "x" * 5000)  # fmt: skip
+#: Poll cursors (``<milliseconds>.<12 characters>``): Unicode digits, past the year 9999, from
+#: the future, negative; sent in every query parameter of every page.
+CURSORS = ("²²².abcdefghijkl", "٣٣٣.abcdefghijkl", "999999999999999.abcdefghijkl",
+           "253402300800000.abcdefghijkl", "4102444800000.abcdefghijkl", "-1.abcdefghijkl",
+           "1e400.abcdefghijkl")  # fmt: skip
 #: Put in a JSON body in place of a field's value.
 JSON_VALUES: tuple[Any, ...] = (
     None,
@@ -59,6 +72,9 @@ JSON_VALUES: tuple[Any, ...] = (
     "\x00",
     "a\x00b",
     -1,
+    0,
+    7,
+    *UNICODE_DIGITS,
     10**12,
     10**16,
     2**63,
@@ -93,10 +109,14 @@ BODIES = (
 PARAMS = (
     "since", "v", "id", "cite", "q", "amends", "table", "hand", "seq", "preset", "print",
     "date_from", "date_to", "limit", "offset", "status", "structure", "stakes", "director",
-    "rule", "book", "section", "next", "action", "format",
+    "rule", "book", "section", "next", "action", "format", "tournament", "variant", "tables",
+    "entrants", "part", "name", "player", "reason", "page", "kind",
 )  # fmt: skip
+#: Put in place of a JSON object's keys (a map keyed by ids, such as a start's ``buy_ins``).
+KEYS = (*UNICODE_DIGITS, "\x00", "-1", "9" * 40, "x")
 #: Stand-ins for a path parameter.
-PATH_VALUES = ("%00", "TDA-45%00", "999999999999999999", "0", "9" * 40, "-1", "x" * 300)
+PATH_VALUES = ("%00", "TDA-45%00", "999999999999999999", "0", "9" * 40, "-1", "x" * 300,
+               "%C2%B2", "%D9%A3", "%EF%BC%91")  # fmt: skip
 
 
 def counts() -> tuple[int, ...]:
@@ -207,8 +227,9 @@ class FormReader(HTMLParser):
 def page_forms(client: Client, world: dict[str, Any]) -> dict[tuple[str, str], dict[str, str]]:
     """(method, url) -> fields, for every form on every page a superuser can open."""
     found: dict[tuple[str, str], dict[str, str]] = {}
-    for name in discover():
-        url = url_of(name, world)
+    # Every pattern once, and the desk at its showdown (the showdown's taps are its own form).
+    urls = [url_of(name, world) for name in discover()]
+    for url in [*urls, reverse("cardroom:desk", args=[world["showdown_table_number"]])]:
         if url.startswith(("/api/", "/logout")):
             continue
         response = client.get(url)
@@ -234,7 +255,7 @@ def test_every_page_form_field_refuses_hostile_values_without_a_5xx_or_a_write(
     for (method, url), fields in sorted(forms.items()):
         for field in fields:
             for value in CORE:
-                data = {**fields, field: value}
+                data = current_seq({**fields, field: value}, url, (field,))
                 label = f"{method.upper()} {url} {field}={trim(value)!r}"
                 if method == "get":
                     sweep(label, client.get, url, data)
@@ -272,7 +293,7 @@ def hostile_paths(world: dict[str, Any]) -> Iterator[tuple[str, str]]:
         for param in params:
             kwargs = {p: world[key] for p, key in params.items()}
             kwargs[param] = marker
-            from django.urls import NoReverseMatch, reverse
+            from django.urls import NoReverseMatch
 
             try:
                 url = reverse(name, kwargs=kwargs)
@@ -297,7 +318,7 @@ def test_hostile_path_parameters_and_query_strings_as_every_role(
         if name == "logout":
             continue
         url = url_of(name, world)
-        for value in CORE:
+        for value in (*CORE, *CURSORS):
             query = dict.fromkeys(PARAMS, value)
             sweep(f"GET {url}?…={trim(value)!r}", client.get, url, query)
     sweep.check()
@@ -329,6 +350,9 @@ def sample(schema: dict[str, Any], node: dict[str, Any], depth: int = 0) -> Any:
     kind = node.get("type")
     if kind == "object" or "properties" in node:
         props = node.get("properties", {})
+        extra = node.get("additionalProperties")
+        if not props and isinstance(extra, dict) and depth < 3:  # a map: one entry, keyed "1"
+            return {"1": sample(schema, extra, depth + 1)}
         return {k: sample(schema, v, depth + 1) for k, v in props.items() if depth < 3}
     if kind == "array":
         return [sample(schema, node.get("items", {}), depth + 1)] if depth < 3 else []
@@ -348,6 +372,25 @@ def leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
             yield from leaves(inner, (*path, key))
     elif isinstance(value, list) and value:
         yield from leaves(value[0], (*path, 0))
+
+
+def objects(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """The path of every non-empty JSON object in ``value``, the body itself first."""
+    if isinstance(value, dict) and value:
+        yield path
+        for key, inner in value.items():
+            yield from objects(inner, (*path, key))
+    elif isinstance(value, list) and value:
+        yield from objects(value[0], (*path, 0))
+
+
+def rekeyed(value: Any, path: tuple[Any, ...], key: str) -> Any:
+    """``value`` with the object at ``path`` holding its first entry under ``key`` instead."""
+    target = value
+    for step in path:
+        target = target[step]
+    first = next(iter(target.values()))
+    return replaced(value, path, {key: first}) if path else {key: first}
 
 
 def replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
@@ -388,11 +431,33 @@ def test_every_serializer_field_refuses_hostile_values_without_a_5xx_or_a_write(
         operations += 1
         for path in [(), *leaves(body)]:
             for value in JSON_VALUES:
-                data = json.dumps(replaced(body, path, value) if path else value)
+                sent = current_seq(replaced(body, path, value) if path else value, url, path)
                 label = f"{method.upper()} {url} {'.'.join(map(str, path))}={trim(repr(value))}"
-                sweep(label, client.generic, method.upper(), url, data, "application/json")
+                sweep(label, client.generic, method.upper(), url, json.dumps(sent),
+                      "application/json")  # fmt: skip
+        for path in objects(body):
+            for key in KEYS:
+                sent = current_seq(rekeyed(body, path, key), url, path)
+                label = f"{method.upper()} {url} {'.'.join(map(str, path))} keyed {key!r}"
+                sweep(label, client.generic, method.upper(), url, json.dumps(sent),
+                      "application/json")  # fmt: skip
     assert operations >= 20
     sweep.check()
+
+
+def current_seq(body: Any, url: str, path: tuple[Any, ...]) -> Any:
+    """A hand write's ``expected_seq`` set to its hand's sequence now (unless it is the field
+    under test): a stale one is a 409 before any other field is read, and the sweep's own
+    writes move the hand on."""
+    from cardroom.models import Hand
+
+    found = re.match(r"(?:/api/v1)?/hands/([0-9]+)/", url)
+    if not found or not isinstance(body, dict) or "expected_seq" not in body:
+        return body
+    if path[:1] == ("expected_seq",):
+        return body
+    seq = Hand.objects.filter(pk=int(found.group(1))).values_list("seq", flat=True).first()
+    return {**body, "expected_seq": seq}
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
@@ -563,6 +628,7 @@ def test_the_floor_poll_reads_a_cursor_of_unicode_digits_or_past_any_date_as_sen
 ) -> None:
     """``int('²')`` after ``isdigit()``, and "year out of range" for a cursor 31,000 years on."""
     for cursor in ("%C2%B2%C2%B2%C2%B2.abcdefghijkl", "999999999999999.abcdefghijkl",
+                   "253402300800000.abcdefghijkl", "253402300799999.abcdefghijkl",
                    "%D9%A3%D9%A3.abcdefghijkl", "%EF%BC%91%EF%BC%92.abcdefghijkl"):  # fmt: skip
         response = clients("staff").get(f"/floor/updates/?v={cursor}")
         assert response.status_code == 200, (cursor, response.content[:300])
