@@ -122,10 +122,15 @@ def test_a_refused_page_keeps_the_navigation_and_names_the_role_needed(
     login_page: Any, staff: Any, live_server: Any
 ) -> None:
     page = login_page("staffer")
-    page.goto(f"{live_server.url}/rulings/new/")
+    page.goto(f"{live_server.url}/tournaments/new/")
     expect(page.get_by_role("heading", name="Not allowed")).to_be_visible()
     expect(page.get_by_role("main")).to_contain_text("This needs a tournament director.")
     expect(page.get_by_role("main")).not_to_contain_text("floor manager")
+    # A ruling is a floor manager's (at a cash table) or a director's: the page says both.
+    page.goto(f"{live_server.url}/rulings/new/")
+    expect(page.get_by_role("main")).to_contain_text(
+        "This needs a floor manager or a tournament director."
+    )
 
     page.goto(f"{live_server.url}/tables/new/")
     expect(page.get_by_role("main")).to_contain_text("This needs a floor manager.")
