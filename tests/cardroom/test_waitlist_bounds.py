@@ -230,3 +230,30 @@ def test_the_board_builds_in_a_fixed_number_of_queries_and_names_the_first_playe
     waiting = re.findall(r'<ol class="board-waiting"[^>]*>(.*?)</ol>', page, re.S)
     assert [names.count("<li>") for names in waiting] == [5] and "and 38 more" in page
     assert '<dd class="board-waiting-count">43</dd>' in page
+
+
+def test_the_start_proposal_reads_the_list_only_as_far_as_the_table_seats(
+    floor_manager: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's "Start table" proposal read the whole list (10,000 rows) on every page and
+    poll; it goes down the list only until the table is full."""
+    from cardroom import players, waitlist_tables, waitlists
+    from tests.factories import make_table
+
+    playing = make_table(number=1, by=floor_manager, seats=9)
+    make_table(number=2, by=floor_manager, seats=3, status="closed")
+    game_list = nlhe(floor_manager)
+    entries = fill_list(game_list, 300)
+    for seat, entry in enumerate(entries[1:3], 1):  # the 2nd and 3rd play at table 1
+        players.seat_player(table=playing, player=entry.player, seat=seat, buy_in=100, by=None)
+
+    def whole_list(*args: Any) -> Any:
+        raise AssertionError("the whole list was read")
+
+    monkeypatch.setattr(waitlists, "live_entries", whole_list)
+    proposal = waitlist_tables.start_table_proposal(game_list)
+    assert proposal["waiting"] == 300 and proposal["table"].number == 2
+    assert [e.player.name for e in proposal["players"]] == [
+        "Player 0000", "Player 0003", "Player 0004",
+    ]  # fmt: skip
+    assert [s["player"] for s in proposal["skipped"]] == ["Player 0001", "Player 0002"]
