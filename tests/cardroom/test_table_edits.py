@@ -199,6 +199,15 @@ def test_the_admin_refuses_as_the_form_does(persona_client: Any, floor_manager: 
     refused = client.post(f"/admin/cardroom/table/{table.pk}/change/", posted)
     assert refused.status_code == 200
     assert refused.context["adminform"].form.errors == {"seats": [ABOVE_SIX]}
+    closing = client.post(
+        f"/admin/cardroom/table/{table.pk}/change/", {**posted, "seats": 9, "status": "closed"}
+    )
+    assert closing.context["adminform"].form.errors == {
+        "status": [
+            "Table 4 still has players seated (Cy Ode, Di Park, Ana Ruiz, Bo Li): close it from"
+            " its settings page or the floor, which ask first."
+        ]
+    }
     assert Table.objects.get(pk=table.pk).seats == 9
 
 
