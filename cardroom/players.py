@@ -39,6 +39,16 @@ class SeatRefused(ValidationError):
         super().__init__({field: message})
         self.citations = cited
 
+    @classmethod
+    def together(cls, refusals: list[SeatRefused]) -> SeatRefused:
+        """Several fields refused at once (each player's buy-in when a table starts), so the
+        page says each beside its field; every rule they apply is cited."""
+        first, *rest = refusals
+        for other in rest:
+            first.error_dict.update(other.error_dict)
+            first.citations += tuple(c for c in other.citations if c not in first.citations)
+        return first
+
 
 def _chips(amount: int) -> str:  # 5000: "5,000"
     return f"{amount:,}"
@@ -147,29 +157,34 @@ def find_or_create_player(
 # --- the seat map ---------------------------------------------------------------------------
 
 
-def _check_buy_in(table: Table, amount: int, field: str, *, stack: int = 0) -> None:
+def check_buy_in(
+    table: Table, amount: int, field: str, *, stack: int = 0, player: object = None
+) -> None:
     """A buy-in (or chips added to ``stack``) within the table's limits and in chips that
     play. The minimum applies to a buy-in and a rebuy; the maximum (RRoP-14.16) to the
-    stack the chips make."""
+    stack the chips make. ``player``: named at the head of the refusal (a page or a start
+    asking several players' buy-ins at once says whose is refused)."""
     chip = table.chip_that_plays
+    lead = f"{player}: " if player else ""
+    buy_in = "buy-in" if player else "Buy-in"
     if amount % chip:
         raise SeatRefused(
             field,
-            f"{_chips(amount)} is not a whole number of the smallest chip that plays here"
+            f"{lead}{_chips(amount)} is not a whole number of the smallest chip that plays here"
             f" ({_chips(chip)}){rule(citations.SMALLEST_CHIP)}.",
             citations.SMALLEST_CHIP,
         )
     if stack == 0 and amount < table.min_buy_in:
         raise SeatRefused(
             field,
-            f"Buy-in {_chips(amount)} is below this table's minimum of"
+            f"{lead}{buy_in} {_chips(amount)} is below this table's minimum of"
             f" {_chips(table.min_buy_in)} (the house's minimum buy-in for the game).",
         )
     if stack + amount > table.max_buy_in:
-        what = f"Buy-in {_chips(amount)}" if stack == 0 else f"{_chips(stack + amount)} in front"
+        what = f"{buy_in} {_chips(amount)}" if stack == 0 else f"{_chips(stack + amount)} in front"
         raise SeatRefused(
             field,
-            f"{what} is above this table's maximum of {_chips(table.max_buy_in)}"
+            f"{lead}{what} is above this table's maximum of {_chips(table.max_buy_in)}"
             f"{rule(MAX_BUY_IN)}."
             + (f" Add at most {_chips(table.max_buy_in - stack)}." if stack else ""),
             MAX_BUY_IN,
@@ -195,7 +210,7 @@ def seat_player(
                 raise SeatRefused("table", f"{locked} is broken: seat the player at another table.")
             if not 1 <= seat <= locked.seats:
                 raise SeatRefused("seat", f"Seats at {locked} are numbered 1 to {locked.seats}.")
-            _check_buy_in(locked, buy_in, "buy_in")
+            check_buy_in(locked, buy_in, "buy_in")
             # The player's row is locked too: seating them at two tables at once serializes here.
             Player.objects.select_for_update().filter(pk=player.pk).first()
             taken = locked.seated.filter(seat=seat, left_at__isnull=True).select_related("player")
@@ -240,7 +255,7 @@ def add_chips(*, seat: TableSeat, amount: int, by: User | None) -> TableSeat:
     amount = _whole(amount, "amount")
     table, live = _lock_seat(seat)
     _refuse_in_hand(table, live, "add chips")
-    _check_buy_in(table, amount, "amount", stack=live.stack)
+    check_buy_in(table, amount, "amount", stack=live.stack)
     kind = SeatEventKind.REBUY if live.stack == 0 else SeatEventKind.ADDED
     live.stack += amount
     live.save(update_fields=["stack"])

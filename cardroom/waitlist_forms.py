@@ -10,7 +10,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from cardroom import waitlists
-from cardroom.models import GameList, Table
+from cardroom.models import GameList, Table, WaitlistEntry
 from cardroom.parsers import whole_number
 from cardroom.table_choices import (
     Structure,
@@ -92,11 +92,69 @@ class ReorderForm(ReasonForm):
     position = forms.IntegerField(label="New place in the list", min_value=1, max_value=1000)
 
 
+class ChipsField(forms.CharField):
+    """Chips typed on the page: ASCII digits only (``int`` reads "١٢" as 12), at most nine."""
+
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        number = whole_number(text)
+        if number is None:
+            raise ValidationError("Type the chips as a whole number (digits only).")
+        return number
+
+
 class SeatForm(forms.Form):
     table = forms.IntegerField(min_value=1, max_value=10**9)
     seat = forms.IntegerField(min_value=1, max_value=12)
     #: The buy-in; for a player moving from another table, the chips they add (0 allowed).
-    buy_in = forms.IntegerField(label="Buy-in", min_value=0, max_value=10**9, required=False)
+    buy_in = ChipsField(label="Buy-in", required=False)
+
+
+#: A buy-in typed on a start proposal: one field per player, ``buy_in_<entry id>``.
+START_BUY_IN = "buy_in_"
+
+
+def typed_buy_ins(data: Any) -> dict[int, str]:
+    """The buy-ins typed on a start proposal, by entry id, as typed (kept for the page)."""
+    typed = {}
+    for key, value in data.items():
+        if key.startswith(START_BUY_IN):
+            entry = whole_number(key.removeprefix(START_BUY_IN), 18)
+            if entry is not None:
+                typed[entry] = str(value)[:20]
+    return typed
+
+
+def start_buy_ins(
+    typed: dict[int, str], game_list: GameList
+) -> tuple[dict[int, int], dict[int, str]]:
+    """The typed buy-ins read as chips, by entry id, and a refusal naming the player for each
+    that is not a whole number (the table's limits are the service's to check)."""
+    amounts: dict[int, int] = {}
+    for entry, text in typed.items():
+        if (number := whole_number(text)) is not None:
+            amounts[entry] = number
+    names = dict(
+        WaitlistEntry.objects.filter(
+            game_list=game_list, pk__in=set(typed) - set(amounts)
+        ).values_list("pk", "player__name")
+    )
+    errors = {
+        pk: f"{name}: type the buy-in as a whole number of chips." for pk, name in names.items()
+    }
+    return amounts, errors
+
+
+def buy_in_errors(exc: ValidationError) -> dict[int, str]:
+    """A refused start's messages by entry id (its fields ``buy_ins.<entry id>``)."""
+    found: dict[int, str] = {}
+    for key, messages in getattr(exc, "message_dict", {}).items():
+        entry = whole_number(str(key).removeprefix("buy_ins."), 18)
+        if str(key).startswith("buy_ins.") and entry is not None:
+            found[entry] = " ".join(messages)
+    return found
 
 
 class OpenListForm(forms.Form):

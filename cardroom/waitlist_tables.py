@@ -160,38 +160,26 @@ def start_table_proposal(game_list: GameList) -> dict[str, Any]:
     """Whether the list has reached its threshold, the table of its game to start (an empty
     open one before a closed one), who can be seated now and who is skipped because they are
     playing at another table (they keep their place on the list)."""
-    eligible = waitlists.eligible_entries(game_list)
-    waiting = eligible.count()
-    ready = waiting >= game_list.start_threshold
+    waiting = [e for e in waitlists.live_entries(game_list) if waitlists.eligible(e)]
+    ready = len(waiting) >= game_list.start_threshold
     free = _free_tables(game_list)
     table = free[0] if free else None
     seated = _seated_at()
     seats = table.seats if table is not None else game_list.start_threshold
-    # Down the list only as far as the table's seats (a list of 10,000 was read whole on every
-    # page and poll): those playing at another table are skipped up to the last one seated.
-    starters: list[WaitlistEntry] = []
-    skipped: list[tuple[WaitlistEntry, TableSeat]] = []
-    passed: list[tuple[WaitlistEntry, TableSeat]] = []
-    for entry in eligible.iterator(chunk_size=100):
-        if len(starters) == seats:
-            break
-        if entry.player_id in seated:
-            passed.append((entry, seated[entry.player_id]))
-        else:
-            starters.append(entry)
-            skipped, passed = skipped + passed, []
-    skipped = skipped if starters else passed
+    starters = [e for e in waiting if e.player_id not in seated][:seats]
+    last = waiting.index(starters[-1]) + 1 if starters else len(waiting)
+    skipped = [(e, seated[e.player_id]) for e in waiting[:last] if e.player_id in seated]
     if not ready:
-        message = f"{waiting} of {game_list.start_threshold} players waiting."
+        message = f"{len(waiting)} of {game_list.start_threshold} players waiting."
     elif table is None:
         message = (
             f"No {game_list.label} table is free (an open one nobody sits at, or a closed"
             " one): set one up to start the game."
         )
     elif table.status == TableStatus.OPEN:
-        message = f"{waiting} waiting: start {game_list.label} at {table} (open, empty)."
+        message = f"{len(waiting)} waiting: start {game_list.label} at {table} (open, empty)."
     else:
-        message = f"{waiting} waiting: open {table} for {game_list.label}."
+        message = f"{len(waiting)} waiting: open {table} for {game_list.label}."
     if ready and table is not None and skipped:
         message += (
             f" {len(starters)} of the {len(starters) + len(skipped)} can be seated now:"
@@ -199,7 +187,7 @@ def start_table_proposal(game_list: GameList) -> dict[str, Any]:
         )
     return {
         "ready": ready and table is not None and len(starters) >= 2,
-        "waiting": waiting,
+        "waiting": len(waiting),
         "threshold": game_list.start_threshold,
         "table": table,
         "players": starters,
@@ -222,7 +210,9 @@ def start_game(
     the first players in the room (as many
     as it has seats): by a seat draw (seed committed, recorded, replayable: ``verify_start``)
     or first come, first seated, per the room's ``start_rule``. Each buys in for the table's
-    minimum unless ``buy_ins`` (entry id: chips) says otherwise."""
+    minimum unless ``buy_ins`` (entry id: chips) says otherwise; every buy-in is checked
+    before anything changes, and those outside the table's limits are refused together, each
+    naming its player (``SeatRefused``, fields ``buy_ins.<entry id>``)."""
     rule = RoomSettings.current().start_rule
     with transaction.atomic():
         status = Table.objects.select_for_update().get(pk=table.pk).status
@@ -238,6 +228,17 @@ def start_game(
         if len(starters) < 2:
             raise WaitlistRefused("game_list", f"Fewer than 2 players are waiting for {game}.")
         entries = [waitlists.lock_entry(e) for e in starters]
+        amounts = {e.pk: (buy_ins or {}).get(e.pk, locked.min_buy_in) for e in entries}
+        refused = []
+        for entry in entries:
+            try:
+                players.check_buy_in(
+                    locked, amounts[entry.pk], f"buy_ins.{entry.pk}", player=entry.player
+                )
+            except players.SeatRefused as exc:
+                refused.append(exc)
+        if refused:
+            raise players.SeatRefused.together(refused)
         seats = list(range(1, locked.seats + 1))
         ids = [e.player_id for e in entries]
         if rule == StartRule.DRAW:
@@ -254,7 +255,7 @@ def start_game(
             services.set_table_status(table=locked, by=by, status=TableStatus.OPEN)
         waitlists.record_event(game, WaitlistEventKind.STARTED, by, table=locked, note=note)
         for entry in entries:
-            buy_in = (buy_ins or {}).get(entry.pk, locked.min_buy_in)
+            buy_in = amounts[entry.pk]
             live = players.seat_player(
                 table=locked, player=entry.player, seat=where[entry.player_id], buy_in=buy_in, by=by
             )

@@ -51,7 +51,10 @@ from cardroom.waitlist_forms import (
     ReleaseForm,
     ReorderForm,
     SeatForm,
+    buy_in_errors,
+    start_buy_ins,
     table_games,
+    typed_buy_ins,
 )
 from cardroom.waitlist_models import (
     LIVE_STATUSES,
@@ -84,6 +87,13 @@ class OpenSeat:
     moving: dict[str, Any] | None = None
     #: Who this seat goes to when it is not offered (``waitlists.next_for_seat``).
     next: WaitlistEntry | None = None
+    #: A refused Seat: the buy-in as typed (``value``) and the refusal beside it (``error``).
+    kept: dict[str, str] | None = None
+
+    @property
+    def field(self) -> str:
+        """The stem of the ids of its buy-in's hints ("seat-3-5": Table 3, seat 5)."""
+        return f"seat-{self.table.number}-{self.seat}"
 
 
 @dataclass
@@ -336,6 +346,7 @@ def page_context(request: HtmxRequest, *, seen: str | None = None, **extra: Any)
         notices=extra.pop("notices", None),
         browse=browse,
     )
+    keep_typed(shown, extra.pop("kept", None))
     context: dict[str, Any] = {
         "panels": shown,
         "browse_query": browse.query() if browse else "",
@@ -354,6 +365,37 @@ def page_context(request: HtmxRequest, *, seen: str | None = None, **extra: Any)
     }
     context.update(extra)
     return context
+
+
+def keep_typed(shown: list[Panel], kept: dict[str, Any] | None) -> None:
+    """The buy-in fields of each start proposal (one per player, the table's minimum unless
+    typed) and of a refused Seat: after a refusal they come back as typed, each with its
+    refusal beside it. ``kept``: ``start`` (the list, ``typed`` and ``errors`` by entry id)
+    or ``seat`` (``at``: entry id, table number and seat; ``value``; ``error``)."""
+    kept = kept or {}
+    start, seat = kept.get("start") or {}, kept.get("seat") or {}
+    for panel in shown:
+        proposal, mine = panel.proposal, start.get("list") == panel.game_list.pk
+        typed, errors = (start["typed"], start["errors"]) if mine else ({}, {})
+        table = proposal.get("table")
+        proposal["buy_ins"] = [
+            {
+                "entry": entry,
+                "field": f"start-{entry.pk}",
+                "value": typed.get(entry.pk, table.min_buy_in),
+                "error": errors.get(entry.pk, ""),
+            }
+            for entry in proposal.get("players", [])
+            if table is not None
+        ]
+        for open_seat in panel.seats:
+            who = open_seat.called or open_seat.next
+            if who is not None and seat.get("at") == (
+                who.pk,
+                open_seat.table.number,
+                open_seat.seat,
+            ):
+                open_seat.kept = {"value": seat["value"], "error": seat["error"]}
 
 
 def render_lists(
@@ -491,9 +533,11 @@ def entry_action(
     run: Any,
     *,
     form_class: type[forms.Form] | None = None,
+    keep_buy_in: bool = False,
 ) -> HttpResponse:
     """An action on one entry: its form checked, the service run; a refusal (422) or a race
-    lost (409) is said on the entry's list, which comes back up to date."""
+    lost (409) is said on the entry's list, which comes back up to date. ``keep_buy_in``: a
+    refused Seat comes back with the buy-in as typed, a refusal of it beside the field."""
     entry = get_object_or_404(
         WaitlistEntry.objects.select_related("game_list", "player", "called_table"),
         pk=entry_id,
@@ -506,6 +550,9 @@ def entry_action(
                 f"{form.fields[k].label or k}: {' '.join(map(str, v))}"
                 for k, v in form.errors.items()
             )
+            if keep_buy_in and "buy_in" in form.errors:
+                said = f"{entry.player}: type the buy-in as a whole number of chips."
+                return render_lists(request, status=422, kept=kept_seat(request, entry, said))
             return render_lists(request, status=422, errors={entry.game_list_id: message})
         data = form.cleaned_data
     try:
@@ -514,8 +561,23 @@ def entry_action(
         entry.refresh_from_db()
         text = refusal_text(exc, ran_out=offer_ran_out(entry, data))
         status = 409 if isinstance(exc, Conflict) else 422
-        return render_lists(request, status=status, errors={entry.game_list_id: text})
+        if not keep_buy_in:
+            return render_lists(request, status=status, errors={entry.game_list_id: text})
+        if "buy_in" in getattr(exc, "error_dict", {}):  # said beside the field, not twice
+            return render_lists(request, status=status, kept=kept_seat(request, entry, text))
+        kept = kept_seat(request, entry, "")
+        return render_lists(request, status=status, errors={entry.game_list_id: text}, kept=kept)
     return render_lists(request, notices={entry.game_list_id: notice})
+
+
+def kept_seat(request: HttpRequest, entry: WaitlistEntry, error: str) -> dict[str, Any]:
+    """A refused Seat's buy-in as typed, for the same seat's form (``keep_typed``)."""
+    at = (
+        entry.pk,
+        whole_number(request.POST.get("table", "")),
+        whole_number(request.POST.get("seat", ""), 2),
+    )
+    return {"seat": {"at": at, "value": request.POST.get("buy_in", "")[:20], "error": error}}
 
 
 def seat_target(data: dict[str, Any]) -> Table:
@@ -562,7 +624,7 @@ def entry_seat(request: AuthenticatedRequest, entry_id: int) -> HttpResponse:
             )
         return f"{entry.player} seated at {table}, seat {data['seat']}, with {stack:,}."
 
-    return entry_action(request, entry_id, run, form_class=SeatForm)
+    return entry_action(request, entry_id, run, form_class=SeatForm, keep_buy_in=True)
 
 
 @require_POST
@@ -626,12 +688,23 @@ def list_start(request: AuthenticatedRequest, list_id: int) -> HttpResponse:
     table = Table.objects.filter(number=number).first() if number else None
     if table is None:
         return render_lists(request, status=422, errors={game_list.pk: "Pick a table to start."})
+    typed = typed_buy_ins(request.POST)
+    amounts, wrong = start_buy_ins(typed, game_list)
+    start = {"list": game_list.pk, "typed": typed, "errors": wrong}
     try:
-        waitlist_tables.start_game(game_list=game_list, table=table, by=request.user)
+        if wrong:
+            raise ValidationError(list(wrong.values()))
+        waitlist_tables.start_game(
+            game_list=game_list, table=table, by=request.user, buy_ins=amounts
+        )
     except Conflict as exc:
-        return render_lists(request, status=409, errors={game_list.pk: refusal_text(exc)})
+        errors = {game_list.pk: refusal_text(exc)}
+        return render_lists(request, status=409, errors=errors, kept={"start": start})
     except ValidationError as exc:
-        return render_lists(request, status=422, errors={game_list.pk: refusal_text(exc)})
+        start["errors"] = wrong or buy_in_errors(exc)
+        said = f"{table} is not started: correct the buy-ins marked below."
+        errors = {game_list.pk: said if start["errors"] else refusal_text(exc)}
+        return render_lists(request, status=422, errors=errors, kept={"start": start})
     return render_lists(request, notices={game_list.pk: f"{table} is open: players seated."})
 
 

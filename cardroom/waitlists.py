@@ -421,11 +421,11 @@ def next_for_seat(
 def next_eligible(game_list: GameList, *, skip: Collection[int] = ()) -> WaitlistEntry | None:
     """The first waiting player in the room (a call-in who has not checked in is passed over),
     leaving out the entries in ``skip``."""
-    return eligible_entries(game_list).exclude(pk__in=list(skip)).first()
+    return _eligible(game_list).exclude(pk__in=list(skip)).first()
 
 
-def eligible_entries(game_list: GameList) -> QuerySet[WaitlistEntry]:
-    """The entries ``eligible`` says yes to, as a query, in list order."""
+def _eligible(game_list: GameList) -> QuerySet[WaitlistEntry]:
+    """``eligible`` as a query, in list order."""
     waiting = game_list.entries.filter(status=EntryStatus.WAITING)
     ready = waiting.filter(~Q(source=EntrySource.CALL_IN) | Q(checked_in_at__isnull=False))
     return ready.select_related("player").order_by("position", "id")
@@ -451,7 +451,7 @@ def next_for_seats(
         if entry_id is not None:
             missed[(number, seat_number)].add(entry_id)
     need = 1 + max(len(there[t.pk] | missed[(t.number, s)]) for t, s in seats)
-    first = list(eligible_entries(game_list)[:need])
+    first = list(_eligible(game_list)[:need])
     found: dict[tuple[int, int], WaitlistEntry | None] = {}
     for table, seat in seats:
         away = there[table.pk]
@@ -561,6 +561,8 @@ def seat_from_list(
         if elsewhere is not None:
             return _seat_moving(locked_list, entry, elsewhere, locked_table, seat, buy_in, by)
         amount = locked_table.min_buy_in if buy_in is None else buy_in
+        if isinstance(amount, int) and not isinstance(amount, bool):  # else seat_player says
+            players.check_buy_in(locked_table, amount, "buy_in", player=entry.player)
         live = players.seat_player(
             table=locked_table, player=entry.player, seat=seat, buy_in=amount, by=by
         )
@@ -591,7 +593,8 @@ def _seat_moving(
     if add and stack + add > table.max_buy_in:
         raise players.SeatRefused(
             "buy_in",
-            f"{stack + add:,} in front is above {table}'s maximum of {table.max_buy_in:,}"
+            f"{entry.player}: {stack + add:,} in front is above {table}'s maximum of"
+            f" {table.max_buy_in:,}"
             f"{rule(players.MAX_BUY_IN)}. Add at most {max(0, table.max_buy_in - stack):,}.",
             players.MAX_BUY_IN,
         )

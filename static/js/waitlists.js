@@ -27,15 +27,21 @@
   window.setInterval(tick, 1000);
 
   // The lists poll every 3 s and are swapped whole: hold the swap while someone is typing a
-  // reason or a buy-in in them, or has a "Change" box open, so their words are not lost.
+  // reason or a buy-in in them, or has a "Change" box open, so their words are not lost: the
+  // focus in a form with a box changed (a start's buy-ins, typed one after another, then
+  // Tab to Start) or refused (it came back as typed, the refusal beside it).
   // The poll after they finish brings everything that changed meanwhile.
   function busy() {
     var lists = document.getElementById("waitlists");
     if (!lists) { return false; }
     if (lists.querySelector("details[open]")) { return true; }
     var active = document.activeElement;
-    return !!(active && lists.contains(active) && active.matches("input, select, textarea") &&
-      active.value !== active.defaultValue);
+    var form = active && lists.contains(active) ? active.closest("form") : null;
+    if (!form) { return false; }
+    return Array.prototype.some.call(form.querySelectorAll("input, select, textarea"), function (box) {
+      return box.getAttribute("aria-invalid") === "true" ||
+        (box.type !== "hidden" && box.value !== box.defaultValue);
+    });
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
@@ -123,6 +129,9 @@
     if (!region) { return; }
     var controls = controlsOf(region);
     if (want.action) {
+      // A refused buy-in comes back as typed: the focus goes to that box, to correct it.
+      var refused = region.querySelector('input[aria-invalid="true"]');
+      if (refused) { refused.focus(); refused.select(); return; }
       focusOn(region.querySelector(MESSAGES) || (lists && lists.querySelector(MESSAGES)) || controls[0]);
     } else {
       focusOn(controls[Math.min(Math.max(want.index, 0), controls.length - 1)]);

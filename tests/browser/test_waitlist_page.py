@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Route, expect
 
+from tests.browser.test_accessibility import AXE, AXE_RUN
 from tests.browser.test_friday_evening import A_POLL, log_in, panel, seat_everyone
 from tests.conftest import between_requests
 
@@ -277,6 +278,111 @@ def test_a_poll_keeps_the_focus_on_the_same_control(
     expect(lists).to_contain_text("Ian Ito", timeout=A_POLL)
     expect(call).to_be_focused()
     assert not errors, errors
+
+
+def test_start_table_and_seat_now_ask_each_buy_in_and_keep_what_was_typed(
+    live_server: Any, browser: Any, floor_manager: Any, staff: Any
+) -> None:
+    """Issue 25: Start table bought everyone in at the minimum, with no box to say otherwise.
+    Each player has a box (the table's minimum to start from); Tab goes from one to the next
+    and on to Start; Enter in a box starts; a buy-in outside the table's limits is refused
+    beside its box, naming the player and the limit, with every box as typed and the focus
+    on the one to correct. Seat now the same, for its one player."""
+    from cardroom import waitlists
+    from cardroom.models import TableSeat
+    from tests.factories import make_table
+
+    one = make_table(number=1, by=floor_manager, seats=9)  # buy-in 40 to 200
+    seat_everyone(one, floor_manager, leave_open=(5,), prefix="Regular")
+    six = make_table(
+        number=6, by=floor_manager, status="closed", variant="omaha", structure="pot_limit",
+        seats=6, min_buy_in=300, max_buy_in=1000,
+    )  # fmt: skip
+    nlhe = waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
+    )
+    plo = waitlists.open_list(
+        variant="omaha", structure="pot_limit", small_blind=1, big_blind=2, by=floor_manager,
+        start_threshold=3,
+    )  # fmt: skip
+    waitlists.add_to_list(game_list=nlhe, name="Dee Park", by=floor_manager)
+    for name in ("Ana Ruiz", "Bo Chen", "Cy Dunn"):
+        waitlists.add_to_list(game_list=plo, name=name, by=floor_manager)
+    page, errors = log_in(browser, live_server.url, "staffer", (1366, 900))
+    page.context.add_init_script(path=AXE)  # axe-core, to check the refusals as shown
+    page.reload()
+
+    start = panel(page, "PLO 1/2").get_by_role("region", name="Start a table for PLO 1/2")
+    expect(start).to_contain_text("each with the buy-in below (Table 6: 300 to 1,000)")
+    boxes = {name: start.get_by_label(name) for name in ("Ana Ruiz", "Bo Chen", "Cy Dunn")}
+    for box in boxes.values():
+        expect(box).to_have_value("300")
+    boxes["Ana Ruiz"].click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("1000")
+    page.keyboard.press("Tab")
+    expect(boxes["Bo Chen"]).to_be_focused()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("2000")
+    page.keyboard.press("Tab")
+    expect(boxes["Cy Dunn"]).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(start.get_by_role("button", name=re.compile(r"^Start Table 6"))).to_be_focused()
+    boxes["Bo Chen"].focus()
+    page.keyboard.press("Enter")
+
+    start = panel(page, "PLO 1/2").get_by_role("region", name="Start a table for PLO 1/2")
+    bo = start.get_by_label("Bo Chen")
+    expect(bo).to_have_accessible_description(
+        "Bo Chen: buy-in 2,000 is above this table's maximum of 1,000 (RRoP-14.16)."
+    )
+    expect(start).to_contain_text(
+        "Bo Chen: buy-in 2,000 is above this table's maximum of 1,000 (RRoP-14.16)."
+    )
+    expect(panel(page, "PLO 1/2")).to_contain_text(
+        "Table 6 is not started: correct the buy-ins marked below."
+    )
+    expect(start.get_by_label("Ana Ruiz")).to_have_value("1000")
+    expect(bo).to_have_value("2000")
+    expect(start.get_by_label("Cy Dunn")).to_have_value("300")
+    expect(bo).to_be_focused()
+    assert page.evaluate(AXE_RUN) == []
+    with between_requests():
+        assert not TableSeat.objects.filter(table=six).exists()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("800")
+    page.keyboard.press("Enter")
+    expect(panel(page, "PLO 1/2")).to_contain_text("Table 6 is open: players seated.")
+    with between_requests():
+        stacks = dict(
+            TableSeat.objects.filter(table=six, left_at=None).values_list("player__name", "stack")
+        )
+    assert stacks == {"Ana Ruiz": 1000, "Bo Chen": 800, "Cy Dunn": 300}
+
+    lists = panel(page, "NLHE 1/2")
+    form = lists.locator("form.seat-form", has_text="Dee Park at Table 1 seat 5")
+    expect(form).to_contain_text("40 to 200")
+    buy_in = form.get_by_label("Buy-in")
+    expect(buy_in).to_have_value("40")
+    buy_in.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("500")
+    page.keyboard.press("Enter")
+    form = lists.locator("form.seat-form", has_text="Dee Park at Table 1 seat 5")
+    expect(form).to_contain_text(
+        "Dee Park: buy-in 500 is above this table's maximum of 200 (RRoP-14.16)."
+    )
+    expect(form.get_by_label("Buy-in")).to_have_value("500")
+    expect(form.get_by_label("Buy-in")).to_be_focused()
+    assert page.evaluate(AXE_RUN) == []
+    page.keyboard.press("Control+A")
+    page.keyboard.type("150")
+    page.keyboard.press("Enter")
+    expect(lists).to_contain_text("Dee Park seated at Table 1, seat 5, with 150.")
+    with between_requests():
+        assert TableSeat.objects.get(table=one, seat=5, left_at=None).stack == 150
+    refused = "the server responded with a status of 422"  # the two refusals, as asked
+    assert [e for e in errors if refused not in e] == [], errors
 
 
 def test_a_long_list_shows_its_first_players_then_page_by_page_and_finds_a_name(
