@@ -16,9 +16,9 @@ from cardroom.services import (
     SeatedAtClose,
     check_table_change,
     create_table,
-    delete_table,
     update_table,
 )
+from cardroom.table_removal import delete_table
 
 
 class TableChangeInline(ReadOnlyInline):

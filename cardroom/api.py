@@ -42,7 +42,6 @@ from cardroom.rulings import ruling_references
 from cardroom.services import (
     EDITABLE_FIELDS,
     create_table,
-    delete_table,
     engine_state,
     record_action,
     start_hand,
@@ -50,6 +49,7 @@ from cardroom.services import (
     void_hand,
     void_last_action,
 )
+from cardroom.table_removal import delete_table
 from rules.betting import (
     ERROR_400,
     ERROR_422,

@@ -11,7 +11,8 @@ from django.core.exceptions import ValidationError
 
 from cardroom import players
 from cardroom.models import Table, TableSeat
-from cardroom.services import TableInUse, delete_table, update_table
+from cardroom.services import TableInUse, update_table
+from cardroom.table_removal import delete_table
 from tests.factories import make_hand, make_table
 from tests.tournaments.factories import make_tournament
 
