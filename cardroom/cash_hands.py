@@ -100,6 +100,9 @@ def _plan(table: Table, straddle: bool = True) -> tuple[Plan, dict[str, Any], di
         "missed": {str(n): {"big": b, "small": s} for n, (b, s) in sorted(plan.missed.items())},
         "citations": [*plan.citations, *([citations.MISDEAL_REDEAL] if voided else [])],
         "redeal": [hand.number for hand in voided],
+        # No hand settled here yet: the button goes to the first player (CR-BB.6), which
+        # the desk says, for the dealer to correct where the room draws for the button.
+        "first_button": previous is None and not voided,
         "version": _fingerprint(table, seated),
     }
     return plan, proposal, seats

@@ -8,6 +8,7 @@ from typing import Any
 
 from cardroom.models import Hand, HandAction
 from cardroom.services import engine_blinds, engine_posts, engine_state
+from cardroom.table_choices import STANDARD_CHIPS
 from rules.engine.config import GameConfig
 from rules.engine.errors import IllegalAction
 from rules.engine.out_of_turn import CITATIONS as OUT_OF_TURN_CITATIONS
@@ -131,6 +132,30 @@ def straddler_of(hand: Hand, state: Any) -> int | None:
     return seat if seat != small and state.bring_in == amount else None
 
 
+def hand_chip_set(hand: Hand | None, table: Any) -> list[int]:
+    """The chips the chip reader offers for ``hand``: the stocked denominations from the
+    smallest chip that plays in the hand's own game (a tournament level's 25/50 plays no 1s
+    or 5s, though the room's table was set up 1/2), never a chip smaller than that
+    (``citations.SMALLEST_CHIP``); the table's set between hands."""
+    smallest = int((hand.game or {}).get("min_chip") or 0) if hand is not None else 0
+    if not smallest:
+        return list(table.chip_set)
+    return [chip for chip in STANDARD_CHIPS if chip >= smallest][:6]
+
+
+#: A chip reading's action, as the dealer says it.
+READING_WORDS = {
+    "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise", "all_in": "All-in",
+}  # fmt: skip
+
+
+def reading_words(action: str, to: int) -> str:
+    """What a chip reading counts as: "Raise to 600", "Call to 200" (the street's total, as the
+    action panel's raise box takes it), "Check"."""
+    word = READING_WORDS.get(action, action.replace("_", " ").capitalize())
+    return word if action == "check" else f"{word} to {chips(to)}"
+
+
 def chips(amount: int) -> str:
     """An amount as the desk writes it everywhere: with thousands separators ("12,000"), like
     the template's ``floatformat:"0g"``."""
@@ -172,6 +197,7 @@ def action_log(hand: Hand, actions: list[HandAction]) -> list[dict[str, Any]]:
         engine_blinds(hand.blinds),
         engine_posts(hand.posts),
     )
+    names = hand.names or {}
     raises: list[tuple[int, int, str, str]] = []  # (index, seat, street, verb): the bet grew
     held_on: dict[int, str] = {}  # a held action's index: the street it was made on
     entries, index = [], 0
@@ -179,7 +205,7 @@ def action_log(hand: Hand, actions: list[HandAction]) -> list[dict[str, Any]]:
         live = entry.voided_at is None
         trial = state if live else state.copy()
         before, street, bet = list(trial.held), trial.street, trial.current_bet
-        text = log_line(trial, index, entry)
+        text = log_line(trial, index, entry, names)
         notes = []
         if any(h.index == index for h in trial.held):
             held_on[index] = street
@@ -191,7 +217,7 @@ def action_log(hand: Hand, actions: list[HandAction]) -> list[dict[str, Any]]:
         for settled in before:
             if settled in trial.held:
                 continue
-            notes.append(settle_note(settled, settled in trial.voided, held_on, raises))
+            notes.append(settle_note(settled, settled in trial.voided, held_on, raises, names))
         entries.append({"action": entry, "text": text, "notes": notes})
         if live:
             index += 1
@@ -199,49 +225,78 @@ def action_log(hand: Hand, actions: list[HandAction]) -> list[dict[str, Any]]:
 
 
 def settle_note(
-    held: Held, void: bool, held_on: dict[int, str], raises: list[tuple[int, int, str, str]]
+    held: Held,
+    void: bool,
+    held_on: dict[int, str],
+    raises: list[tuple[int, int, str, str]],
+    names: dict[str, str] | None = None,
 ) -> str:
-    """A held action settled (TDA-53): "Seat 6's out-of-turn raise to 800 stands: ...", or
-    "... is void: seat 5 raised; seat 6 has every option"."""
+    """A held action settled (TDA-53): "Seat 6 Ana Ruiz's out-of-turn raise to 800 stands:
+    ...", or "... is void: seat 5 Bo Chen raised; seat 6 has every option"."""
     seat, words = held.seat, held_words(held.action)
+    who = seat_words(seat, names)
     if not void:
-        return f"Seat {seat}'s out-of-turn {words} stands: the action to it did not change"
+        return f"{who}'s out-of-turn {words} stands: the action to it did not change"
     street = held_on.get(held.index)
     changed = next((r for r in raises if r[0] > held.index and r[2] == street), None)
     if changed is None:
-        return f"Seat {seat}'s out-of-turn {words} is void: its turn never came on the {street}"
+        return f"{who}'s out-of-turn {words} is void: its turn never came on the {street}"
     return (
-        f"Seat {seat}'s out-of-turn {words} is void: seat {changed[1]} {changed[3]}; "
-        f"seat {seat} has every option"
+        f"{who}'s out-of-turn {words} is void: {seat_words(changed[1], names, lower=True)}"
+        f" {changed[3]}; seat {seat} has every option"
     )
 
 
-def log_line(state: HandState, index: int, entry: HandAction) -> str:
-    """Play ``entry`` on ``state`` (held if made out of turn) and say what it did."""
+def seat_words(seat: int, names: dict[str, str] | None = None, *, lower: bool = False) -> str:
+    """A seat as the desk names it: "Seat 1 Ana Ruiz" when the hand knows who sat there (the
+    seat map's names, kept on the hand), else "Seat 1"."""
+    name = (names or {}).get(str(seat), "")
+    return f"{'seat' if lower else 'Seat'} {seat}" + (f" {name}" if name else "")
+
+
+#: Each action's words, never its code ("all_in" is "goes all-in").
+ACTION_WORDS = {
+    "fold": "folds",
+    "check": "checks",
+    "call": "calls",
+    "bet": "bets",
+    "raise": "raises",
+    "all_in": "goes all-in",
+}
+
+
+def log_line(
+    state: HandState, index: int, entry: HandAction, names: dict[str, str] | None = None
+) -> str:
+    """Play ``entry`` on ``state`` (held if made out of turn) and say what it did, naming the
+    player where the hand knows them ("Seat 1 Ana Ruiz goes all-in for 400")."""
     seat = entry.seat
+    who = seat_words(seat, names)
     facing = state.current_bet
     wager, stack = state.street_wager.get(seat, 0), state.stacks.get(seat, 0)
     try:
         action = Action.from_dict(entry.as_engine_dict())
         refused = play_action(state, index, action)
     except (IllegalAction, ValueError):
-        return f"Seat {seat} {entry.action.replace('_', ' ')}"
+        words = ACTION_WORDS.get(entry.action, entry.action.replace("_", " "))
+        amount = f" {chips(entry.to)}" if entry.to is not None else ""
+        return f"{who} {words}{amount}"
     if refused is None and any(h.index == index for h in state.held):
-        return f"Seat {seat}: {held_words(action)} out of turn, held until its turn"
+        return f"{who}: {held_words(action)} out of turn, held until its turn"
     paid = stack - state.stacks[seat]
     kind = ActionKind(entry.action)
     if kind is ActionKind.FOLD:
-        return f"Seat {seat} folds"
+        return f"{who} folds"
     if kind is ActionKind.CHECK or (kind is ActionKind.CALL and paid == 0):
-        return f"Seat {seat} checks"
+        return f"{who} checks"
     if kind is ActionKind.ALL_IN or paid == stack:
         # The chips in front of the player once all-in: this street's whole wager.
-        return f"Seat {seat} all-in for {chips(wager + paid)}"
+        return f"{who} goes all-in for {chips(wager + paid)}"
     if kind is ActionKind.CALL:
-        return f"Seat {seat} calls {chips(paid)}"
+        return f"{who} calls {chips(paid)}"
     if facing == 0:
-        return f"Seat {seat} bets {chips(wager + paid)}"
-    return f"Seat {seat} raises to {chips(wager + paid)}"
+        return f"{who} bets {chips(wager + paid)}"
+    return f"{who} raises to {chips(wager + paid)}"
 
 
 def correction_words(hand: Hand) -> str:
@@ -406,7 +461,7 @@ def showdown_from_taps(
 
 
 def award_rows(hand: Hand) -> list[dict[str, Any]]:
-    """After the award: each seat dealt in, what it won and its stack."""
+    """After the award: each seat dealt in, what it won (in words) and its stack."""
     result = hand.result or {}
     names = hand.names or {}
     won: dict[int, int] = {}
@@ -415,14 +470,43 @@ def award_rows(hand: Hand) -> list[dict[str, Any]]:
             won[award["seat"]] = won.get(award["seat"], 0) + award["amount"]
     back = {entry["seat"]: entry["amount"] for entry in result.get("returned", [])}
     start = {entry["seat"]: entry["stack"] for entry in hand.seats}
+    walk = walk_winner(hand, won)
     return [
         {
             "seat": entry["seat"],
             "name": names.get(str(entry["seat"]), ""),
             "won": won.get(entry["seat"], 0),
             "returned": back.get(entry["seat"], 0),
+            "words": award_words(
+                won.get(entry["seat"], 0), back.get(entry["seat"], 0), walk=walk == entry["seat"]
+            ),
             "stack": entry["stack"],
             "change": entry["stack"] - start.get(entry["seat"], 0),
         }
         for entry in result.get("stacks", [])
     ]
+
+
+def walk_winner(hand: Hand, won: dict[int, int]) -> int | None:
+    """The seat that won a walk, or None: everyone folded to a player who never had to act
+    (the big blind, or the straddle), so the pot is the blinds and the big blind's part
+    nobody called goes back (``HandState.returned``)."""
+    actions = [a for a in hand.actions.all() if a.voided_at is None]
+    winners = [seat for seat, amount in won.items() if amount]
+    if not actions or len(winners) != 1 or any(a.action != "fold" for a in actions):
+        return None
+    return winners[0] if all(a.seat != winners[0] for a in actions) else None
+
+
+def award_words(won: int, returned: int, *, walk: bool = False) -> str:
+    """What a seat took from the award, as the floor says it: "wins the blinds: 3 (2 won,
+    1 uncalled returned)" for a walk, "wins 600 · 150 uncalled returned" otherwise; the
+    uncalled part of a bet is never won, it goes back to whoever bet it."""
+    if walk:
+        return f"wins the blinds: {chips(won + returned)}" + (
+            f" ({chips(won)} won, {chips(returned)} uncalled returned)" if returned else ""
+        )
+    parts = [f"wins {chips(won)}"] if won else []
+    if returned:
+        parts.append(f"{chips(returned)} uncalled returned")
+    return " · ".join(parts)

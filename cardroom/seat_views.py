@@ -26,6 +26,7 @@ from cardroom.desk import (
     award_rows,
     correction_words,
     desk_view,
+    hand_chip_set,
     showdown_from_taps,
     showdown_view,
 )
@@ -34,7 +35,7 @@ from cardroom.models import Hand, HandStatus, Player, SeatEvent, Table, TableSea
 from cardroom.parsers import whole_number
 from cardroom.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.roles import HAND_WRITERS, READERS, has_role, role_required
-from cardroom.seat_words import proposal_view, seat_map, tournament_news
+from cardroom.seat_words import agree_with_proposal, proposal_view, seat_map, tournament_news
 from cardroom.services import award_hand, engine_state
 from cardroom.table_choices import TableKind, TableStatus
 from rules.engine.errors import BadInput, IllegalAction
@@ -68,7 +69,7 @@ def render_desk(
         "deal_form": deal_form or DealForm(table=table),
         "refusal": refusal,
         "can_write": has_role(request.user, *HAND_WRITERS),
-        "count_form": CountForm(chip_set=table.chip_set),
+        "count_form": CountForm(chip_set=hand_chip_set(hand, table)),
         "desk_version": desk_version(table, hand) if version is None else version,
         **session_context(table, hand, state),
     }
@@ -152,6 +153,8 @@ def session_context(table: Table, hand: Hand | None, state: HandState | None) ->
     elif mode != "typed" and between and not awaiting_award:
         try:
             context["proposal"] = proposal_view(table, table_play.propose(table), seated)
+            if context["seat_map"]:
+                agree_with_proposal(table, context["seat_map"], context["proposal"])
         except (ValidationError, BadInput, Conflict, IllegalAction) as exc:
             context["proposal_error"] = message_of(exc)
     return context

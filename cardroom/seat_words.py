@@ -88,22 +88,39 @@ def seat_map(table: Table, seated: list[TableSeat]) -> list[dict[str, Any]]:
     return rows
 
 
+def waiting_reason(table: Table, row: TableSeat | None) -> str:
+    """Why a seat the proposal does not deal in waits, short: the player's choice (or the
+    table's rule) to wait for the big blind, or a player who would post but sits between the
+    button and the big blind and is dealt in once the button passes (CR-BB.6)."""
+    if row is None or row.waits_for_big_blind:
+        return "waits for the big blind"
+    if table.missed_blinds != "post":
+        return "waits for the big blind (this table's rule)"
+    return "waits for the button to pass (CR-BB.6), then posts"
+
+
 def waiting_words(table: Table, seated: list[TableSeat], waiting: list[int]) -> list[str]:
-    """Why each seat not dealt in waits: the player's choice (or the table's rule) to wait for
-    the big blind, or a player who would post but sits between the button and the big blind
-    and is dealt in once the button passes (CR-BB.6)."""
+    """Why each seat not dealt in waits (``waiting_reason``), with the player's name."""
     rows = {s.seat: s for s in seated}
     words = []
     for seat in waiting:
         row = rows.get(seat)
         who = f"Seat {seat}" + (f" ({row.player.name})" if row is not None else "")
-        if row is None or row.waits_for_big_blind:
-            words.append(f"{who} waits for the big blind.")
-        elif table.missed_blinds != "post":
-            words.append(f"{who} waits for the big blind (this table's rule).")
-        else:
-            words.append(f"{who} waits for the button to pass (CR-BB.6), then posts.")
+        words.append(f"{who} {waiting_reason(table, row)}.")
     return words
+
+
+def agree_with_proposal(table: Table, rows: list[dict[str, Any]], proposal: dict[str, Any]) -> None:
+    """The seat map says what the proposal says: a player the next hand leaves out to wait
+    (new, or back, and waiting for the big blind or for the button to pass: CR-BB.6) reads
+    "Waits ...", never "Playing · new"."""
+    waiting = set(proposal.get("waiting") or [])
+    for row in rows:
+        if row["open"] or row["seat"] not in waiting or row["status"] != "playing":
+            continue
+        row["status"] = "waiting"
+        reason = waiting_reason(table, row["row"])
+        row["waits"] = reason[0].upper() + reason[1:]
 
 
 def missed_words(seated: list[TableSeat], proposal: dict[str, Any]) -> list[str]:
@@ -188,9 +205,23 @@ def proposal_view(
         "dead_small": blinds.get("small") is None,
         "dealt": dealt,
         "dead_button": proposal.get("button") not in dealt,
+        "button_words": first_button_words(proposal),
         # A dead button sits where nobody is dealt in (CR-BB.1): any seat may hold it.
         "button_seats": range(1, table.seats + 1),
     }
+
+
+def first_button_words(proposal: dict[str, Any]) -> str:
+    """How the first hand's button was chosen, said on the proposal: the first player from
+    seat 1 (CR-BB.6); a room that draws for the button (high card) deals with Correct, the
+    draw as the reason, which the hand keeps. "" once the table has a hand behind it."""
+    if not proposal.get("first_button"):
+        return ""
+    return (
+        f"Button: seat {proposal.get('button')}, the first player from seat 1, as at every"
+        f" table's first hand ({citations.NEW_PLAYER}). Where the room draws for the button"
+        " (high card), draw it and deal with Correct, giving the draw as the reason."
+    )
 
 
 def straddler_words(proposal: dict[str, Any], straddle: int) -> dict[str, Any] | None:

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from cardroom.api_errors import Conflict
 from cardroom.converters import IdConverter
-from cardroom.desk import own_repeat
+from cardroom.desk import action_log, hand_chip_set, own_repeat, reading_words
 from cardroom.filters import RulingFilter, TableFilter, filtered
 from cardroom.floor import (
     FloorFilter,
@@ -51,6 +51,7 @@ from cardroom.roles import (
     RULING_WRITERS,
     Role,
     RoleRequired,
+    has_role,
     may_open_or_close,
     refusal_context,
     role_required,
@@ -537,9 +538,16 @@ def render_ruling_form(
         "cited": [(rule, notes.get(rule.citation_id, "")) for rule in cited],
         "precedents": precedents([rule.citation_id for rule in cited]),
     }  # fmt: skip
+    if hand is not None:
+        # The picker says each action as the desk's log does ("Seat 1 Ana Ruiz goes all-in
+        # for 400"), never its stored codes ("seat 1 all_in").
+        context["action_lines"] = [
+            (line["action"].seq, line["text"], line["action"].voided_at is not None)
+            for line in action_log(hand, list(hand.actions.all()))
+        ]
     if hand is not None and hand.state == HandStatus.IN_PROGRESS:
         # "What does this count as?" for the hand in dispute, as on the desk.
-        context["count_form"] = CountForm(chip_set=hand.table.chip_set)
+        context["count_form"] = CountForm(chip_set=hand_chip_set(hand, hand.table))
     template = (
         "cardroom/ruling_form.html#ruling-form" if request.htmx else "cardroom/ruling_form.html"
     )
@@ -580,13 +588,21 @@ def desk_interpret(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
     """ "What does this count as?": the chips tapped and the words ticked, read by the engine.
     Writes nothing, so every reader may use it."""
     hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
-    form = CountForm(request.POST, chip_set=hand.table.chip_set)
+    form = CountForm(request.POST, chip_set=hand_chip_set(hand, hand.table))
     context: dict[str, Any] = {"hand": hand, "table": hand.table, "count_form": form}
     status = 200
     if form.is_valid() and form.cleaned_data["chips"] and not form.cleaned_data["adding"]:
         try:
             state = engine_state(hand)
-            context["reading"] = interpret(facing_of(state), form.physical())
+            reading = interpret(facing_of(state), form.physical())
+            context["reading"] = reading
+            context["reading_words"] = reading_words(reading.action, reading.to)
+            # The reading entered as the action of the seat to act, through the action
+            # panel's view (desk_act) with this hand's step, for those who enter actions.
+            # (At the desk only: the ruling form's reader has no action panel to swap.)
+            context["to_act"] = state.to_act
+            context["can_write"] = has_role(request.user, *HAND_WRITERS)
+            context["on_desk"] = request.POST.get("on_desk") == "1"
         except (IllegalAction, BadInput) as exc:
             context["reading_error"] = exc
             status = 422

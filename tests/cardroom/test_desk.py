@@ -103,12 +103,12 @@ def test_the_chip_reader_counts_chips_and_words_with_the_rule(persona_client: An
     client = persona_client("staff")  # it writes nothing: every reader may use it
     one_chip = count(client, hand, chips=["25"])
     assert one_chip.status_code == 200
-    assert "CALL to 2</strong>, 23 back" in one_chip.text  # an oversized chip is a call
+    assert "Call to 2</strong>, 23 back" in one_chip.text  # an oversized chip is a call
     assert 'class="citation"' in one_chip.text
     two_chips = count(client, hand, chips=["5", "1"])
-    assert "RAISE to 6</strong>" in two_chips.text  # the 50% standard reached
+    assert "Raise to 6</strong>" in two_chips.text  # the 50% standard reached
     said = count(client, hand, chips=["5", "5"], verbal="raise", verbal_to="10")
-    assert "RAISE to 10</strong>" in said.text
+    assert "Raise to 10</strong>" in said.text
     assert hand.actions.count() == 0
 
 
@@ -160,7 +160,7 @@ def test_the_action_log_states_the_amounts_in_the_dealers_words() -> None:
     assert log_lines(hand) == [
         "Seat 1 raises to 6",
         "Seat 2 calls 5",  # the small blind had 1 in
-        "Seat 3 all-in for 50",  # the big blind's whole stack: 2 posted and 48 more
+        "Seat 3 goes all-in for 50",  # the big blind's whole stack: 2 posted and 48 more
         "Seat 1 calls 44",
     ]
     play(hand, (2, "fold", None))
@@ -187,7 +187,7 @@ def test_the_log_says_checks_and_bets_and_words_a_voided_action_as_entered() -> 
         "Seat 2 bets 10",  # voided, still worded as it was entered
         "Seat 2 bets 8",
         "Seat 3 calls 8",
-        "Seat 1 all-in for 198",
+        "Seat 1 goes all-in for 198",
     ]
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from cardroom.desk import award_words
 from cardroom.models import Hand, Table
 from tests.cardroom import desk_client
 from tests.cardroom.desk_client import deal, fold_to_the_big_blind, latest, post, to_act
@@ -109,7 +110,7 @@ def test_the_log_and_the_action_panel_write_amounts_with_thousands_separators(
     answer = post(client, f"/hands/{hand.pk}/act/", data)
     assert answer.status_code == 200, answer.content.decode()
     html = answer.content.decode()
-    assert f"Seat {first} raises to 12,000" in html
+    assert f"Seat {first} {hand.names[str(first)]} raises to 12,000" in html
     log = html[html.index('<ol class="log">') :]
     assert "12000" not in log[: log.index("</ol>")]
     panel = html[html.index('<div class="row action-row">') :]
@@ -120,7 +121,7 @@ def test_the_log_and_the_action_panel_write_amounts_with_thousands_separators(
     second = to_act(client, table)
     data = {"expected_seq": hand.seq, "seat": second, "action": "call"}
     html = post(client, f"/hands/{hand.pk}/act/", data).content.decode()
-    assert re.search(rf"Seat {second} calls 11,99[89]<", html)
+    assert re.search(rf"Seat {second} {hand.names[str(second)]} calls 11,99[89]<", html)
 
 
 def test_a_held_action_is_worded_with_separators_too() -> None:
@@ -254,7 +255,7 @@ def test_a_race_lost_says_the_latest_action_and_who_is_to_act_now(
     alert = html[html.index('role="alert"') :]
     alert = alert[: alert.index("</div>")]
     assert "Someone else got there first" in alert
-    assert f"Latest: Seat {first} calls 2" in alert, alert
+    assert f"Latest: Seat {first} {hand.names[str(first)]} calls 2" in alert, alert
     assert f"Seat {after} is now to act." in alert, alert
 
 
@@ -270,13 +271,13 @@ def test_showdown_legends_and_award_rows_read_cleanly() -> None:
     html = render_to_string("cardroom/desk_seats.html#board", {"showdown": showdown, "board": 1})
     assert re.search(r"Side pot 1: <strong>6</strong>", html), html
     rows = [
-        {"seat": 1, "name": "Ana", "won": 0, "returned": 151, "stack": 151},
-        {"seat": 2, "name": "Bo", "won": 6, "returned": 4, "stack": 10},
+        {"seat": 1, "name": "Ana", "words": award_words(0, 151), "stack": 151},
+        {"seat": 2, "name": "Bo", "words": award_words(6, 4), "stack": 10},
     ]
     hand = {"number": 3, "result": {}}
     html = render_to_string("cardroom/desk_seats.html#awarded", {"awarded": rows, "hand": hand})
-    assert '<span class="award-won">151 back uncalled</span>' in html, html
-    assert '<span class="award-won">wins 6 · 4 back uncalled</span>' in html, html
+    assert '<span class="award-won">151 uncalled returned</span>' in html, html
+    assert '<span class="award-won">wins 6 · 4 uncalled returned</span>' in html, html
 
 
 def test_the_seat_forms_aside_is_not_inside_its_label(persona_client: Any, table: Table) -> None:

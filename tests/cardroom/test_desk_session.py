@@ -132,7 +132,7 @@ def test_the_log_and_the_facts_of_a_hand_with_a_missed_blind_post(
         )
     html = client.get(f"/tables/{table.number}/desk/").content.decode()
     log = re.findall(r'<span class="log-line">([^<]+)</span>', html)
-    assert log == ["Seat 4 calls 2", "Seat 1 checks", "Seat 2 folds"]
+    assert log == ["Seat 4 Di Eng calls 2", "Seat 1 Ana Ruiz checks", "Seat 2 Bo Chen folds"]
     assert "incl. 1 dead" in html
 
 
