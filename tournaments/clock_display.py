@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.core import signing
 from django.db.models import Count, Q
 
 from tournaments.clock_reading import ClockReading, level_dict, read_clock
@@ -125,3 +126,30 @@ def room_labels(state: Mapping[str, Any]) -> dict[str, str]:
         "next": level_line(state["next_level"]),
         "average_stack": f"{state['average_stack']:,}",
     }
+
+
+# --- the TV link -----------------------------------------------------------------------------
+# A room's TV shows the clock all day with nobody logged in on it. The director copies a link
+# for it from the clock page: signed with the site's key for this one tournament's display and
+# the state it polls, read-only, and only for a few days (a new day's TV gets a fresh link). It
+# shows what the public board already shows of the event (level, blinds, time, players left).
+
+TV_LINK_SALT = "cardroom.tournaments.room-display"
+TV_LINK_DAYS = 3
+
+
+def tv_link_token(tournament: Tournament) -> str:
+    return signing.TimestampSigner(salt=TV_LINK_SALT).sign(str(tournament.pk))
+
+
+def tv_link_opens(token: str, pk: int) -> bool:
+    """Whether ``token`` is a TV link of tournament ``pk`` still in date."""
+    if not token or len(token) > 200:
+        return False
+    try:
+        signed = signing.TimestampSigner(salt=TV_LINK_SALT).unsign(
+            token, max_age=timedelta(days=TV_LINK_DAYS)
+        )
+    except signing.BadSignature:  # tampered, another tournament's, or expired
+        return False
+    return signed == str(pk)

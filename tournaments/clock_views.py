@@ -5,10 +5,13 @@ Thin views, as in ``tournaments.views``, whose refusal and action helpers they s
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
+from django.contrib.auth.decorators import login_not_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -17,7 +20,13 @@ from django.views.decorators.http import require_GET, require_POST
 from cardroom.request_types import AuthenticatedRequest
 from cardroom.roles import READERS, Role, role_required
 from tournaments.clock import advance_level, pause_clock, resume_clock, start_clock
-from tournaments.clock_display import room_labels, room_state
+from tournaments.clock_display import (
+    TV_LINK_DAYS,
+    room_labels,
+    room_state,
+    tv_link_opens,
+    tv_link_token,
+)
 from tournaments.clock_reading import read_clock
 from tournaments.models import ClockState, Tournament
 from tournaments.views import act, refused, tournament_or_404
@@ -28,7 +37,30 @@ def clock_context(tournament: Tournament) -> dict[str, Any]:
     levels = list(tournament.levels.all())
     reading = read_clock(tournament, levels, timezone.now())
     structure = [(reading.names[level.number], level) for level in levels]
-    return {"tournament": tournament, "structure": structure, "clock": reading}
+    return {
+        "tournament": tournament,
+        "structure": structure,
+        "clock": reading,
+        "tv_token": tv_link_token(tournament),
+        "tv_link_days": TV_LINK_DAYS,
+    }
+
+
+def reader_or_tv_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The room display and its state: a log-in with a role, or the TV link's ``tv`` token
+    for this tournament (``clock_display.tv_link_opens``); anyone else logs in first."""
+    guarded = role_required(*READERS)(view)
+
+    @login_not_required
+    @wraps(view)
+    def wrapped(request: HttpRequest, pk: int) -> HttpResponse:
+        if tv_link_opens(request.GET.get("tv", ""), pk):
+            return view(request, pk)
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return guarded(request, pk)
+
+    return wrapped
 
 
 @require_GET
@@ -39,18 +71,23 @@ def clock(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-@role_required(*READERS)
-def clock_display(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+@reader_or_tv_link
+def clock_display(request: HttpRequest, pk: int) -> HttpResponse:
     """The room display: the clock full-screen on a TV, no navigation, kept by static/js/clock.js."""
     tournament = tournament_or_404(pk)
     state = room_state(tournament, list(tournament.levels.all()), timezone.now())
-    context = {"tournament": tournament, "state": state, "labels": room_labels(state)}
+    context = {
+        "tournament": tournament,
+        "state": state,
+        "labels": room_labels(state),
+        "tv": request.GET.get("tv", "") if tv_link_opens(request.GET.get("tv", ""), pk) else "",
+    }
     return render(request, "tournaments/clock_display.html", context)
 
 
 @require_GET
-@role_required(*READERS)
-def clock_state(request: AuthenticatedRequest, pk: int) -> JsonResponse:
+@reader_or_tv_link
+def clock_state(request: HttpRequest, pk: int) -> JsonResponse:
     """What the room display polls: a fixed-size GET, the state as of the server's clock."""
     tournament = tournament_or_404(pk)
     state = room_state(tournament, list(tournament.levels.all()), timezone.now())

@@ -142,7 +142,12 @@
 
   function audioContext() {
     var Context = window.AudioContext || window.webkitAudioContext;
-    if (!audio && Context) { audio = new Context(); }
+    if (!audio && Context) {
+      audio = new Context();
+      // However the sound comes on (a touch, a key, a browser started with sound allowed),
+      // the note follows it: a context made inside the touch starts running, never resumed.
+      audio.addEventListener("statechange", showSoundNote);
+    }
     return audio;
   }
 
@@ -183,9 +188,14 @@
     if (ctx && ctx.state !== "running" && ctx.resume) {
       ctx.resume().then(showSoundNote, function () {});
     }
+    showSoundNote();
   }
 
   function showSoundNote() { view.sound.hidden = !soundBlocked(); }
+  // Nobody touches a TV on the wall: after a minute the note shrinks to a small mark in the
+  // corner instead of sitting under the clock all day (README: a TV with sound starts its
+  // browser with sound allowed).
+  setTimeout(function () { view.sound.classList.add("room-sound-quiet"); }, 60000);
 
   document.addEventListener("pointerdown", unlockSound);
   document.addEventListener("keydown", unlockSound);

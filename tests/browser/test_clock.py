@@ -343,3 +343,32 @@ def test_the_room_display_fits_the_screen_with_nothing_below_the_fold(
     box = page.locator("#room-time").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1024, box
     assert page.evaluate("document.documentElement.scrollWidth") <= 1024
+
+
+def test_a_tv_opens_the_room_display_from_its_link_without_a_log_in(
+    login_page: Any, director: Any, live_server: Any, browser: Any
+) -> None:
+    """The director copies the TV link from the clock page; a TV with nobody logged in opens
+    it, follows the clock through its polls, and a touch turns the sound on and its note off."""
+    from tests.conftest import between_requests
+    from tournaments.clock import advance_level
+
+    tournament = running_at(director, seconds_in=60)
+    page = login_page("td")
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/")
+    link = page.get_by_label(re.compile("TV link")).input_value()
+    assert "?tv=" in link
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv.add_init_script(AUDIO_SPY)
+    tv.goto(link)
+    expect(tv.locator("#room-level")).to_have_text("Level 1")
+    tv.locator("#room-time").click()  # a touch: sound on
+    expect(tv.locator("#room-sound")).to_be_hidden()
+    with between_requests():
+        advance_level(tournament=tournament, by=director)  # the director moves the clock on
+    expect(tv.locator("#room-level")).to_have_text("Level 2", timeout=8000)
+    expect(tv.locator("body")).to_have_attribute("data-chimes", "1")
+    expect(tv.locator("#room-reconnecting")).to_be_hidden()
+    # The link opens the display, nothing else.
+    tv.goto(f"{live_server.url}/tournaments/{tournament.pk}/?tv={link.split('?tv=')[1]}")
+    expect(tv.get_by_label("Username")).to_be_visible()

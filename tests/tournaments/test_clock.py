@@ -279,3 +279,44 @@ def test_the_shift_expects_the_next_level_even_when_its_wait_for_the_change_wake
     assert shown is not None and shown.level is not None
     assert shown.level.number == 2
     assert timedelta(minutes=19, seconds=59) < shown.remaining <= timedelta(minutes=20)
+
+
+def test_the_tv_link_opens_the_display_and_its_state_without_a_log_in(
+    tournament: Tournament, client: Any, persona_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A TV on the wall has nobody logged in: the director's TV link opens this tournament's
+    room display and the state it polls, read-only, and nothing else."""
+    from django.core import signing
+
+    from tournaments.clock_display import TV_LINK_DAYS, tv_link_token
+
+    token = tv_link_token(tournament)
+    display = f"/tournaments/{tournament.pk}/clock/display/"
+    state = f"{display}state/"
+    assert client.get(display).status_code == 302  # no link, no log-in: log in first
+    page = client.get(display, {"tv": token})
+    assert page.status_code == 200
+    assert f'data-state-url="{state}?tv=' in page.content.decode()
+    answer = client.get(state, {"tv": token})
+    assert answer.status_code == 200 and "state" in answer.json()
+    # Tampered, for another tournament, or on any other page: the log-in page.
+    assert client.get(display, {"tv": token[:-2] + "xx"}).status_code == 302
+    other = make_tournament(by=tournament.created_by, name="Other", first_table=301)
+    assert client.get(f"/tournaments/{other.pk}/clock/display/", {"tv": token}).status_code == 302
+    assert client.get(f"/tournaments/{tournament.pk}/", {"tv": token}).status_code == 302
+    assert client.post(f"/tournaments/{tournament.pk}/clock/", {"tv": token}).status_code == 302
+    # A few days, then the TV needs a fresh link.
+    later = time.time() + TV_LINK_DAYS * 86400 + 60
+    monkeypatch.setattr(signing.time, "time", lambda: later)
+    assert client.get(display, {"tv": token}).status_code == 302
+    # A role's log-in still opens it without a link; the link is shown to directors only.
+    assert persona_client("staff").get(display).status_code == 200
+    monkeypatch.undo()
+    assert (
+        "TV link"
+        in persona_client("director").get(f"/tournaments/{tournament.pk}/clock/").content.decode()
+    )
+    assert (
+        "TV link"
+        not in persona_client("staff").get(f"/tournaments/{tournament.pk}/clock/").content.decode()
+    )
