@@ -230,13 +230,16 @@ def entrant_register(request: AuthenticatedRequest, pk: int) -> HttpResponse:
             alternate=data["alternate"], reentry_of=data["reentry_of"],
         )  # fmt: skip
     refused = [row for row in results if row.refusal]
-    status = 422 if refused or not form.is_valid() else 200
+    # 422 only when nothing was written: a list partly registered is a 200 that says which
+    # names were refused (a 422 never leaves rows behind).
+    status = 200 if any(row.entrant for row in results) else 422
     if request.htmx:
         return registration_answer(request, tournament, form, results, status)
-    registered = [row.entrant for row in results if row.entrant is not None]
-    for entrant in registered:
-        messages.success(request, f"{entrant.name} registered (#{entrant.number}).")
-    if status == 200:
+    if not refused and form.is_valid():
+        for row in results:
+            entrant = row.entrant
+            if entrant is not None:
+                messages.success(request, f"{entrant.name} registered (#{entrant.number}).")
         return redirect(reverse("tournaments:detail", args=[pk]))
     # Without JavaScript: the page again, the refused names left in the box with their reasons.
     left = "\n".join(row.name for row in refused) if form.is_valid() else request.POST.get("name")
@@ -248,7 +251,7 @@ def entrant_register(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         "results": results,
         "box_invalid": True,
     }
-    return render(request, "tournaments/detail.html", context, status=422)
+    return render(request, "tournaments/detail.html", context, status=status)
 
 
 def registration_answer(
