@@ -590,6 +590,9 @@ def desk_interpret(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
     hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
     form = CountForm(request.POST, chip_set=hand_chip_set(hand, hand.table))
     context: dict[str, Any] = {"hand": hand, "table": hand.table, "count_form": form}
+    # At the desk only (the ruling form's reader has no action panel to swap), kept by every
+    # answer of the reader, its reading may be entered as the action.
+    context["on_desk"] = request.POST.get("on_desk") == "1"
     status = 200
     if form.is_valid() and form.cleaned_data["chips"] and not form.cleaned_data["adding"]:
         try:
@@ -599,10 +602,8 @@ def desk_interpret(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
             context["reading_words"] = reading_words(reading.action, reading.to)
             # The reading entered as the action of the seat to act, through the action
             # panel's view (desk_act) with this hand's step, for those who enter actions.
-            # (At the desk only: the ruling form's reader has no action panel to swap.)
             context["to_act"] = state.to_act
             context["can_write"] = has_role(request.user, *HAND_WRITERS)
-            context["on_desk"] = request.POST.get("on_desk") == "1"
         except (IllegalAction, BadInput) as exc:
             context["reading_error"] = exc
             status = 422

@@ -117,8 +117,11 @@ def test_the_chip_readers_reading_is_entered_as_the_action_of_the_seat_to_act(
     hand = deal(client, table)
     first = to_act(client, table)
     name = hand.names[str(first)]
-    read = post(client, f"/hands/{hand.pk}/count/", {"chips": ["1", "1", "1"], "add": "1"})
+    read = post(
+        client, f"/hands/{hand.pk}/count/", {"chips": ["1", "1", "1"], "add": "1", "on_desk": "1"}
+    )
     assert read.status_code == 200
+    assert 'name="on_desk" value="1"' in read.content.decode()  # kept for the next read
     assert 'name="on_desk" value="1"' in desk(client, table)
     reading = {"chips": ["1"] * 4, "read": "1", "on_desk": "1"}
     # The ruling form's reader (no on_desk) reads the chips and offers no entering.
