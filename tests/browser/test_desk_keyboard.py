@@ -93,7 +93,7 @@ def test_one_desk_hand_played_with_the_keyboard_only(
     expect(log.nth(3)).to_contain_text("Seat 2 checks")
     assert_focus_in_panel(page)
 
-    act(page, "a", "Seat 3 all-in for 44", 5)  # 50 less the 6 put in before the flop
+    act(page, "a", "Seat 3 goes all-in for 44", 5)  # 50 less the 6 put in before the flop
     act(page, "c", "Seat 1 calls 44", 6)
     act(page, "f", "Seat 2 folds", 7)
     expect(page.locator("#action-panel")).to_contain_text("cards to showdown")
@@ -169,7 +169,7 @@ def test_enter_reads_the_chips_and_never_voids(
     helper.locator("select[name=verbal]").select_option("raise")
     helper.get_by_label("Amount said").fill("5")
     helper.get_by_label("Amount said").press("Enter")
-    expect(helper.get_by_role("status")).to_contain_text("RAISE to 5")
+    expect(helper.get_by_role("status")).to_contain_text("Raise to 5")
     expect(page.locator("#chips-out")).to_have_text("5")  # read, not a 1 chip added
 
     # Enter in a void's reason box does nothing: a void takes a press of its own button.
