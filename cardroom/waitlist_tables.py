@@ -160,26 +160,38 @@ def start_table_proposal(game_list: GameList) -> dict[str, Any]:
     """Whether the list has reached its threshold, the table of its game to start (an empty
     open one before a closed one), who can be seated now and who is skipped because they are
     playing at another table (they keep their place on the list)."""
-    waiting = [e for e in waitlists.live_entries(game_list) if waitlists.eligible(e)]
-    ready = len(waiting) >= game_list.start_threshold
+    eligible = waitlists.eligible_entries(game_list)
+    waiting = eligible.count()
+    ready = waiting >= game_list.start_threshold
     free = _free_tables(game_list)
     table = free[0] if free else None
     seated = _seated_at()
     seats = table.seats if table is not None else game_list.start_threshold
-    starters = [e for e in waiting if e.player_id not in seated][:seats]
-    last = waiting.index(starters[-1]) + 1 if starters else len(waiting)
-    skipped = [(e, seated[e.player_id]) for e in waiting[:last] if e.player_id in seated]
+    # Down the list only as far as the table's seats (a list of 10,000 was read whole on every
+    # page and poll): those playing at another table are skipped up to the last one seated.
+    starters: list[WaitlistEntry] = []
+    skipped: list[tuple[WaitlistEntry, TableSeat]] = []
+    passed: list[tuple[WaitlistEntry, TableSeat]] = []
+    for entry in eligible.iterator(chunk_size=100):
+        if len(starters) == seats:
+            break
+        if entry.player_id in seated:
+            passed.append((entry, seated[entry.player_id]))
+        else:
+            starters.append(entry)
+            skipped, passed = skipped + passed, []
+    skipped = skipped if starters else passed
     if not ready:
-        message = f"{len(waiting)} of {game_list.start_threshold} players waiting."
+        message = f"{waiting} of {game_list.start_threshold} players waiting."
     elif table is None:
         message = (
             f"No {game_list.label} table is free (an open one nobody sits at, or a closed"
             " one): set one up to start the game."
         )
     elif table.status == TableStatus.OPEN:
-        message = f"{len(waiting)} waiting: start {game_list.label} at {table} (open, empty)."
+        message = f"{waiting} waiting: start {game_list.label} at {table} (open, empty)."
     else:
-        message = f"{len(waiting)} waiting: open {table} for {game_list.label}."
+        message = f"{waiting} waiting: open {table} for {game_list.label}."
     if ready and table is not None and skipped:
         message += (
             f" {len(starters)} of the {len(starters) + len(skipped)} can be seated now:"
@@ -187,7 +199,7 @@ def start_table_proposal(game_list: GameList) -> dict[str, Any]:
         )
     return {
         "ready": ready and table is not None and len(starters) >= 2,
-        "waiting": len(waiting),
+        "waiting": waiting,
         "threshold": game_list.start_threshold,
         "table": table,
         "players": starters,

@@ -421,11 +421,11 @@ def next_for_seat(
 def next_eligible(game_list: GameList, *, skip: Collection[int] = ()) -> WaitlistEntry | None:
     """The first waiting player in the room (a call-in who has not checked in is passed over),
     leaving out the entries in ``skip``."""
-    return _eligible(game_list).exclude(pk__in=list(skip)).first()
+    return eligible_entries(game_list).exclude(pk__in=list(skip)).first()
 
 
-def _eligible(game_list: GameList) -> QuerySet[WaitlistEntry]:
-    """``eligible`` as a query, in list order."""
+def eligible_entries(game_list: GameList) -> QuerySet[WaitlistEntry]:
+    """The entries ``eligible`` says yes to, as a query, in list order."""
     waiting = game_list.entries.filter(status=EntryStatus.WAITING)
     ready = waiting.filter(~Q(source=EntrySource.CALL_IN) | Q(checked_in_at__isnull=False))
     return ready.select_related("player").order_by("position", "id")
@@ -451,7 +451,7 @@ def next_for_seats(
         if entry_id is not None:
             missed[(number, seat_number)].add(entry_id)
     need = 1 + max(len(there[t.pk] | missed[(t.number, s)]) for t, s in seats)
-    first = list(_eligible(game_list)[:need])
+    first = list(eligible_entries(game_list)[:need])
     found: dict[tuple[int, int], WaitlistEntry | None] = {}
     for table, seat in seats:
         away = there[table.pk]
