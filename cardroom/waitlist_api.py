@@ -281,7 +281,7 @@ class ListsView(APIView):
 
     @extend_schema(summary="The open waitlists, each with how many wait, its first players in"
                    " order and its open seats (a page of lists: limit, offset)",
-                   parameters=PAGE_PARAMETERS,
+                   parameters=PAGE_PARAMETERS, operation_id="v1_waitlists_list",
                    responses={200: paged("GameListPage", GameListSerializer(many=True))})  # fmt: skip
     def get(self, request: Request) -> Response:
         waitlists.lapse_due()
