@@ -122,7 +122,7 @@ def say_limits(fields: dict[str, Any], limits: dict[str, tuple[int, int, str]]) 
             old = fields[name]
             fields[name] = WholeNumberField(
                 min_value=low, max_value=high, unit=unit, required=old.required,
-                label=old.label, help_text=old.help_text,
+                label=old.label, help_text=old.help_text, initial=old.initial,
             )  # fmt: skip
 
 

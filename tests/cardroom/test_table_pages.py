@@ -170,3 +170,11 @@ def test_number_fields_say_their_limits_in_a_floor_managers_words(
     assert words in errors[: errors.index("</")], errors[:300]
     assert "2147483647" not in html and "Ensure this value" not in html
     assert not Table.objects.exists()
+
+
+def test_a_new_table_form_starts_from_the_models_defaults(persona_client: Any) -> None:
+    """The number fields that say their limits in words keep the model's defaults: a new
+    table's form showed Seats, Ante and the clocks empty, and saving it was refused."""
+    html = persona_client("floor_manager").get("/tables/new/?preset=2-5-nl").content.decode()
+    seats = html.split('name="seats"')[1].split(">")[0]
+    assert 'value="9"' in seats
