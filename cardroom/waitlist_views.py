@@ -406,14 +406,34 @@ def render_lists(
     return render(request, template, page_context(request, **extra), status=status)
 
 
+#: The Conflict codes the waitlist services raise (``waitlists``, ``waitlist_tables``,
+#: ``waitlist_base`` and the ``players`` they seat through), each put in one of two sets; a
+#: test keeps every code they raise in one of them. A race lost: another device (or an offer's
+#: timer) changed the list, the seat or the must-move since the page showed it.
+#: ``player_seated``: the page seats a player playing elsewhere by moving them, so it reaches
+#: the page only when someone seated them meanwhile.
+RACES = frozenset(
+    {
+        "list_exists", "entry_changed", "already_called", "seat_taken", "seat_offered",
+        "player_moved", "ended", "seat_changed", "player_seated", "sitting_out", "playing",
+    }
+)  # fmt: skip
+#: The table's state refusing it now, nobody else's doing: a player dealt into the hand being
+#: played is not moved until it is over. Said "Not now", as the desk says it (seat_views).
+NOT_NOW = frozenset({"in_hand"})
+
+
 def refusal_text(exc: Exception, *, ran_out: str = "") -> str:
     """``ran_out``: the tap was on a seat offer that has since run out (``offer_ran_out``),
-    which says what happened instead of "someone else changed this"."""
+    which says what happened instead of "someone else changed this". "Someone else changed
+    this first" only for a race lost (``RACES``); any other Conflict is "Not now"."""
     if ran_out:
         detail = exc.message if isinstance(exc, Conflict) else " ".join(_messages(exc))
         return f"{ran_out} {detail} The list below is up to date."
-    if isinstance(exc, Conflict):
+    if isinstance(exc, Conflict) and exc.code in RACES:
         return f"Someone else changed this first: {exc.message} The list below is up to date."
+    if isinstance(exc, Conflict):
+        return f"Not now: {exc.message}"
     if isinstance(exc, ValidationError):
         return " ".join(exc.messages)
     return str(exc)
