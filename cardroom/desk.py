@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import cache
+
 from cardroom.models import Hand, HandAction
 from cardroom.services import engine_blinds, engine_posts, engine_state
 from cardroom.table_choices import STANDARD_CHIPS
@@ -99,16 +101,34 @@ def desk_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
     }
 
 
+#: How long a device's tap is remembered for its own repeat: a double tap, or a key pressed
+#: again before the answer came, arrives within seconds.
+TAP_MEMORY_SECONDS = 120
+
+
+def _tap_key(hand_id: int, seq: int) -> str:
+    return f"cardroom:desk-tap:{hand_id}:{seq}"
+
+
+def remember_tap(action: HandAction, device: str) -> None:
+    """Which device (its session) entered the action at this step of its hand, in the shared
+    cache: every web process can tell that device's own repeat from another device's tap."""
+    if device:
+        cache.set(_tap_key(action.hand_id, action.seq), device, TAP_MEMORY_SECONDS)
+
+
 def own_repeat(
-    hand: Hand, *, by: Any, expected_seq: int, seat: int, action: str, to: int | None,
-    out_of_turn: bool = False,
+    hand: Hand, *, device: str, by: Any, expected_seq: int, seat: int, action: str,
+    to: int | None, out_of_turn: bool = False,
 ) -> bool:  # fmt: skip
-    """Whether a post refused as stale is this person's own tap sent twice (a double tap, or a
-    key pressed again before the first answer came): the hand moved exactly one step since,
-    and that step is this same action, entered by this same log-in and not voided. The desk
-    then shows the hand as it is, without "Someone else got there first";
-    any other change since is a real conflict and is said."""
-    if hand.seq != expected_seq + 1:
+    """Whether a post refused as stale is this device's own tap sent twice (a double tap, or
+    a key pressed again before the first answer came): the hand moved exactly one step since,
+    and that step is this same action, entered by this log-in from this device (its session)
+    and not voided. The desk then shows the hand as it is, without "Someone else got there
+    first"; any other change since, or the same action from another device, is said."""
+    if not device or hand.seq != expected_seq + 1:
+        return False
+    if cache.get(_tap_key(hand.pk, expected_seq + 1)) != device:
         return False
     last = hand.actions.filter(seq=expected_seq + 1, voided_at__isnull=True).first()
     return (

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from cardroom.api_errors import Conflict
 from cardroom.converters import IdConverter
-from cardroom.desk import action_log, hand_chip_set, own_repeat, reading_words
+from cardroom.desk import action_log, hand_chip_set, own_repeat, reading_words, remember_tap
 from cardroom.filters import RulingFilter, TableFilter, filtered
 from cardroom.floor import (
     FloorFilter,
@@ -328,10 +328,11 @@ def desk_act(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
     form = ActionForm(request.POST)
     if not form.is_valid():
         return render_desk(request, hand.table, hand, refusal=form_refusal(form), status=422)
+    device = request.session.session_key or ""
     try:
-        record_action(hand=hand, by=request.user, **form.cleaned_data)
+        entered = record_action(hand=hand, by=request.user, **form.cleaned_data)
     except StaleHand as exc:  # another device entered first: said in a dealer's words
-        if own_repeat(exc.hand, by=request.user, **form.cleaned_data):
+        if own_repeat(exc.hand, device=device, by=request.user, **form.cleaned_data):
             # This device's own second tap: the first went in; the desk as it is now.
             return render_desk(request, hand.table, exc.hand)
         return refused(request, hand.table, exc)
@@ -345,6 +346,7 @@ def desk_act(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
         return render_desk(
             request, hand.table, hand, refusal={"message": " ".join(exc.messages)}, status=422
         )
+    remember_tap(entered, device)
     return render_desk(request, hand.table, Hand.objects.get(pk=hand.pk))
 
 

@@ -245,3 +245,19 @@ def test_a_repeat_after_the_hand_moved_on_is_a_conflict(persona_client: Any) -> 
     )
     assert late.status_code == 409
     assert hand.actions.count() == 2
+
+
+def test_the_same_action_from_another_device_of_the_same_log_in_is_a_conflict(
+    persona_client: Any,
+) -> None:
+    """A table's two tablets may share the dealer's log-in: the second tablet's tap was not
+    its own repeat, and it is told the first got there first."""
+    hand = make_hand()
+    tap = {"expected_seq": 0, "seat": 1, "action": "call"}
+    first, second = persona_client("director"), persona_client("director")  # two sessions
+    assert first.post(f"/hands/{hand.pk}/act/", tap, HTTP_HX_REQUEST="true").status_code == 200
+    other = second.post(f"/hands/{hand.pk}/act/", tap, HTTP_HX_REQUEST="true")
+    assert other.status_code == 409
+    assert "Someone else got there first" in other.content.decode()
+    assert first.post(f"/hands/{hand.pk}/act/", tap, HTTP_HX_REQUEST="true").status_code == 200
+    assert hand.actions.count() == 1
