@@ -80,8 +80,9 @@ def render_desk(
 def desk_version(table: Table, hand: Hand | None) -> str:
     """What the desk's poll is keyed on (``?seq=``): the last hand and its step, the seat
     map's last change (every seating, chips, sitting out, return, leaving is a SeatEvent)
-    and, at a tournament table, its seating (moves, eliminations) and the clock's level. A
-    second device sees a change between hands, not only the next deal's."""
+    and, at a tournament table, its seating (moves, eliminations), the clock's level and the
+    hand-for-hand hand with how many tables have pushed it. A second device sees a change
+    between hands, not only the next deal's."""
     parts = [f"{hand.pk}:{hand.seq}" if hand is not None else "none"]
     last_event = SeatEvent.objects.filter(table=table).order_by("-pk").values_list("pk").first()
     if last_event is not None:
@@ -92,6 +93,8 @@ def desk_version(table: Table, hand: Hand | None) -> str:
         clock = read_clock(tournament, list(tournament.levels.all()))
         level = clock.level.number if clock.level is not None else 0
         parts.append(f"t{tournament.seating_version}.{level}")
+        # Hand-for-hand: another table's push releases this one's Deal (or counts one more).
+        parts.append(table_hands.hand_for_hand_mark(tournament))
     return "/".join(parts)
 
 

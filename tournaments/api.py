@@ -24,7 +24,15 @@ from rest_framework.views import APIView
 from cardroom.models import Table
 from cardroom.request_types import AuthenticatedApiRequest
 from cardroom.roles import READERS, Role, role_permission
-from tournaments import balance_checks, clock, director_seats, draw_services, eliminations, setup
+from tournaments import (
+    balance_checks,
+    clock,
+    director_seats,
+    draw_services,
+    eliminations,
+    setup,
+    table_hands,
+)
 from tournaments.models import (
     BalanceCheck,
     Draw,
@@ -402,17 +410,28 @@ class HandForHandView(TournamentAPIView):
     @extend_schema(
         summary="Hand-for-hand (TDA RP-8): announce (on), next hand, or end (off)",
         request=inline_serializer(
-            "HandForHandIn", {"action": serializers.ChoiceField(choices=HAND_FOR_HAND_ACTIONS)}
+            "HandForHandIn",
+            {
+                "action": serializers.ChoiceField(choices=HAND_FOR_HAND_ACTIONS),
+                "force": serializers.BooleanField(
+                    required=False,
+                    help_text="next: release it although a table has not pushed its hand of "
+                    "this one (without it, 422 hand_not_finished naming the tables).",
+                ),
+            },
         ),
         responses={200: TournamentSerializer, **ERRORS},
     )
     def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         tournament = self.tournament()
-        action = cast(dict[str, Any], request.data).get("action")  # SafeJSONParser: an object
+        data = cast(dict[str, Any], request.data)  # SafeJSONParser: an object
+        action = data.get("action")
         if action not in HAND_FOR_HAND_ACTIONS:
             raise ValidationError({"action": "Choose on, off or next."})
         if action == "next":
-            tournament = eliminations.next_hand_for_hand(tournament=tournament, by=request.user)
+            tournament = table_hands.next_hand_for_hand(
+                tournament=tournament, by=request.user, force=data.get("force") is True
+            )
         else:
             tournament = eliminations.set_hand_for_hand(
                 tournament=tournament, on=action == "on", by=request.user
@@ -455,7 +474,8 @@ class ClockView(TournamentAPIView):
     )
     def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         tournament = self.tournament()
-        action = cast(dict[str, Any], request.data).get("action")  # SafeJSONParser: an object
+        data = cast(dict[str, Any], request.data)  # SafeJSONParser: an object
+        action = data.get("action")
         if action not in CLOCK_ACTIONS:
             raise ValidationError({"action": f"Choose one of {', '.join(CLOCK_ACTIONS)}."})
         service = {

@@ -36,6 +36,7 @@ from tournaments.seating import (
     _seating_changed,
     cite,
     load_seating,
+    multi_table,
     refuse_if_in_hand,
 )
 
@@ -255,6 +256,13 @@ def set_hand_for_hand(*, tournament: Tournament, on: bool, by: User) -> Tourname
         locked = _lock(tournament.pk)
         if locked.hand_for_hand == on:
             return locked
+        if on and not multi_table(locked):
+            raise DrawError(
+                "one_table",
+                "Play is on one table: hand-for-hand keeps two tables or more in step, so there "
+                "is nothing to announce.",
+                HAND_FOR_HAND,
+            )
         locked.hand_for_hand = on
         if on:
             locked.hand_for_hand_announced_at = timezone.now()
@@ -268,16 +276,10 @@ def set_hand_for_hand(*, tournament: Tournament, on: bool, by: User) -> Tourname
     return locked
 
 
-def next_hand_for_hand(*, tournament: Tournament, by: User) -> Tournament:
-    """Every table has finished the hand: the next hand-for-hand hand begins."""
-    with transaction.atomic():
-        return advance_hand_for_hand(_lock(tournament.pk), by=by)
-
-
 def advance_hand_for_hand(locked: Tournament, *, by: User) -> Tournament:
-    """``next_hand_for_hand``'s work, the tournament row locked by the caller (the desk's settle
-    of the last table's hand advances it too). Logged on the clock: each hand-for-hand hand
-    starts there (``hand_for_hand_next``)."""
+    """The next hand-for-hand hand begins, the tournament row locked by the caller: the desk's
+    settle of the last table's hand, or the director (``table_hands.next_hand_for_hand``).
+    Logged on the clock: each hand-for-hand hand starts there (``hand_for_hand_next``)."""
     if not locked.hand_for_hand:
         raise DrawError("not_hand_for_hand", "Hand-for-hand is off.", HAND_FOR_HAND)
     locked.hand_for_hand_hand += 1

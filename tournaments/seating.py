@@ -26,11 +26,13 @@ from tournaments.draws.positions import seats_between_button_and_small_blind
 from tournaments.draws.seats import SeatRef
 from tournaments.models import (
     RULEBOOK_EDITION,
+    ClockEvent,
     EntrantStatus,
     MoveReason,
     SeatAssignment,
     SeatReservation,
     Tournament,
+    TournamentStatus,
     TournamentTableStatus,
 )
 from tournaments.scheduling import queue_balance_check
@@ -192,10 +194,28 @@ def _seat_dicts(seats: Iterable[SeatRef]) -> list[dict[str, int]]:
 
 
 def _seating_changed(tournament: Tournament) -> None:
-    """Bump the seating version and queue a balancing check once the change is committed."""
+    """Bump the seating version and queue a balancing check once the change is committed.
+    Hand-for-hand ends by itself once play is on one table (the final table) or over: it
+    keeps the tables in step with each other (TDA RP-8), and one table has nothing to wait for."""
     tournament.seating_version += 1
-    tournament.save(update_fields=["seating_version", "status", "updated_at"])
+    fields = ["seating_version", "status", "updated_at"]
+    if tournament.hand_for_hand and not multi_table(tournament):
+        tournament.hand_for_hand = False
+        fields.append("hand_for_hand")
+        ClockEvent.objects.create(
+            tournament=tournament, action="hand_for_hand_off",
+            level_number=tournament.level_number, by=None,
+        )  # fmt: skip
+    tournament.save(update_fields=fields)
     queue_balance_check(tournament.pk)
+
+
+def multi_table(tournament: Tournament) -> bool:
+    """Play is on two tables or more: what hand-for-hand is for (TDA RP-8)."""
+    return (
+        tournament.status != TournamentStatus.COMPLETE
+        and tournament.tables.filter(status=TournamentTableStatus.ACTIVE).count() > 1
+    )
 
 
 def desk_hands(tournament: Tournament) -> QuerySet[Hand]:

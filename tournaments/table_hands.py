@@ -30,6 +30,7 @@ A player dealt into a hand not yet settled is not moved or put out (``seating.re
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -51,6 +52,7 @@ from rules.engine import citations
 from rules.engine.errors import BadInput
 from rules.engine.rotation import Previous, SeatState, plan_next_hand
 from tournaments.clock_reading import level_dict, read_clock
+from tournaments.draws.errors import DrawError
 from tournaments.eliminations import advance_hand_for_hand, eliminate_locked
 from tournaments.models import (
     ClockEvent,
@@ -261,8 +263,10 @@ def propose_tournament_hand(table: Table) -> dict[str, Any]:
     forced = level.big_blind + level.ante  # the big blind's, with either kind of ante
     if any(a.entrant.chips < forced for a in seated):
         citations.append(SHORT_STACK)
+    hold = ""
     if tournament.hand_for_hand:
         citations.append(HAND_FOR_HAND)
+        hold = _waiting_for_the_others(table, tournament)
     proposal: dict[str, Any] = {
         "button": button,
         "blinds": {"small": small, "big": big},
@@ -277,11 +281,99 @@ def propose_tournament_hand(table: Table) -> dict[str, Any]:
         "game": game,
         "tournament": tournament.pk,
         "table_number": ttable.number,
+        # Hand-for-hand: this table has played its hand of the round, the others have not
+        # all finished theirs: the desk shows the next hand with Deal held, and why.
+        "hold": hold,
     }
     # What the dealer saw: any change to it (a player moved in or out, chips, the level, the
     # last hand) changes the version, so a deal confirming an old proposal is a 409.
     proposal["version"] = proposal_version(proposal)
     return proposal
+
+
+@dataclass(frozen=True)
+class HandForHandRound:
+    """Hand-for-hand (TDA RP-8): the hand being played, the tables in play that deal (two
+    players or more) which have finished it (dealt and pushed) and those which have not."""
+
+    hand: int
+    played: tuple[TournamentTable, ...]
+    waiting: tuple[TournamentTable, ...]
+
+    @property
+    def finished(self) -> bool:
+        return not self.waiting
+
+    @property
+    def count(self) -> str:
+        """How many of the tables have played, "3 of 4"."""
+        return f"{len(self.played)} of {len(self.played) + len(self.waiting)}"
+
+    @property
+    def waiting_names(self) -> str:
+        return ", ".join(f"table {t.number}" for t in self.waiting)
+
+
+def hand_for_hand_round(tournament: Tournament) -> HandForHandRound | None:
+    """Which tables have played the hand-for-hand hand (None while hand-for-hand is off)."""
+    if not tournament.hand_for_hand:
+        return None
+    dealing = (
+        tournament.tables.in_play()
+        .filter(assignments__ended_at__isnull=True)
+        .annotate(players=Count("assignments"))
+        .filter(players__gte=2)
+        .select_related("table")
+        .order_by("number")
+    )
+    started = _round_started(tournament)
+    played: list[TournamentTable] = []
+    waiting: list[TournamentTable] = []
+    for ttable in dealing:
+        hand = _played_this_round(ttable.table, tournament, started)
+        (played if hand is not None and hand.settled else waiting).append(ttable)
+    return HandForHandRound(tournament.hand_for_hand_hand, tuple(played), tuple(waiting))
+
+
+def hand_for_hand_mark(tournament: Tournament) -> str:
+    """What changes whenever a desk waiting in hand-for-hand should look again: the hand being
+    played and how many hands of it have been pushed (two queries, however many tables)."""
+    if not tournament.hand_for_hand:
+        return ""
+    started = _round_started(tournament)
+    pushed = desk_hands(tournament).filter(awarded_at__isnull=False)
+    if started is not None:
+        pushed = pushed.filter(started_at__gte=started)
+    return f"h{tournament.hand_for_hand_hand}.{pushed.count()}"
+
+
+def _waiting_for_the_others(table: Table, tournament: Tournament) -> str:
+    """Why this table's Deal waits (empty when it does not): it has played its hand of the
+    round and the round is not released."""
+    if _played_this_round(table, tournament, _round_started(tournament)) is None:
+        return ""
+    state = hand_for_hand_round(tournament)
+    if state is None or state.finished:
+        return ""
+    return f"Waiting for the other tables: hand-for-hand, {state.count} have played."
+
+
+def next_hand_for_hand(*, tournament: Tournament, by: User, force: bool = False) -> Tournament:
+    """The director releases the next hand-for-hand hand. Refused while a table in play has not
+    finished (pushed) its hand of this one, naming it; ``force``: the director was asked
+    ("3 of 4 tables have played: release the next hand anyway?") and said yes."""
+    with transaction.atomic():
+        locked = _lock(tournament.pk)
+        state = hand_for_hand_round(locked)
+        if state is not None and not state.finished and not force:
+            raise DrawError(
+                "hand_not_finished",
+                f"Hand-for-hand hand {state.hand}: {state.count} tables have played "
+                f"({state.waiting_names} not yet). The next hand is released when every "
+                "table has pushed this one.",
+                HAND_FOR_HAND,
+            )
+        return advance_hand_for_hand(locked, by=by)
 
 
 def _round_started(tournament: Tournament) -> datetime | None:
@@ -390,11 +482,8 @@ def settle_tournament_hand(
         settled = services.award_hand(
             hand=hand, by=by, expected_seq=expected_seq, showdown=showdown, after=apply
         )
-        if (
-            tournament.hand_for_hand
-            and tournament.status != TournamentStatus.COMPLETE
-            and _every_table_finished(tournament)
-        ):
+        state = hand_for_hand_round(tournament)
+        if state is not None and tournament.status != TournamentStatus.COMPLETE and state.finished:
             advance_hand_for_hand(tournament, by=by)
     return settled
 
@@ -425,21 +514,3 @@ def _apply_award(
     for _, _, entrant in sorted(busted, key=lambda b: (b[0], b[1])):
         if Entrant.objects.filter(pk=entrant.pk, status=EntrantStatus.SEATED).exists():
             eliminate_locked(tournament, entrant, by=by)
-
-
-def _every_table_finished(tournament: Tournament) -> bool:
-    """Hand-for-hand: every table in play that can deal (two players or more) has dealt this
-    hand-for-hand hand and pushed it."""
-    dealing = (
-        tournament.tables.in_play()
-        .filter(assignments__ended_at__isnull=True)
-        .annotate(players=Count("assignments"))
-        .filter(players__gte=2)
-        .select_related("table")
-    )
-    started = _round_started(tournament)
-    for ttable in dealing:
-        played = _played_this_round(ttable.table, tournament, started)
-        if played is None or not played.settled:
-            return False
-    return True

@@ -26,7 +26,14 @@ from cardroom.navigation import redirect_to
 from cardroom.parsers import whole_number
 from cardroom.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.roles import READERS, Role, role_required
-from tournaments import balance_checks, director_seats, draw_services, eliminations, setup
+from tournaments import (
+    balance_checks,
+    director_seats,
+    draw_services,
+    eliminations,
+    setup,
+    table_hands,
+)
 from tournaments.clock_reading import read_clock
 from tournaments.draws.errors import DrawError
 from tournaments.forms import (
@@ -50,6 +57,7 @@ from tournaments.models import (
     TournamentAnte,
     TournamentTable,
 )
+from tournaments.seating import multi_table
 
 TABLES_PER_PAGE = 24
 ENTRANTS_PER_PAGE = 100
@@ -147,6 +155,10 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
         "wrong_seat_form": WrongSeatForm(),
         "ante_form": AnteTypeForm(initial={"ante_type": tournament.ante_type}),
         "has_antes": any(level.ante for level in levels),
+        # Hand-for-hand (TDA RP-8): which tables have played this hand; offered while play is
+        # on two tables or more.
+        "hand_round": table_hands.hand_for_hand_round(tournament),
+        "multi_table": multi_table(tournament),
     }
 
 
@@ -413,11 +425,16 @@ def hand_for_hand(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     what = request.POST.get("hand_for_hand", "")
     url = reverse("tournaments:detail", args=[pk])
     if what == "next":
+        # "force": the director answered the page's question (3 of 4 tables have played:
+        # release the next hand anyway?); without it a table still playing refuses it.
+        force = request.POST.get("force") == "on"
         return act(
-            request,
-            url,
-            lambda: eliminations.next_hand_for_hand(tournament=tournament, by=request.user),
-        )
+            request, url,
+            lambda: table_hands.next_hand_for_hand(
+                tournament=tournament, by=request.user, force=force
+            ),
+            "The next hand-for-hand hand is released (TDA RP-8).",
+        )  # fmt: skip
     on = what == "on"
     return act(
         request, url,

@@ -10,7 +10,15 @@ from django.utils import timezone
 
 from tests.factories import make_table
 from tests.tournaments.factories import LEVELS, make_room_tables, make_tournament
-from tournaments import balance_checks, director_seats, draw_services, eliminations, seating, setup
+from tournaments import (
+    balance_checks,
+    director_seats,
+    draw_services,
+    eliminations,
+    seating,
+    setup,
+    table_hands,
+)
 from tournaments.draws.errors import DrawError
 from tournaments.draws.positions import hands_until_big_blind, seats_between_button_and_small_blind
 from tournaments.models import (
@@ -334,7 +342,7 @@ def test_busts_on_the_same_hand_for_hand_hand_share_the_place(
     assert seated.hand_for_hand_announced_at is not None
     eliminations.eliminate_player(entrant=entrant(seated, 1), by=director)
     eliminations.eliminate_player(entrant=entrant(seated, 2), by=director)
-    eliminations.next_hand_for_hand(tournament=seated, by=director)
+    table_hands.next_hand_for_hand(tournament=seated, by=director, force=True)
     eliminations.eliminate_player(entrant=entrant(seated, 3), by=director)
     places = dict(seated.entrants.filter(number__in=[1, 2, 3]).values_list("number", "place"))
     assert places == {1: 19, 2: 19, 3: 18}  # 20th and 19th shared; 18th alone
