@@ -285,3 +285,58 @@ def test_closing_registration_asks_first(login_page: Any, field: Any, live_serve
     page.get_by_role("button", name="Close registration now").click()
     expect(page.locator(".messages")).to_contain_text("Registration and re-entry are closed")
     assert not Tournament.objects.get(pk=field.pk).registration_open
+
+
+def test_a_desk_that_has_played_its_hand_for_hand_hand_waits_for_the_other_tables(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    """Issue 25: in hand-for-hand the desk's Deal was enabled, then refused. A table that has
+    pushed its hand of the round shows Deal disabled with the reason beside it; the last
+    table's push releases the next hand and the desk's poll brings Deal back. The director's
+    Next hand is refused while a table plays, and asks before it is forced."""
+    from tests.tournaments.factories import make_tournament
+    from tests.tournaments.test_table_hands import play, settle
+    from tournaments import eliminations, table_hands
+    from tournaments.draw_services import draw_initial_seating
+    from tournaments.models import Tournament
+
+    tournament = make_tournament(by=director, tables=2, entrants=8, name="Bubble Night")
+    draw_initial_seating(tournament=tournament, by=director)
+    eliminations.set_hand_for_hand(tournament=tournament, on=True, by=director)
+
+    def push(number: int) -> None:
+        table = tournament.tables.get(number=number).table
+        hand = table_hands.deal_tournament_hand(table=table, by=director)
+        settle(play(hand, director, {}), director)
+
+    push(1)
+    page = login_page("td")
+    page.goto(f"{live_server.url}/tables/{tournament.tables.get(number=1).table.number}/desk/")
+    deal = page.locator("#deal-next")
+    expect(deal).to_be_disabled()
+    expect(page.locator("#deal-hold")).to_have_text(
+        "Waiting for the other tables: hand-for-hand, 1 of 2 have played."
+    )
+    expect(deal).to_have_attribute("aria-describedby", "deal-hold")
+    box, reason = deal.bounding_box(), page.locator("#deal-hold").bounding_box()
+    assert box is not None and reason is not None
+    # Beside the button: on its line, or the line under it when the card is narrow.
+    assert 0 <= reason["y"] - box["y"] <= 2 * box["height"]
+    assert reason["x"] < box["x"] + box["width"] + 40
+
+    push(2)  # the last table pushes: the next hand is released, the poll brings Deal back
+    expect(deal).to_be_enabled()
+    expect(page.locator("#deal-hold")).to_have_count(0)
+
+    # The director's Next hand, with table 2 still to play the new hand: refused, then asked.
+    push(1)
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    expect(page.locator("#hand-for-hand-round")).to_contain_text("1 of 2 tables have played")
+    page.get_by_role("button", name="Next hand (hand-for-hand)").click()
+    expect(page.locator(".messages")).to_contain_text("(table 2 not yet)")
+    hand = Tournament.objects.get(pk=tournament.pk).hand_for_hand_hand
+    page.get_by_text("Release anyway…").click()
+    expect(page.get_by_text("release the next hand anyway?")).to_be_visible()
+    page.get_by_role("button", name="Release the next hand").click()
+    expect(page.locator(".messages")).to_contain_text("The next hand-for-hand hand is released")
+    assert Tournament.objects.get(pk=tournament.pk).hand_for_hand_hand == hand + 1
