@@ -8,9 +8,12 @@ from typing import Any
 from cardroom.api_errors import Conflict
 
 
-def run_at_once(calls: dict[str, Callable[[], Any]]) -> dict[str, str]:
-    """Start every call together and wait for all; each one's outcome: "won", or the code of
-    the ``Conflict`` (409) it was refused with. Any other exception fails the test."""
+def run_at_once(
+    calls: dict[str, Callable[[], Any]], *, refused: tuple[type[Exception], ...] = (Conflict,)
+) -> dict[str, str]:
+    """Start every call together and wait for all; each one's outcome: "won", or how it was
+    refused: the code of a ``Conflict`` (409), else the class of the refusal (one of
+    ``refused``). Any other exception fails the test."""
     outcomes: dict[str, str] = {}
 
     def run(name: str, call: Callable[[], Any]) -> None:
@@ -19,8 +22,8 @@ def run_at_once(calls: dict[str, Callable[[], Any]]) -> dict[str, str]:
         try:
             call()
             outcomes[name] = "won"
-        except Conflict as exc:
-            outcomes[name] = exc.code
+        except refused as exc:
+            outcomes[name] = exc.code if isinstance(exc, Conflict) else type(exc).__name__
         finally:
             connection.close()
 

@@ -15,31 +15,14 @@ from django.core.exceptions import ValidationError
 from cardroom import players, services
 from cardroom.models import Table, TableSeat
 from tests.factories import make_table
+from tests.races import run_at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def run_together(calls: dict[str, Callable[[], Any]]) -> dict[str, str]:
     """Each call in its own thread and connection; its outcome: "won" or the refusal's class."""
-    outcomes: dict[str, str] = {}
-
-    def run(name: str, call: Callable[[], Any]) -> None:
-        from django.db import connection
-
-        try:
-            call()
-            outcomes[name] = "won"
-        except ValidationError as exc:
-            outcomes[name] = type(exc).__name__
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=item) for item in calls.items()]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return outcomes
+    return run_at_once(calls, refused=(ValidationError,))
 
 
 @contextmanager
