@@ -12,14 +12,14 @@ shows: 204 while nothing changed, so two floor devices see each other within a p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -312,6 +312,46 @@ def must_move_rows() -> list[dict[str, Any]]:
     return rows
 
 
+#: How long an offer that ran out stays on the page for its poll to tell the floor (the poll
+#: may be held meanwhile while someone types), and how many of the latest it keeps.
+RAN_OUT_FOR, RAN_OUT_SHOWN = timedelta(minutes=10), 5
+
+
+def offers_ran_out(now: datetime) -> list[dict[str, Any]]:
+    """The seat offers that ran out lately (``waitlists.lapse_due``, from a poll or the beat),
+    newest first, each with the player the timer called to that seat in its place, if any:
+    static/js/waitlists.js tells the floor of each one new to the page (a chime, the called
+    rows lit, a status line). Two queries. The timer writes the call right after the expiry,
+    under the list's lock (past the second miss's PASSED), so it is the list's next event."""
+    following = (
+        WaitlistEvent.objects.filter(game_list=OuterRef("game_list"), id__gt=OuterRef("id"))
+        .exclude(kind=WaitlistEventKind.PASSED, entry=OuterRef("entry"))
+        .order_by("id")
+        .values("id")[:1]
+    )
+    expired = list(
+        WaitlistEvent.objects.filter(
+            kind=WaitlistEventKind.OFFER_EXPIRED, at__gte=now - RAN_OUT_FOR
+        )
+        .annotate(following=Subquery(following))
+        .select_related("player")
+        .order_by("-id")[:RAN_OUT_SHOWN]
+    )
+    ids = [e.following for e in expired if e.following]
+    calls = WaitlistEvent.objects.filter(pk__in=ids, kind=WaitlistEventKind.CALLED, by=None)
+    called = {c.pk: c for c in calls.select_related("player")} if ids else {}
+    shown = []
+    for event in expired:
+        call = called.get(event.following)
+        if call is not None and (call.table_number, call.seat) == (event.table_number, event.seat):
+            text = f"{call.player} called to Table {call.table_number}, seat {call.seat}."
+        else:
+            call, text = None, f"Table {event.table_number}, seat {event.seat}: nobody to call."
+        said = f"Offer to {event.player} ran out: {text}"
+        shown.append({"id": event.pk, "entry": call.entry_id if call else None, "text": said})
+    return shown
+
+
 def version(now: datetime | None = None) -> str:
     """Everything the page shows, in a few cheap aggregates: the lists' log, the seat maps'
     log, the tables' changes, the must-moves; and the minute (the times waited tick)."""
@@ -362,6 +402,7 @@ def page_context(request: HtmxRequest, *, seen: str | None = None, **extra: Any)
         "open_form": OpenListForm(),
         "table_games": table_games(),
         "now": timezone.now(),
+        "ran_out": offers_ran_out(timezone.now()),
     }
     context.update(extra)
     return context

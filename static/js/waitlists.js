@@ -138,6 +138,80 @@
     }
   });
 
+  // An offer that ran out, and the player the timer called to that seat in its place (the
+  // poll runs the timers; the lists carry the latest ones, #offers-ran-out): each one new to
+  // this page is said in the status line, its called rows are lit for a few seconds (again
+  // after every swap meanwhile) and a chime plays. What was there when the page opened is old.
+  var LIT_MS = 8000;
+  var seenRanOut = null; // the ids the lists carried last time
+  var lit = {}; // entry id: lit until (ms)
+  function lightCalled() {
+    var now = Date.now();
+    Object.keys(lit).forEach(function (id) {
+      var on = lit[id] > now;
+      document.querySelectorAll("#entry-" + id + ', li.open-seat[data-called="' + id + '"]').forEach(function (row) {
+        row.classList.toggle("just-called", on);
+      });
+      if (!on) { delete lit[id]; }
+    });
+  }
+  function offersRanOut() {
+    var now = {};
+    var fresh = [];
+    document.querySelectorAll("#offers-ran-out [data-event]").forEach(function (item) {
+      now[item.dataset.event] = true;
+      if (seenRanOut && !seenRanOut[item.dataset.event]) { fresh.push(item); }
+    });
+    seenRanOut = now;
+    if (!fresh.length) { lightCalled(); return; }
+    var status = document.getElementById("waitlist-ran-out");
+    if (status) { status.textContent = fresh.map(function (item) { return item.textContent; }).reverse().join(" "); }
+    fresh.forEach(function (item) { if (item.dataset.entry) { lit[item.dataset.entry] = Date.now() + LIT_MS; } });
+    lightCalled();
+    chime();
+  }
+  document.addEventListener("DOMContentLoaded", offersRanOut);
+  document.addEventListener("htmx:afterSettle", offersRanOut);
+  window.setInterval(lightCalled, 1000);
+
+  // A short chime (WebAudio, no sound file; two notes, quieter than the clock's level change).
+  // Browsers start sound only after a click or a key on the page: the first one turns it on.
+  var audio = null;
+  var chimes = 0;
+  function audioContext() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) { audio = new Context(); }
+    return audio;
+  }
+  function chime() {
+    chimes += 1;
+    document.body.dataset.chimes = String(chimes); // counted even when the browser keeps it silent
+    var ctx = audioContext();
+    if (!ctx) { return; }
+    if (ctx.state !== "running" && ctx.resume) { ctx.resume().catch(function () {}); }
+    var start = ctx.currentTime + 0.05;
+    [988, 1319].forEach(function (frequency, i) {
+      var at = start + i * 0.22;
+      var osc = ctx.createOscillator();
+      var gain = ctx.createGain();
+      osc.type = "sine";
+      osc.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.0001, at);
+      gain.gain.exponentialRampToValueAtTime(0.35, at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.5);
+      osc.connect(gain);
+      gain.connect(ctx.destination);
+      osc.start(at);
+      osc.stop(at + 0.55);
+    });
+  }
+  function unlockSound() {
+    var ctx = audioContext();
+    if (ctx && ctx.state !== "running" && ctx.resume) { ctx.resume().catch(function () {}); }
+  }
+  document.addEventListener("pointerdown", unlockSound, { once: true });
+  document.addEventListener("keydown", unlockSound, { once: true });
+
   // The add form's games are re-sent with every answer; they are swapped only when the open
   // lists changed, so boxes already ticked stay ticked.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {

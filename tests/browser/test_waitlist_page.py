@@ -420,3 +420,63 @@ def test_a_long_list_shows_its_first_players_then_page_by_page_and_finds_a_name(
     expect(lists.locator("li.entry .entry-place")).to_have_text("10")
     expect(lists.get_by_label("Find a player")).to_have_value("0009")
     assert not errors, errors
+
+
+def test_an_offer_that_runs_out_is_said_lit_and_chimed_at_the_next_poll(
+    live_server: Any, browser: Any, floor_manager: Any, staff: Any
+) -> None:
+    """Leo's offer of Table 1, seat 9 runs out (the timer, as the beat runs it) and Mo is
+    called in his place: the next poll lights Mo's rows for a few seconds, says so in the
+    status line and chimes once. A page opened afterwards does not say it again."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from cardroom import waitlists
+    from cardroom.models import WaitlistEntry
+    from tests.factories import make_table
+
+    table = make_table(number=1, by=floor_manager, seats=9)
+    seat_everyone(table, floor_manager, leave_open=(9,), prefix="Regular")
+    nlhe = waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
+    )
+    leo = waitlists.add_to_list(game_list=nlhe, name="Leo Ray", by=floor_manager)
+    mo = waitlists.add_to_list(game_list=nlhe, name="Mo Next", by=floor_manager)
+    waitlists.call_player(entry=leo, table=table, seat=9, by=floor_manager)
+    page, errors = log_in(browser, live_server.url, "staffer", (1366, 900))
+    page.context.add_init_script(path=AXE)
+    page.reload()
+    lists = panel(page, "NLHE 1/2")
+    expect(lists).to_contain_text("Leo Ray called")
+    page.locator("h1").click()  # the floor's first tap turns the sound on
+    status = page.locator("#waitlist-ran-out")
+    expect(status).to_have_text("")
+    lit = page.locator(".just-called")
+    expect(lit).to_have_count(0)
+
+    with between_requests():  # the test thread writes while the page polls
+        past = timezone.now() - timedelta(seconds=1)
+        WaitlistEntry.objects.filter(pk=leo.pk).update(call_expires_at=past)
+        assert waitlists.lapse_due() == 1
+    said = "Offer to Leo Ray ran out: Mo Next called to Table 1, seat 9."
+    expect(status).to_have_text(said, timeout=A_POLL)
+    expect(lists.locator(f'li.open-seat[data-called="{mo.pk}"]')).to_have_class(
+        re.compile(r"\bjust-called\b")
+    )
+    expect(page.locator(f"#entry-{mo.pk}")).to_have_class(re.compile(r"\bjust-called\b"))
+    expect(lit).to_have_count(2)
+    assert page.evaluate("document.body.dataset.chimes") == "1"
+    assert page.evaluate(AXE_RUN) == []  # the lit rows and the line keep their contrast
+    expect(lit).to_have_count(0, timeout=A_POLL)  # a few seconds, then the rows as usual
+    expect(status).to_have_text(said)  # the line stays until the next one
+    assert page.evaluate("document.body.dataset.chimes") == "1"
+
+    page.reload()  # an offer that ran out before the page opened is not news to it
+    expect(panel(page, "NLHE 1/2")).to_contain_text("Mo Next called")
+    with between_requests():
+        waitlists.add_to_list(game_list=nlhe, name="Ny Later", by=floor_manager)
+    expect(panel(page, "NLHE 1/2")).to_contain_text("Ny Later", timeout=A_POLL)  # a poll
+    expect(status).to_have_text("")
+    assert page.evaluate("document.body.dataset.chimes") is None
+    assert not errors, errors
