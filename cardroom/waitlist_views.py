@@ -484,11 +484,14 @@ def _messages(exc: Exception) -> list[str]:
     return exc.messages if isinstance(exc, ValidationError) else [str(exc)]
 
 
-def offer_ran_out(entry: WaitlistEntry, data: dict[str, Any]) -> str:
+def offer_ran_out(entry: WaitlistEntry, data: dict[str, Any], *, any_seat: bool = False) -> str:
     """When the seat tapped (``data``'s table and seat) was offered to ``entry`` and the
     offer ran out since (the timer's ``offer_expired``, with no new offer after it): what
-    happened, in the floor's words; else ""."""
-    if entry.status == EntryStatus.CALLED or not data.get("table") or not data.get("seat"):
+    happened, in the floor's words; else "". ``any_seat``: the tap was on the entry's running
+    offer itself (Release), whichever seat it was."""
+    if entry.status == EntryStatus.CALLED:
+        return ""
+    if not any_seat and (not data.get("table") or not data.get("seat")):
         return ""
     last = (
         entry.events.filter(kind__in=[WaitlistEventKind.CALLED, WaitlistEventKind.OFFER_EXPIRED])
@@ -497,7 +500,7 @@ def offer_ran_out(entry: WaitlistEntry, data: dict[str, Any]) -> str:
     )
     if last is None or last.kind != WaitlistEventKind.OFFER_EXPIRED:
         return ""
-    if (last.table_number, last.seat) != (data["table"], data["seat"]):
+    if not any_seat and (last.table_number, last.seat) != (data["table"], data["seat"]):
         return ""
     at = timezone.localtime(last.at).strftime("%H:%M")
     said = (
@@ -595,10 +598,12 @@ def entry_action(
     *,
     form_class: type[forms.Form] | None = None,
     keep_buy_in: bool = False,
+    on_offer: bool = False,
 ) -> HttpResponse:
     """An action on one entry: its form checked, the service run; a refusal (422) or a race
     lost (409) is said on the entry's list, which comes back up to date. ``keep_buy_in``: a
-    refused Seat comes back with the buy-in as typed, a refusal of it beside the field."""
+    refused Seat comes back with the buy-in as typed, a refusal of it beside the field.
+    ``on_offer``: the action is on the entry's running offer (``offer_ran_out``'s ``any_seat``)."""
     entry = get_object_or_404(
         WaitlistEntry.objects.select_related("game_list", "player", "called_table"),
         pk=entry_id,
@@ -620,7 +625,7 @@ def entry_action(
         notice = run(entry, data)
     except (Conflict, ValidationError) as exc:
         entry.refresh_from_db()
-        text = refusal_text(exc, ran_out=offer_ran_out(entry, data))
+        text = refusal_text(exc, ran_out=offer_ran_out(entry, data, any_seat=on_offer))
         status = 409 if isinstance(exc, Conflict) else 422
         if not keep_buy_in:
             return render_lists(request, status=status, errors={entry.game_list_id: text})
@@ -706,7 +711,7 @@ def entry_release(request: AuthenticatedRequest, entry_id: int) -> HttpResponse:
         offered = f"Table {call.table_number}, seat {call.seat} offered to {call.player}"
         return f"{said} for the next seat. {offered}."
 
-    return entry_action(request, entry_id, run, form_class=ReleaseForm)
+    return entry_action(request, entry_id, run, form_class=ReleaseForm, on_offer=True)
 
 
 @require_POST

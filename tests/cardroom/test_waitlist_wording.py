@@ -1,6 +1,7 @@
 """The waitlist page's words for a refusal (issue 25, "seen the same day"): "Someone else
 changed this first" only for a race really lost to another device; a refusal the table's state
-answers (a must-move for a player dealt into a hand) says "Not now"."""
+answers (a must-move for a player dealt into a hand) says "Not now"; a Release tapped on an
+offer the timer ran out says it ran out."""
 
 import re
 from pathlib import Path
@@ -91,3 +92,25 @@ def test_every_conflict_the_waitlists_raise_is_classified() -> None:
     assert raised - (RACES | NOT_NOW) == set()
     assert not RACES & NOT_NOW
     assert "in_hand" in NOT_NOW
+
+
+def test_release_of_an_offer_that_ran_out_says_it_ran_out(
+    persona_client: Any, floor_manager: Any
+) -> None:
+    """A stale screen still shows Leo's offer with its Release; the timer ran it out
+    meanwhile. Nobody else changed it: the tap says the offer ran out."""
+    from django.utils import timezone
+
+    from cardroom import waitlists
+    from tests.cardroom.test_waitlist_offers import called_leo
+
+    game, _one, _two, leo = called_leo(floor_manager)
+    waitlists.lapse_due(leo.call_expires_at)
+    expired = game.events.get(kind="offer_expired").at
+    url = reverse("cardroom:waitlist_release", args=[leo.pk])
+    late = persona_client("staff").post(url, {"reason": "not here"}, **HTMX)
+    assert late.status_code == 409
+    text = late.content.decode()
+    assert "Someone else" not in text
+    at = timezone.localtime(expired).strftime("%H:%M")
+    assert f"The offer of Table 1, seat 9 to Leo Ray ran out at {at}" in text
