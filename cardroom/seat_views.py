@@ -13,6 +13,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
@@ -398,15 +399,16 @@ def seat_add(request: AuthenticatedRequest, number: int) -> HttpResponse:
         return refused(request, table, form_error(form), kept=kept)
     data = form.cleaned_data
     try:
-        player = players.find_or_create_player(name=data["name"], by=request.user)
-        players.seat_player(
-            table=table,
-            player=player,
-            seat=data["seat"],
-            buy_in=data["buy_in"],
-            by=request.user,
-            waits_for_big_blind=data["wait"],
-        )
+        with transaction.atomic():  # a seat refused leaves no new player record behind
+            player = players.find_or_create_player(name=data["name"], by=request.user)
+            players.seat_player(
+                table=table,
+                player=player,
+                seat=data["seat"],
+                buy_in=data["buy_in"],
+                by=request.user,
+                waits_for_big_blind=data["wait"],
+            )
     except (ValidationError, Conflict, BadInput) as exc:
         fields = list(getattr(exc, "error_dict", {}))
         name = "name" in fields or getattr(exc, "code", "") == "player_seated"

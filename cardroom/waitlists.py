@@ -255,8 +255,8 @@ def add_to_list(
     kiosk = source == EntrySource.KIOSK
     if kiosk and not room.kiosk_enabled:
         raise WaitlistRefused("source", "The kiosk is closed: ask the floor to add you.")
-    player = players.find_or_create_player(name=name, alias=alias, by=by, alias_if_new=kiosk)
-    with transaction.atomic():
+    with transaction.atomic():  # an add refused (full, already down) leaves no new player
+        player = players.find_or_create_player(name=name, alias=alias, by=by, alias_if_new=kiosk)
         # The room's row first: adds to different lists are counted one at a time (the caps).
         RoomSettings.objects.select_for_update().get(pk=room.pk)
         locked = lock_list(game_list)
