@@ -138,43 +138,15 @@
 
   // --- sound -----------------------------------------------------------------------------------
 
-  var audio = null;
+  var sound = window.cardroomChime;
 
-  function audioContext() {
-    var Context = window.AudioContext || window.webkitAudioContext;
-    if (!audio && Context) {
-      audio = new Context();
-      // However the sound comes on (a touch, a key, a browser started with sound allowed),
-      // the note follows it: a context made inside the touch starts running, never resumed.
-      audio.addEventListener("statechange", showSoundNote);
-    }
-    return audio;
-  }
-
-  function soundBlocked() { return !audio || audio.state !== "running"; }
+  function soundBlocked() { return !sound || sound.blocked(); }
 
   function chime() {
     chimes += 1;
     body.dataset.chimes = String(chimes); // counted even when the browser keeps it silent
-    var ctx = audioContext();
-    if (!ctx) { return; }
-    if (ctx.state !== "running" && ctx.resume) { ctx.resume().catch(function () {}); }
-    var start = ctx.currentTime + 0.05;
     // Three rising notes (A5, C#6, E6): heard across a room, not mistaken for a phone.
-    [880, 1108.73, 1318.51].forEach(function (frequency, i) {
-      var at = start + i * 0.28;
-      var osc = ctx.createOscillator();
-      var gain = ctx.createGain();
-      osc.type = "sine";
-      osc.frequency.value = frequency;
-      gain.gain.setValueAtTime(0.0001, at);
-      gain.gain.exponentialRampToValueAtTime(0.5, at + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.7);
-      osc.connect(gain);
-      gain.connect(ctx.destination);
-      osc.start(at);
-      osc.stop(at + 0.75);
-    });
+    if (sound) { sound.play([880, 1108.73, 1318.51], 0.28, 0.7, 0.5); }
   }
 
   function levelShown(step) {
@@ -182,23 +154,14 @@
     shownStep = step;
   }
 
-  // Browsers start sound only after a click or key: the first one turns it on.
-  function unlockSound() {
-    var ctx = audioContext();
-    if (ctx && ctx.state !== "running" && ctx.resume) {
-      ctx.resume().then(showSoundNote, function () {});
-    }
-    showSoundNote();
-  }
-
+  // However the sound comes on (a touch, a key, a browser started with sound allowed), the
+  // note follows it: a context made inside the touch starts running, never resumed.
   function showSoundNote() { view.sound.hidden = !soundBlocked(); }
+  if (sound) { sound.onChange(showSoundNote); }
   // Nobody touches a TV on the wall: after a minute the note shrinks to a small mark in the
   // corner instead of sitting under the clock all day (README: a TV with sound starts its
   // browser with sound allowed).
   setTimeout(function () { view.sound.classList.add("room-sound-quiet"); }, 60000);
-
-  document.addEventListener("pointerdown", unlockSound);
-  document.addEventListener("keydown", unlockSound);
 
   // --- the server ------------------------------------------------------------------------------
 
@@ -268,7 +231,6 @@
   }
 
   view.fullscreen.addEventListener("click", function () {
-    unlockSound();
     if (document.fullscreenElement) {
       document.exitFullscreen().catch(function () {});
     } else if (document.documentElement.requestFullscreen) {
@@ -282,7 +244,7 @@
     if (document.visibilityState === "visible") { sync(0); }
   });
 
-  audioContext();
+  if (sound) { sound.context(); }
   showSoundNote();
   fetchState();
   setInterval(tick, TICK_MS);

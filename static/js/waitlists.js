@@ -174,43 +174,14 @@
   document.addEventListener("htmx:afterSettle", offersRanOut);
   window.setInterval(lightCalled, 1000);
 
-  // A short chime (WebAudio, no sound file; two notes, quieter than the clock's level change).
+  // A short chime (static/js/chime.js; two notes, quieter than the clock's level change).
   // Browsers start sound only after a click or a key on the page: the first one turns it on.
-  var audio = null;
   var chimes = 0;
-  function audioContext() {
-    var Context = window.AudioContext || window.webkitAudioContext;
-    if (!audio && Context) { audio = new Context(); }
-    return audio;
-  }
   function chime() {
     chimes += 1;
     document.body.dataset.chimes = String(chimes); // counted even when the browser keeps it silent
-    var ctx = audioContext();
-    if (!ctx) { return; }
-    if (ctx.state !== "running" && ctx.resume) { ctx.resume().catch(function () {}); }
-    var start = ctx.currentTime + 0.05;
-    [988, 1319].forEach(function (frequency, i) {
-      var at = start + i * 0.22;
-      var osc = ctx.createOscillator();
-      var gain = ctx.createGain();
-      osc.type = "sine";
-      osc.frequency.value = frequency;
-      gain.gain.setValueAtTime(0.0001, at);
-      gain.gain.exponentialRampToValueAtTime(0.35, at + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.5);
-      osc.connect(gain);
-      gain.connect(ctx.destination);
-      osc.start(at);
-      osc.stop(at + 0.55);
-    });
+    if (window.cardroomChime) { window.cardroomChime.play([988, 1319], 0.22, 0.5, 0.35); }
   }
-  function unlockSound() {
-    var ctx = audioContext();
-    if (ctx && ctx.state !== "running" && ctx.resume) { ctx.resume().catch(function () {}); }
-  }
-  document.addEventListener("pointerdown", unlockSound, { once: true });
-  document.addEventListener("keydown", unlockSound, { once: true });
 
   // The add form's games are re-sent with every answer; they are swapped only when the open
   // lists changed, so boxes already ticked stay ticked.
