@@ -314,11 +314,15 @@ def test_hostile_path_parameters_and_query_strings_as_every_role(
         if name in WRITES or name in OPEN_POSTS:
             body = {"content_type": "application/json", "data": "{}"} if "/api/" in url else {}
             sweep(f"POST {url}", client.post, url, **body)
+    # The cursors are read the same whoever asks: the lowest reader and the superuser (who
+    # reaches every view) try them, the other roles the core values (the sweep's time on
+    # PostgreSQL: each request counts every table's rows before and after it).
+    values = (*CORE, *CURSORS) if persona in ("staff", "superuser") else CORE
     for name in discover():
         if name == "logout":
             continue
         url = url_of(name, world)
-        for value in (*CORE, *CURSORS):
+        for value in values:
             query = dict.fromkeys(PARAMS, value)
             sweep(f"GET {url}?…={trim(value)!r}", client.get, url, query)
     sweep.check()
