@@ -337,6 +337,17 @@
     if (todo.refusal) { showRefusalBeside(); }
   });
 
+  // A desk opened between hands (a reload, the dealer arriving): the award and the next
+  // hand's Deal are what the dealer needs; when Deal is below the window the award comes to
+  // the top, as after a push, so Deal is on screen without scrolling.
+  document.addEventListener("DOMContentLoaded", function () {
+    var deal = document.getElementById("deal-next");
+    var award = document.querySelector("#desk #awarded");
+    if (deal && award && deal.getBoundingClientRect().bottom > window.innerHeight) {
+      award.scrollIntoView({ block: "start" });
+    }
+  });
+
   // The refusal of an action, a push or a deal, moved from the top of the desk to just above
   // the next thing to press (the action panel; between hands the award, showdown or the next
   // hand's proposal), and scrolled into the window with as little movement as possible.
