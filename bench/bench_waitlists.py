@@ -1,4 +1,4 @@
-"""The waitlists at their worst (issue 25, item 10): 10,000 players waiting on one list for a
+"""The waitlists at their worst: 10,000 players waiting on one list for a
 game with 500 open tables (the first 500 on the list play at one of those tables, 1,000
 players seated in all), 250 tables dealt from typed stacks. Timed, with the bytes and the
 queries of each answer: the floor's page, its quiet poll (204) and a poll after a change, the

@@ -177,7 +177,7 @@ def panels(
     browse: Browse | None = None,
 ) -> list[Panel]:
     """The open lists; ``movers``: the page's ``must_move_rows()`` (read once per page). The
-    queries are a few per list, none per player or per seat (issue 25: 1,000 waiting and 500
+    queries are a few per list, none per player or per seat (1,000 waiting and 500
     open tables ran past 30 s)."""
     errors, notices = errors or {}, notices or {}
     rows_shown = settings.CARDROOM_WAITLIST_PAGE_ROWS

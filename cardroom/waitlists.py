@@ -165,7 +165,7 @@ def live_page(
 ) -> list[WaitlistEntry]:
     """``limit`` players of the list in order from ``offset`` (or, with ``search``, the first
     whose name or alias holds it), each with ``place`` (1 = next): one query for a page, two
-    for a search, however long the list (issue 25: the page and the API read 10,000 rows to
+    for a search, however long the list (the page and the API read 10,000 rows to
     show them all)."""
     query = game_list.entries.filter(status__in=LIVE_STATUSES)
     query = query.select_related("player", "called_table").order_by("position", "id")
@@ -291,7 +291,7 @@ def add_to_list(
 
 
 def refuse_when_full(game_list: GameList) -> None:
-    """House policy (issue 25): a list holds at most ``CARDROOM_WAITLIST_MAX_PER_LIST`` names
+    """House policy: a list holds at most ``CARDROOM_WAITLIST_MAX_PER_LIST`` names
     and the room's open lists together ``CARDROOM_WAITLIST_MAX_IN_ROOM``: more than the room
     can call in a night only hides the players who will be called, and the kiosk adds names
     without a log-in. Over either, the add is refused (422) with the policy in words."""

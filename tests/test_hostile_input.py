@@ -624,7 +624,7 @@ def test_the_chip_reader_refuses_a_5000_digit_chip(
             assert response.status_code in (200, 422), (field, value, response.content[:300])
 
 
-# --- issue 25, item 8: the eleven requests that answered 500 --------------------------------
+# --- requests that once answered 500 -------------------------------------------------------
 
 
 def test_the_floor_poll_reads_a_cursor_of_unicode_digits_or_past_any_date_as_send_everything(

@@ -1,4 +1,4 @@
-"""One name, one player (issue 25): each player's ``name_key`` (the name trimmed, spaces
+"""One name, one player: each player's ``name_key`` (the name trimmed, spaces
 collapsed, case-folded), made unique by the next migration.
 
 Players already sharing a key keep the oldest row under the name. A later one with nothing

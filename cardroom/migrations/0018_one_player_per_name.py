@@ -1,4 +1,4 @@
-"""One name, one player (issue 25): the key filled by 0017 made unique. A migration of its
+"""One name, one player: the key filled by 0017 made unique. A migration of its
 own: on PostgreSQL, rows deleted in 0017 leave deferred foreign-key checks pending until its
 transaction ends, and a table with pending checks cannot be altered in the same one."""
 

@@ -1,4 +1,4 @@
-"""Issue 25: a table is set up only for a game the desk deals (CR-GM.1: hold'em, Omaha, Omaha
+"""A table is set up only for a game the desk deals (CR-GM.1: hold'em, Omaha, Omaha
 Hi-Lo), refused by the database too; the kind reads "Cash table" or "Tournament table" on
 every page.
 

@@ -1,4 +1,4 @@
-"""The desk's layout (issue 25, "Smaller, seen the same day"): at 1024x768 the seat map sits
+"""The desk's layout: at 1024x768 the seat map sits
 beside the hand, not under its action log, with the hand's line and the action panel in view;
 opening "Seat a player" moves nothing else on the desk; the chip reader enters its reading."""
 

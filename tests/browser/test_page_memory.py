@@ -1,4 +1,4 @@
-"""Pages that stay open all night keep their memory flat (issue 25, item 1): a desk with nine
+"""Pages that stay open all night keep their memory flat: a desk with nine
 seated played for 200+ taps without a reload, and the polling pages (floor, waitlists, board,
 room display) through polls that each bring a change. Counted the way Chromium's DevTools
 count them (the Performance domain's DOM nodes and JS event listeners, after a forced

@@ -63,7 +63,7 @@ def test_staff_see_tables_without_change_buttons(login_page: Any, staff: Any) ->
 def test_the_settings_refuse_stranding_players_and_ask_before_closing(
     login_page: Any, floor_manager: Any, live_server: Any
 ) -> None:
-    """Issue 25: fewer seats than a player sits in is refused on the page naming them, what
+    """Fewer seats than a player sits in is refused on the page naming them, what
     was typed kept; closing asks, naming who is seated, and Close anyway closes."""
     from cardroom import players
     from tests.factories import make_table

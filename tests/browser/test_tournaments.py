@@ -122,7 +122,7 @@ def test_a_duplicate_name_is_refused_with_an_error_on_the_form(
 def test_names_typed_while_a_registration_is_on_its_way_are_never_lost(
     login_page: Any, field: Any, live_server: Any
 ) -> None:
-    """Issue 25, item 7: a reload 0.6 s after each Register wiped what the director had typed
+    """A reload 0.6 s after each Register wiped what the director had typed
     meanwhile (4 of 12 names lost). The first answer is held here until the next names are
     typed and submitted: nothing is timed, the request is simply still on its way."""
     page = login_page("td")
@@ -290,7 +290,7 @@ def test_closing_registration_asks_first(login_page: Any, field: Any, live_serve
 def test_a_desk_that_has_played_its_hand_for_hand_hand_waits_for_the_other_tables(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
-    """Issue 25: in hand-for-hand the desk's Deal was enabled, then refused. A table that has
+    """In hand-for-hand the desk's Deal was enabled, then refused. A table that has
     pushed its hand of the round shows Deal disabled with the reason beside it; the last
     table's push releases the next hand and the desk's poll brings Deal back. The director's
     Next hand is refused while a table plays, and asks before it is forced."""

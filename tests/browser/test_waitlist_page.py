@@ -283,7 +283,7 @@ def test_a_poll_keeps_the_focus_on_the_same_control(
 def test_start_table_and_seat_now_ask_each_buy_in_and_keep_what_was_typed(
     live_server: Any, browser: Any, floor_manager: Any, staff: Any
 ) -> None:
-    """Issue 25: Start table bought everyone in at the minimum, with no box to say otherwise.
+    """Start table bought everyone in at the minimum, with no box to say otherwise.
     Each player has a box (the table's minimum to start from); Tab goes from one to the next
     and on to Start; Enter in a box starts; a buy-in outside the table's limits is refused
     beside its box, naming the player and the limit, with every box as typed and the focus
@@ -388,7 +388,7 @@ def test_start_table_and_seat_now_ask_each_buy_in_and_keep_what_was_typed(
 def test_a_long_list_shows_its_first_players_then_page_by_page_and_finds_a_name(
     live_server: Any, browser: Any, floor_manager: Any, staff: Any, settings: Any
 ) -> None:
-    """A list of 10,000 made a 14.9 MB page (issue 25): the page shows the first players with
+    """A list of 10,000 made a 14.9 MB page: the page shows the first players with
     how many more; Next goes down the list, a poll keeps that part, Find a player finds one
     at their place."""
     from cardroom import waitlists

@@ -1,4 +1,4 @@
-"""The desk's words (issue 25, "Smaller, seen the same day"): the action log, the award and the
+"""The desk's words: the action log, the award and the
 ruling's action picker name the player and say each action in words, never its code; a walk
 reads as a floor person says it; the seat map's status agrees with the proposal; the chip
 reader offers the table's own chips and enters its reading as the action."""

@@ -159,7 +159,7 @@ def test_the_desk_refuses_a_voided_hand_with_422_and_a_message(
     assert snapshot_of(hand) == before
 
 
-# --- a mistyped void voids nothing; voiding the hand names it (issue 25, item 9) ------------
+# --- a mistyped void voids nothing; voiding the hand names it ------------
 
 
 @pytest.mark.parametrize("what", ["hnad", "lats", "last-action", "all", "HAND", "x" * 40])

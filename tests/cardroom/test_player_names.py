@@ -1,4 +1,4 @@
-"""One name is one player (issue 25, item 11): the name trimmed, its spaces collapsed and
+"""One name is one player: the name trimmed, its spaces collapsed and
 case-folded is a unique key, so however devices race, a name typed twice is the same player;
 the migration that brought the key settles the duplicates already in a room's database."""
 

@@ -140,7 +140,7 @@ def test_the_403_handler_answers_json_under_the_api(staff) -> None:  # type: ign
     }
 
 
-# --- issue 25, item 6: roles that fit a floor ------------------------------------------------
+# --- roles that fit a floor ----------------------------------------------------------------
 
 
 def test_a_cash_ruling_is_a_floor_managers_or_a_directors_a_tournaments_the_directors() -> None:

@@ -1,5 +1,5 @@
-"""A table's settings never strand the players seated there or the hand in progress (issue 25,
-item 2): fewer seats than the highest seat taken, a change of kind, closing with players seated
+"""A table's settings never strand the players seated there or the hand in progress: fewer
+seats than the highest seat taken, a change of kind, closing with players seated
 (asked first, naming them) and a change of game during a hand are refused with who sits where,
 by the one service check the form, the API and the admin share; a table with history is never
 deleted (a 409 naming what holds it, never a 500)."""

@@ -1,4 +1,4 @@
-"""A table is set up only for a game the desk deals (issue 25, item 3; CR-GM.1): hold'em,
+"""A table is set up only for a game the desk deals (CR-GM.1): hold'em,
 Omaha and Omaha Hi-Lo, in any structure. Stud, razz and the draw games were accepted and then
 dealt as hold'em (button, blinds, "Preflop"); now the form, the API, the waitlists and the
 database refuse them with the reason, and the public board never lists them. Also the table's

@@ -1,4 +1,4 @@
-"""Long waitlists and big rooms (issue 25, item 10): the floor's page, its poll, the API, the
+"""Long waitlists and big rooms: the floor's page, its poll, the API, the
 kiosk and the public board cost a fixed number of queries whatever the lists' length and the
 open tables; the page shows the first players of a list with how many more, page by page or
 found by name; each open seat's next player is worked out in one pass; the room has caps."""

@@ -1,4 +1,4 @@
-"""Buy-ins asked for on the waitlist page (issue 25, item 5): starting a table from a list asks
+"""Buy-ins asked for on the waitlist page: starting a table from a list asks
 each player's buy-in (prefilled with the table's minimum), and Seat now its player's; each is
 checked against the table's limits, a refusal names the player and the limit beside the
 field, and what was typed comes back as typed."""

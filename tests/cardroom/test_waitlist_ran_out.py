@@ -1,4 +1,4 @@
-"""An offer that runs out calls the next player by itself (issue 25, "seen the same day": the
+"""An offer that runs out calls the next player by itself (the
 floor did not notice): the page's poll carries the latest offers that ran out, each with who
 the timer called in its place, for static/js/waitlists.js to say, light up and chime
 (tests/browser/test_waitlist_page.py sees it happen)."""

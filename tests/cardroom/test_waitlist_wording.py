@@ -1,4 +1,4 @@
-"""The waitlist page's words for a refusal (issue 25, "seen the same day"): "Someone else
+"""The waitlist page's words for a refusal: "Someone else
 changed this first" only for a race really lost to another device; a refusal the table's state
 answers (a must-move for a player dealt into a hand) says "Not now"; a Release tapped on an
 offer the timer ran out says it ran out."""

@@ -344,7 +344,7 @@ def test_a_duplicate_name_comes_back_as_the_results_with_its_error(
     fragment = client.post(url, {"name": "player 7"}, headers={"HX-Request": "true"})
     assert fragment.status_code == 422
     text = fragment.content.decode()
-    # Only the results under the box: the box itself is never swapped (issue 25, item 7).
+    # Only the results under the box: the box itself is never swapped.
     assert text.lstrip().startswith('<div id="registration-results"')
     assert 'id="entrant-names"' not in text
     assert "Player 7 is already entered (#7)." in text and 'data-refused="player 7"' in text

@@ -1,4 +1,4 @@
-"""Hand-for-hand (TDA RP-8; issue 25): the director's "Next hand" waits for every table in play
+"""Hand-for-hand (TDA RP-8): the director's "Next hand" waits for every table in play
 to push its hand of the round (or asks, and is forced), hand-for-hand ends by itself once play
 is on one table, and a desk that has played its hand shows Deal held with the reason."""
 

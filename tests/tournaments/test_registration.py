@@ -1,4 +1,4 @@
-"""Registering players on the tournament's page (issue 25, item 7): a list of names at once,
+"""Registering players on the tournament's page: a list of names at once,
 each registered or refused with its reason; an htmx answer that swaps the results and the
 entrants, never the box being typed in; no re-entry offered once registration has closed."""
 
