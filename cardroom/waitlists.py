@@ -409,13 +409,8 @@ def next_for_seat(
     this seat or was released from it while anyone else waits (F19: the seat would bounce
     between two players). An ``automatic`` call never goes back to them: it waits for the
     floor, who may still call them when nobody else is waiting."""
-    there = game_list.entries.filter(
-        status__in=LIVE_STATUSES, player__seats__table=table, player__seats__left_at=None
-    )
-    away = {*skip, *there.values_list("pk", flat=True)}
-    missed = game_list.events.filter(kind__in=MISSED_SEAT, table_number=table.number, seat=seat)
-    first = next_eligible(game_list, skip=away | set(missed.values_list("entry_id", flat=True)))
-    return first if first is not None or automatic else next_eligible(game_list, skip=away)
+    found = next_for_seats(game_list, [(table, seat)], skip=skip, automatic=automatic)
+    return found[(table.pk, seat)]
 
 
 def next_eligible(game_list: GameList, *, skip: Collection[int] = ()) -> WaitlistEntry | None:
@@ -432,7 +427,11 @@ def eligible_entries(game_list: GameList) -> QuerySet[WaitlistEntry]:
 
 
 def next_for_seats(
-    game_list: GameList, seats: Sequence[tuple[Table, int]]
+    game_list: GameList,
+    seats: Sequence[tuple[Table, int]],
+    *,
+    skip: Collection[int] = (),
+    automatic: bool = False,
 ) -> dict[tuple[int, int], WaitlistEntry | None]:
     """``next_for_seat`` of each seat, by (table id, seat), in three queries whatever the
     list's length and the number of seats (the floor's page asked it seat by seat, reading the
@@ -450,14 +449,16 @@ def next_for_seats(
     for entry_id, number, seat_number in events.values_list("entry_id", "table_number", "seat"):
         if entry_id is not None:
             missed[(number, seat_number)].add(entry_id)
-    need = 1 + max(len(there[t.pk] | missed[(t.number, s)]) for t, s in seats)
+    need = 1 + len(skip) + max(len(there[t.pk] | missed[(t.number, s)]) for t, s in seats)
     first = list(eligible_entries(game_list)[:need])
     found: dict[tuple[int, int], WaitlistEntry | None] = {}
     for table, seat in seats:
-        away = there[table.pk]
-        skip = away | missed[(table.number, seat)]
-        pick = next((e for e in first if e.pk not in skip), None)
-        found[(table.pk, seat)] = pick or next((e for e in first if e.pk not in away), None)
+        away = there[table.pk] | set(skip)
+        passed = away | missed[(table.number, seat)]
+        pick = next((e for e in first if e.pk not in passed), None)
+        if pick is None and not automatic:
+            pick = next((e for e in first if e.pk not in away), None)
+        found[(table.pk, seat)] = pick
     return found
 
 
