@@ -216,25 +216,11 @@ def test_the_polling_pages_stay_flat(
                 table=spare, status="closed" if i % 2 == 0 else "open", by=floor_manager
             )
 
-    page.goto(f"{live_server.url}/floor/")
-    memory = Memory(page)
-    watch_polls(page, "/floor/updates/", toggle, 1)
-    before = memory.read()
-    watch_polls(page, "/floor/updates/", toggle, 5)
-    assert_flat(before, memory.read(), "floor")
-
-    page.goto(f"{live_server.url}/board/")
-    memory = Memory(page)
-    watch_polls(page, "/board/live", toggle, 1)
-    before = memory.read()
-    watch_polls(page, "/board/live", toggle, 4)
-    assert_flat(before, memory.read(), "public board")
-
     with between_requests():
         game_list = waitlists.open_list(
             variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
         )
-
+        tournament = running_at(director, seconds_in=30)
     names = iter(["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"])
 
     def join(i: int) -> None:
@@ -243,19 +229,19 @@ def test_the_polling_pages_stay_flat(
                 game_list=game_list, name=f"{next(names)} Wait", source="floor", by=floor_manager
             )
 
-    page.goto(f"{live_server.url}/floor/waitlists/")
-    memory = Memory(page)
-    watch_polls(page, "/floor/waitlists/", join, 1)
-    before = memory.read()
-    watch_polls(page, "/floor/waitlists/", join, 4)
-    assert_flat(before, memory.read(), "waitlists")
-
-    # The room display: its state every 3 s, the time counting every second.
-    with between_requests():
-        tournament = running_at(director, seconds_in=30)
-    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/display/")
-    memory = Memory(page)
-    watch_polls(page, "/clock/display/state/", lambda i: None, 1)
-    before = memory.read()
-    watch_polls(page, "/clock/display/state/", lambda i: None, 4)
-    assert_flat(before, memory.read(), "room display")
+    # Each page, what it polls, what changes before each poll and how many polls are read:
+    # the room display's state comes every 3 s and its time counts every second by itself.
+    pages = (
+        ("floor", "/floor/", "/floor/updates/", toggle, 5),
+        ("public board", "/board/", "/board/live", toggle, 4),
+        ("waitlists", "/floor/waitlists/", "/floor/waitlists/", join, 4),
+        ("room display", f"/tournaments/{tournament.pk}/clock/display/",
+         "/clock/display/state/", lambda i: None, 4),
+    )  # fmt: skip
+    for label, url, polled, change, polls in pages:
+        page.goto(f"{live_server.url}{url}")
+        memory = Memory(page)
+        watch_polls(page, polled, change, 1)
+        before = memory.read()
+        watch_polls(page, polled, change, polls)
+        assert_flat(before, memory.read(), label)
