@@ -74,8 +74,13 @@ def render_desk(
         "desk_version": desk_version(table, hand) if version is None else version,
         **session_context(table, hand, state),
     }
-    template = "cardroom/desk.html#desk" if request.htmx else "cardroom/desk.html"
-    return render(request, template, context, status=status)
+    if not request.htmx:
+        return render(request, "cardroom/desk.html", context, status=status)
+    response = render(request, "cardroom/desk.html#desk", context, status=status)
+    # The desk alone, without the white space around it: an outerHTML swap puts the answer's
+    # text nodes in the page beside the new desk and nothing takes them out (two a tap).
+    response.content = response.content.strip()
+    return response
 
 
 def desk_version(table: Table, hand: Hand | None) -> str:
