@@ -151,3 +151,26 @@ def test_hand_for_hand_ends_by_itself_at_the_final_table(
         eliminations.set_hand_for_hand(tournament=tournament, on=True, by=director)
     assert refused.value.code == "one_table" and "one table" in refused.value.message
     assert not Tournament.objects.get(pk=tournament.pk).hand_for_hand
+
+
+def test_a_table_left_with_one_player_is_not_waited_for_in_the_round(director: Any) -> None:
+    """A table down to one player deals no hand (it waits to be balanced), so the round is
+    finished, and the next hand released, once the tables with two players or more have
+    pushed theirs."""
+    tournament = make_tournament(by=director, tables=3, entrants=12, seats_per_table=9)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
+    eliminations.set_hand_for_hand(tournament=tournament, on=True, by=director)
+    first = hand_number(tournament)
+    at_three = SeatAssignment.objects.filter(
+        tournament=tournament, table__number=3, ended_at__isnull=True
+    )
+    for assignment in list(at_three.order_by("seat"))[1:]:
+        eliminations.eliminate_player(entrant=assignment.entrant, by=director)
+    assert at_three.count() == 1  # balancing is recorded, not applied: the lone player waits
+
+    push_a_hand(tournament, 1, director)
+    state = table_hands.hand_for_hand_round(Tournament.objects.get(pk=tournament.pk))
+    assert state is not None
+    assert [t.number for t in state.played] == [1] and [t.number for t in state.waiting] == [2]
+    push_a_hand(tournament, 2, director)
+    assert hand_number(tournament) == first + 1  # table 3's lone player held nothing up
