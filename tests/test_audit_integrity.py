@@ -214,6 +214,40 @@ def test_a_void_is_the_one_change_an_action_allows_once(world: dict[str, Any]) -
 # --- item 4: chains and verify_audit ---------------------------------------------------------------
 
 
+#: Columns of an audit log deliberately outside its chain's hashed fields, and why. Every other
+#: column is hashed (``Chain.fields``) or sealed (``Chain.sealed``): a column missing from both
+#: could be rewritten through the maintenance door without ``verify_audit`` noticing.
+OUTSIDE_THE_CHAIN = {
+    # The row's place in its stream: ``verify_audit`` walks streams by id, and a removed or
+    # inserted row shows as a ``prev_hash`` that does not match the row before it.
+    "id": "the stream's order",
+    # The chain itself: a hash cannot cover its own value.
+    "prev_hash": "the hash of the row before",
+    "row_hash": "this row's hash",
+    "seal_hash": "the hash over the once-only change (sealed logs only)",
+}
+
+
+@pytest.mark.parametrize("label", list(audit.CHAINS))
+def test_every_column_of_an_audit_log_is_in_its_chain_or_deliberately_outside(label: str) -> None:
+    model = apps.get_model(label)
+    chain = audit.CHAINS[label]
+    columns = [f.attname for f in model._meta.concrete_fields]
+    covered = {*chain.fields, *chain.sealed}
+    unhashed = [c for c in columns if c not in covered and c not in OUTSIDE_THE_CHAIN]
+    assert unhashed == [], f"{label}: columns neither hashed nor listed outside the chain"
+    assert covered <= set(columns), f"{label}: the chain names columns the model lacks"
+    assert chain.stream in chain.fields
+    assert not covered & set(OUTSIDE_THE_CHAIN), f"{label}: a hash field is hashed"
+
+
+def test_every_append_only_model_declares_a_chain() -> None:
+    from cardroom.append_only import AppendOnly
+
+    logs = {m._meta.label for m in apps.get_models() if issubclass(m, AppendOnly)}
+    assert logs == set(audit.CHAINS)
+
+
 def test_every_stream_is_chained_and_verifies(world: dict[str, Any]) -> None:
     from tournaments.models import SeatMove
 
