@@ -40,6 +40,10 @@ class AppendOnly(models.Model):
 
     objects = AppendOnlyQuerySet.as_manager()
     append_only_message = "This record is append-only: add a new one instead."
+    #: A sealed log's row after its once-only change (a void, a reveal): never changed again.
+    sealed_message = (
+        "This record's one change (a void, a reveal) is made: it is never changed again."
+    )
 
     class Meta:
         abstract = True
@@ -55,10 +59,26 @@ class AppendOnly(models.Model):
         update_fields = set(kwargs.get("update_fields") or ())
         if not sealed or not update_fields or not update_fields <= sealed:
             raise ValidationError(self.append_only_message)
+        self._refuse_all_but_the_seal(update_fields, using)
         values = {name: getattr(self, name) for name in chain.sealed}
         self.seal_hash = audit.seal_hash(type(self), values, self.row_hash)
         kwargs["update_fields"] = [*update_fields, "seal_hash"]
         super().save(*args, **kwargs)
+
+    def _refuse_all_but_the_seal(self, update_fields: set[str], using: str) -> None:
+        """Let through only the row's once-only change (``audit.TRANSITIONS``): the row as
+        stored is not sealed yet, and this save seals it (a reason without a void, a result
+        without a reveal, would leave it open to a second change). The trigger refuses the
+        rest too, but as a database error; this is the model's own refusal."""
+        marker, initial = audit.UNSEALED[self._meta.label]
+        stored = type(self)._base_manager.using(using).filter(pk=self.pk, **{marker: initial})
+        if not stored.exists():
+            raise ValidationError(self.sealed_message)
+        if (
+            self._meta.get_field(marker).name not in update_fields
+            or getattr(self, marker) == initial
+        ):
+            raise ValidationError(self.append_only_message)
 
     def delete(self, *args: Any, **kwargs: Any) -> Any:
         raise ValidationError(self.append_only_message)

@@ -1,4 +1,4 @@
-"""Issue 16, items 3 and 4: no invalid choice is ever stored, every audit log is append-only in
+"""No invalid choice is ever stored, every audit log is append-only in
 the database, and every audit row is chained so that ``verify_audit`` finds a rewrite."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     eliminations.reinstate_player(entrant=out, by=director, reason="Misclicked Out.")
     balance_checks.check_balance(tournament_id=tournament.pk)
     clock.start_clock(tournament=tournament, by=director)
-    # The cash game (issues 19, 20): a player seated with a buy-in, one waiting on a list.
+    # The cash game: a player seated with a buy-in, one waiting on a list.
     from cardroom import players, waitlists
     from tests.factories import make_table
 
@@ -85,7 +85,7 @@ def tables() -> list[str]:
     return [apps.get_model(label)._meta.db_table for label in audit.CHAINS]
 
 
-# --- item 3: choices ---------------------------------------------------------------------------
+# --- choices -----------------------------------------------------------------------------------
 
 
 def test_the_ruling_form_refuses_a_forged_kind(persona_client: Any, world: dict[str, Any]) -> None:
@@ -148,7 +148,7 @@ def test_the_database_refuses_a_value_outside_every_choice_field(world: dict[str
     assert len(checked) == 30  # every choice field of the three apps
 
 
-# --- item 4: append-only in the database ---------------------------------------------------------
+# --- append-only in the database -----------------------------------------------------------------
 
 
 @pytest.mark.parametrize("label", list(audit.CHAINS))
@@ -211,7 +211,37 @@ def test_a_void_is_the_one_change_an_action_allows_once(world: dict[str, Any]) -
     assert verify_audit() == []
 
 
-# --- item 4: chains and verify_audit ---------------------------------------------------------------
+def test_a_sealed_row_refuses_any_further_change_with_its_models_own_error(
+    world: dict[str, Any],
+) -> None:
+    """The once-only change (a void, a reveal) happens once: after it, saving any field, the
+    sealed ones too, is the model's refusal, not the database trigger's error."""
+    from tournaments.models import Draw, DrawStatus
+
+    voided = HandAction.objects.get(hand=world["hand"], voided_at__isnull=False)
+    dealt = Draw.objects.filter(tournament=world["tournament"], status=DrawStatus.REVEALED).get()
+    live = HandAction.objects.get(hand=world["hand"], voided_at__isnull=True)
+    sealed = "This record's one change (a void, a reveal) is made: it is never changed again."
+    changes: list[tuple[Any, dict[str, Any], str]] = [
+        (voided, {"void_reason": "Rewritten."}, sealed),
+        (voided, {"voided_at": voided.entered_at}, sealed),
+        (dealt, {"result": {"seats": []}}, "A revealed or abandoned draw is never changed."),
+        (dealt, {"status": DrawStatus.ABANDONED}, "A revealed or abandoned draw is never changed."),
+        # The once-only change must seal the row: a reason without a void leaves it open.
+        (live, {"void_reason": "A reason and no void."}, HandAction.append_only_message),
+        (live, {"seat": 5}, HandAction.append_only_message),
+    ]
+    for row, fields, message in changes:
+        for name, value in fields.items():
+            setattr(row, name, value)
+        with pytest.raises(ValidationError) as refused, transaction.atomic():
+            row.save(update_fields=list(fields))
+        assert refused.value.messages == [message]
+        row.refresh_from_db()
+    assert verify_audit() == []
+
+
+# --- chains and verify_audit -----------------------------------------------------------------------
 
 
 #: Columns of an audit log deliberately outside its chain's hashed fields, and why. Every other
@@ -307,7 +337,7 @@ def test_a_rewritten_draw_result_is_caught(world: dict[str, Any]) -> None:
 def test_postgres_raw_sql_edit_with_the_triggers_disabled_is_caught(
     world: dict[str, Any],
 ) -> None:
-    """The attacker of issue 16, with the table owner's rights: triggers off, one row edited,
+    """An attacker with the table owner's rights: triggers off, one row edited,
     triggers on. ``verify_audit`` names exactly that row."""
     from tournaments.models import SeatMove
 

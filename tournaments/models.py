@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
@@ -338,6 +337,7 @@ class Draw(AppendOnly):
     seal_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     append_only_message = "Draws are append-only."
+    sealed_message = "A revealed or abandoned draw is never changed."
 
     class Meta:
         ordering = ["tournament", "-number"]
@@ -350,13 +350,6 @@ class Draw(AppendOnly):
 
     def __str__(self) -> str:
         return f"Draw {self.number}: {self.get_kind_display()}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            stored = Draw.objects.filter(pk=self.pk).values("status").first()
-            if stored is None or stored["status"] != DrawStatus.COMMITTED:
-                raise ValidationError("A revealed or abandoned draw is never changed.")
-        super().save(*args, **kwargs)
 
     @property
     def is_revealed(self) -> bool:
