@@ -1,4 +1,4 @@
-"""Audit integrity (issue 16): every audit table is append-only in the database and chained.
+"""Audit integrity: every audit table is append-only in the database and chained.
 
 One mechanism for every audit log:
 

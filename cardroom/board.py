@@ -1,4 +1,4 @@
-"""The public board (issue 20, item 5): what is running and who is waiting, for a TV in the room
+"""The public board: what is running and who is waiting, for a TV in the room
 and for players' phones. No log-in; never a full name (a waiting player is shown by alias or
 initials, ``Player.public_name``; seated players not at all).
 
@@ -280,7 +280,7 @@ def _tournament_clock(tournament: Tournament, now: datetime) -> dict[str, Any]:
 
 
 def _tournament_status(tournament: Tournament, clock_state: str) -> str:
-    """One state on the board (F7): a tournament whose players are seated but whose clock has
+    """One state on the board: a tournament whose players are seated but whose clock has
     not started reads "Seated" (its clock line says "Not started"), never "Running" above a
     clock that is not."""
     if tournament.status == TournamentStatus.RUNNING and clock_state == ClockState.STOPPED:

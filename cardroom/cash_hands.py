@@ -1,4 +1,4 @@
-"""The hands of a cash table dealt from its seat map (issue 19): the next hand as the rules
+"""The hands of a cash table dealt from its seat map: the next hand as the rules
 deal it (``rules.engine.rotation``: the button, the blinds, the posts, who waits; a voided hand
 is dealt again, CR-BB.8), the dealer's deal of it or of a correction, and the award settled
 back into the seat map (stacks, busted players). The seat map itself (seating, chips, sitting

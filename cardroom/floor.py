@@ -85,7 +85,7 @@ class FloorFilter(TableFilter):
         field = self.form.fields["tournament"]
         assert isinstance(field, forms.ChoiceField)
         # The field's choices already start with its empty label, which django-filters adds
-        # again when choices are set: keep only the real ones (F9, "Cash and tournament" twice).
+        # again when choices are set: keep only the real ones (else "Cash and tournament" twice).
         field.choices = [
             *(c for c in cast("Iterable[Any]", field.choices) if c[0] != ""),
             *((str(t.pk), t.name) for t in live_tournaments().only("pk", "name")),

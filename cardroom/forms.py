@@ -79,7 +79,7 @@ TABLE_HELP: dict[str, str] = {
 class WholeNumberField(forms.IntegerField):
     """A whole number typed in ASCII digits, its limits said in words. Django's own reads "٣"
     as 3 and answers a column's limit as "Ensure this value is less than or equal to
-    2147483647" (a tester read it on the table form)."""
+    2147483647", words a floor person cannot act on."""
 
     def __init__(self, *, unit: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -304,7 +304,7 @@ class RulingForm(forms.Form):
         regex=r"^[0-9a-f]{32}$", required=False, widget=forms.HiddenInput
     )
     #: An entry changing another ruling is an amendment or an appeal outcome, nothing else
-    #: (issue 16: a forged kind was once stored for ever). Ignored for a new ruling.
+    #: (a forged kind would be stored for ever). Ignored for a new ruling.
     kind = forms.ChoiceField(
         choices=[("amendment", "an amendment"), ("appeal", "an appeal outcome")],
         required=False,

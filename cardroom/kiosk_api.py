@@ -1,4 +1,4 @@
-"""The kiosk's REST API (issue 20): no log-in, a player puts their own name on one or more
+"""The kiosk's REST API: no log-in, a player puts their own name on one or more
 waitlists; it lists the open lists with how many wait (never a name). Like the kiosk's page
 (``cardroom/kiosk_views.py``, "Privacy"), an answer never depends on whether the name typed is
 already down: a name already on a list keeps its entry and gets the answer a new name gets

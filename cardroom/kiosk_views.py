@@ -1,4 +1,4 @@
-"""The kiosk ``/kiosk/`` (issue 20): a tablet at the podium where a player puts their own name
+"""The kiosk ``/kiosk/``: a tablet at the podium where a player puts their own name
 on one or more waitlists, with no log-in. Large touch targets; it never shows another player's
 name (only how many wait for each game).
 

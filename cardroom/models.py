@@ -72,7 +72,7 @@ class Table(models.Model):
         default=10, validators=[MinValueValidator(0), MaxValueValidator(60)]
     )
     run_it_twice = models.BooleanField(default=False)
-    #: Between hands (issue 19): how the button moves at a cash table (a tournament table
+    #: Between hands: how the button moves at a cash table (a tournament table
     #: always uses the dead button, CR-BB.1), and whether a player owing blinds may post them.
     button_rule = models.CharField(max_length=8, choices=ButtonRule, default=ButtonRule.DEAD)
     missed_blinds = models.CharField(
@@ -552,7 +552,7 @@ class HandAction(AppendOnly):
         return entry
 
 
-# The rulings log, the seat map of a cash table (issue 19) and the cash-game waitlists (issue 20)
+# The rulings log, the seat map of a cash table and the cash-game waitlists
 # live in their own modules; Django finds their models through here.
 from cardroom.ruling_models import Ruling, RulingCitation, RulingKind  # noqa: E402
 from cardroom.seat_models import Player, SeatEvent, TableSeat  # noqa: E402

@@ -8,8 +8,8 @@ than ``MAX_DEPTH``, with no integer a JSON client cannot hold exactly.
 - Every endpoint takes an object: a list, a string or a number at the top is refused here,
   once, rather than by each view (``clock/``, ``hand-for-hand/`` and ``tables/{n}/button/``
   answered 500 to ``[1]``).
-- Integers beyond 2^53 - 1 are refused: a JavaScript client reads them as a different number
-  (issue 16, item 8); a 5,000-digit one is refused before Python converts it (its own limit
+- Integers beyond 2^53 - 1 are refused: a JavaScript client reads them as a different number;
+  a 5,000-digit one is refused before Python converts it (its own limit
   is 4,300 digits, a ``ValueError`` deep in a view).
 
 Each refusal is a 400 ``bad_request`` in the API's error shape: a ``ParseError``, or for a

@@ -1,4 +1,4 @@
-"""The cash table's seat map (issue 19): seating players with a buy-in, chips added between
+"""The cash table's seat map: seating players with a buy-in, chips added between
 hands, sitting out and coming back, leaving with the chips (the hands dealt from the seat map
 and settled back into it are ``cardroom.cash_hands``). Every change locks the table row (two devices never interleave
 their changes) and writes a ``SeatEvent`` (who, when, how many chips, the stack after).

@@ -1,4 +1,4 @@
-"""The API of a table that runs all night (issue 19): its seat map, the next hand's proposal
+"""The API of a table that runs all night: its seat map, the next hand's proposal
 and deal, the showdown's award, and the room's players.
 
 - ``GET/POST /api/v1/tables/{id}/seats/``: the seat map; seat a player with a buy-in.

@@ -1,4 +1,4 @@
-"""The seat map of a cash table (issue 19): the players, who they are across visits, what
+"""The seat map of a cash table: the players, who they are across visits, what
 they have in front of them, whether they are playing, what blinds they owe; and the log of
 every change to it (who, when, how many chips).
 

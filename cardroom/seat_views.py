@@ -1,4 +1,4 @@
-"""The betting desk of a table that runs all night (issue 19): what the desk shows between
+"""The betting desk of a table that runs all night: what the desk shows between
 and after hands (the seat map, the next hand's proposal, the showdown, the award), and the
 dealer's posts that change them: seat a player, add chips, sit out, return, leave; deal the
 proposal or a correction of it; push the pots from the winners tapped. Thin views: a form,
@@ -116,7 +116,7 @@ def session_context(table: Table, hand: Hand | None, state: HandState | None) ->
         mode = "seated"  # the players left, the hand they were dealt still needs its award
     context: dict[str, Any] = {"mode": mode, "seat_map": None, "entrants": None}
     # A cash table that has had a seat map and is empty now: the typed-stack deal is folded
-    # away behind a disclosure (F18), so nobody deals a nameless hand by mistake.
+    # away behind a disclosure, so nobody deals a nameless hand by mistake.
     context["typed_folded"] = (
         mode == "typed"
         and table.kind != TableKind.TOURNAMENT
@@ -154,7 +154,7 @@ def session_context(table: Table, hand: Hand | None, state: HandState | None) ->
     between = hand is None or hand.state != HandStatus.IN_PROGRESS
     awaiting_award = hand is not None and bool(hand.names) and not hand.settled
     if mode != "typed" and between and not awaiting_award and table.status != TableStatus.OPEN:
-        # F12: a closed (or broken) table deals nothing: say so where the Deal button would be.
+        # A closed (or broken) table deals nothing: say so where the Deal button would be.
         status = table.get_status_display().lower()
         context["proposal_error"] = (
             f"Table {status}: {table} deals no hands until the floor opens it."
@@ -372,7 +372,7 @@ class ChipsForm(forms.Form):
 
 
 class CorrectStackForm(forms.Form):
-    """A stack typed wrong (F16): the chips in front as counted, and why."""
+    """A stack typed wrong: the chips in front as counted, and why."""
 
     stack = forms.IntegerField(min_value=0, max_value=MAX_STACK)
     reason = forms.CharField(max_length=300, strip=True)

@@ -1,4 +1,4 @@
-"""What the desk says between hands (issue 19), for ``cardroom.seat_views``: the seat map
+"""What the desk says between hands, for ``cardroom.seat_views``: the seat map
 row by row, the next hand's proposal in the dealer's words (each seat's role, the posts, the
 straddler, who waits and why, the blinds a seat comes to owe) and, at a tournament table, what
 the last award did (who is out, the balancing asked for). Reading only: no request, no write."""

@@ -202,7 +202,7 @@ class SeatedAtClose(ValidationError):
 
 
 def set_table_status(*, table: Table, by: User, status: str, confirm_seated: bool = False) -> Table:
-    """Open or close a table. Closing a cash table with players seated asks first (F12): a
+    """Open or close a table. Closing a cash table with players seated asks first: a
     floor closes a table that breaks or ends the night while players are still racking their
     chips, so refusing until everyone is stood up would force a dozen desk steps for nothing;
     but one click next to "Desk" must not close a live game, so the close names who is still

@@ -161,7 +161,7 @@ def smallest_chip_in_play(*amounts: int) -> int:
 
 def choice_check(field: str, choices: type[models.Choices]) -> models.CheckConstraint:
     """The database refuses a value outside the field's choices, whatever path writes it (a
-    form, the API, a raw ``.update()``): a forged value can never be stored (issue 16)."""
+    form, the API, a raw ``.update()``): a forged value can never be stored."""
     return models.CheckConstraint(
         condition=models.Q(**{f"{field}__in": list(choices.values)}),
         name=f"%(app_label)s_%(class)s_{field}_valid",

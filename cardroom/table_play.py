@@ -1,4 +1,4 @@
-"""One door to a table's next hand, whatever kind of table it is (issue 19): a table where a
+"""One door to a table's next hand, whatever kind of table it is: a table where a
 tournament is in play deals from the tournament (its level, its entrants and their chips,
 ``tournaments.table_hands``); any other table deals from its cash seat map
 (``cardroom.cash_hands``). The desk and the API call these three and never choose themselves.

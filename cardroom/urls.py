@@ -94,7 +94,7 @@ api_patterns = [
     path("hands/<id:hand_id>/actions/", HandActionsView.as_view(), name="hand-actions"),
     path("hands/<id:hand_id>/void-last/", HandVoidView.as_view(what="last"), name="hand-void-last"),
     path("hands/<id:hand_id>/void/", HandVoidView.as_view(what="hand"), name="hand-void"),
-    # The table that runs all night (issue 19): its seat map, next hand and award.
+    # The table that runs all night: its seat map, next hand and award.
     path("tables/<id:table_id>/seats/", TableSeatsView.as_view(), name="table-seats"),
     path("tables/<id:table_id>/seats/<id:seat>/", TableSeatView.as_view(), name="table-seat"),
     path("tables/<id:table_id>/next-hand/", NextHandView.as_view(), name="table-next-hand"),

@@ -148,8 +148,8 @@ def table_list(request: AuthenticatedRequest) -> HttpResponse:
 def with_tournaments(tables: list[Table]) -> list[Table]:
     """Each tournament table with ``playing``: the tournament in play there and its clock (a
     ``floor.Seating``), or None. The list shows that game, not the table's cash settings, which
-    do not apply while a tournament plays there (a tester read "1/2 NL Hold'em, buy-in
-    40-200" for tables playing 300/600 with an ante)."""
+    do not apply while a tournament plays there (not "1/2 NL Hold'em, buy-in 40-200" for
+    tables playing 300/600 with an ante)."""
     tournament_tables = [t.pk for t in tables if t.kind == TableKind.TOURNAMENT]
     playing = seatings_at(tournament_tables, timezone.now()) if tournament_tables else {}
     for table in tables:

@@ -1,4 +1,4 @@
-"""The waitlists' REST API (issue 20): lists, their players, seat offers, seating with a
+"""The waitlists' REST API: lists, their players, seat offers, seating with a
 buy-in, must-move tables, starting a table from a list, the room's settings (the kiosk's
 API is ``cardroom/kiosk_api.py``).
 

@@ -1,4 +1,4 @@
-"""The waitlists' plumbing (issue 20): the refusal they raise, the board's version number, the
+"""The waitlists' plumbing: the refusal they raise, the board's version number, the
 log's writer, the row locks (always tables, then the list, then entries) and the checks every
 service of ``cardroom/waitlists.py`` and ``cardroom/waitlist_tables.py`` shares."""
 

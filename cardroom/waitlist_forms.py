@@ -1,4 +1,4 @@
-"""The forms of the waitlist pages (issue 20): a player's name for the floor and the kiosk,
+"""The forms of the waitlist pages: a player's name for the floor and the kiosk,
 the reasons, a seat with its buy-in, a new list, a must-move table; and the games the tables
 are set up for that have no list yet (one tap opens one)."""
 

@@ -1,4 +1,4 @@
-"""The cash-game floor's waitlists (issue 20): the room's settings, a list per game and stakes,
+"""The cash-game floor's waitlists: the room's settings, a list per game and stakes,
 the players on it, the append-only log of every change to a list, and must-move tables.
 
 The services that change them are in ``cardroom/waitlists.py``; the seats themselves are the

@@ -1,4 +1,4 @@
-"""Tables and the waitlists (issue 20): must-move tables feeding a main game, new tables started
+"""Tables and the waitlists: must-move tables feeding a main game, new tables started
 from a list (a verifiable seat draw, or first come first seated). The lists themselves are
 ``cardroom/waitlists.py``; the public board reads them in ``cardroom/board.py``."""
 

@@ -1,4 +1,4 @@
-"""The cash-game floor's waitlist pages (issue 20): the floor's page ``/floor/waitlists/``
+"""The cash-game floor's waitlist pages: the floor's page ``/floor/waitlists/``
 (every open list, its players in order, the open seats of its game with "Call next" and
 "Seat", must-move tables, starting a table) and the kiosk ``/kiosk/`` (a tablet at the
 podium: a player puts their own name down, no log-in).

@@ -1,4 +1,4 @@
-"""The cash-game floor's waitlists (issue 20): players on a list per game and stakes, seat
+"""The cash-game floor's waitlists: players on a list per game and stakes, seat
 offers with a timer, seating from the list (through the seat map's ``cardroom.players``),
 must-move tables and new tables started from a list. Every change writes a ``WaitlistEvent``.
 
@@ -404,9 +404,9 @@ def next_for_seat(
     automatic: bool = False,
 ) -> WaitlistEntry | None:
     """Who this seat goes to: the first eligible player, never one who already plays at its
-    table (a move there is a seat change, not a call: a tester saw a seat held 3 minutes for
-    a player already at that table, then "Seat" refused), and not one who missed an offer of
-    this seat or was released from it while anyone else waits (F19: the seat would bounce
+    table (a move there is a seat change, not a call: the seat would be held for the offer's
+    minutes for a player already at that table, then "Seat" refused), and not one who missed an
+    offer of this seat or was released from it while anyone else waits (the seat would bounce
     between two players). An ``automatic`` call never goes back to them: it waits for the
     floor, who may still call them when nobody else is waiting."""
     found = next_for_seats(game_list, [(table, seat)], skip=skip, automatic=automatic)

@@ -35,7 +35,7 @@ class Rulebook(models.Model):
     class Meta:
         ordering = ["order", "code"]
         constraints = [
-            # Issue 16: the database refuses a kind outside the choices, whatever writes it.
+            # The database refuses a kind outside the choices, whatever writes it.
             models.CheckConstraint(
                 condition=models.Q(kind__in=list(BookKind.values)), name="rules_rulebook_kind_valid"
             )

@@ -114,7 +114,7 @@ def clock_action(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     name = request.POST["action"]
     jumps = name in ("advance", "back") and tournament.clock_state == ClockState.RUNNING
     if jumps and request.POST.get("confirm") != "1":
-        # F13: a level jump changes the blinds at every table at once: with the clock running
+        # A level jump changes the blinds at every table at once: with the clock running
         # the director confirms it (the buttons send ``confirm`` only from this question).
         target = "the next level" if name == "advance" else "the previous level"
         question = {"action": name, "question": f"Go to {target} now, at every table?"}

@@ -42,8 +42,8 @@ from tournaments.seating import (
 
 
 class ChipsLeft(DrawError):
-    """The director's page puts out a player still holding chips only once told how many
-    (F13): the form sends them back as ``confirm_chips``. HTTP 409 with the question."""
+    """The director's page puts out a player still holding chips only once told how many:
+    the form sends them back as ``confirm_chips``. HTTP 409 with the question."""
 
     def __init__(self, entrant: Entrant) -> None:
         self.entrant, self.chips = entrant, entrant.chips

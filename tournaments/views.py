@@ -203,7 +203,7 @@ def place_rows(tournament: Tournament, limit: int = 50) -> list[dict[str, Any]]:
 
 def room_numbers(tournament: Tournament) -> dict[int, int]:
     """The tournament's table numbers (T1, T2...) to the room's (21, 22...): where a person
-    walks. Room tables 1, 2, 3 may be cash games running at the same time (F18)."""
+    walks. Room tables 1, 2, 3 may be cash games running at the same time."""
     return dict(tournament.tables.values_list("number", "table__number"))
 
 
@@ -308,7 +308,7 @@ def entrant_eliminate(request: AuthenticatedRequest, pk: int, number: int) -> Ht
             entrant=entrant, by=request.user, confirm=True, confirm_chips=chips
         )
     except eliminations.ChipsLeft as exc:
-        # F13: a player holding chips is put out only once the director has seen how many:
+        # A player holding chips is put out only once the director has seen how many:
         # the table map comes back with the question and an "Eliminate anyway" button.
         asked = {**detail_context(request, entrant.tournament), "confirm_out": exc}
         template = (
@@ -578,7 +578,7 @@ def balance(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     check = tournament.balance_checks.first()
     names = dict(tournament.entrants.values_list("number", "name"))
     rooms = room_numbers(tournament)
-    # Where each player of the check sits now: a move already made reads "Done" (F18).
+    # Where each player of the check sits now: a move already made reads "Done".
     now_at = {
         number: (table, seat)
         for number, table, seat in SeatAssignment.objects.filter(
@@ -624,7 +624,7 @@ def balance_apply(request: AuthenticatedRequest, pk: int, check_id: int) -> Http
         made = balance_checks.apply_balance(check=check, by=request.user)
     except (DrawError, ValidationError) as exc:
         return refused(request, exc, url)
-    # Said where the floor person walks them: the room's table first (F18).
+    # Said where the floor person walks them: the room's table first.
     rooms = room_numbers(check.tournament)
     messages.success(request, f"{len(made)} move{pluralize(len(made))} made.")
     for move in made:

@@ -1,4 +1,4 @@
-"""Issue 16: audit rows get their chain hashes; every choice field gets a CHECK constraint;
+"""Audit rows get their chain hashes; every choice field gets a CHECK constraint;
 audit timestamps are set when the row is made (before its hash), not by the INSERT."""
 
 import django.utils.timezone

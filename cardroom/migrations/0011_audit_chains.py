@@ -1,4 +1,4 @@
-"""Issue 16: the rows written before the chains existed are linked, stream by stream."""
+"""The rows written before the chains existed are linked, stream by stream."""
 
 from django.apps.registry import Apps
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor

@@ -1,4 +1,4 @@
-"""Issue 18: an action entered out of turn (TDA-53) is stored as such, held by the engine until
+"""An action entered out of turn (TDA-53) is stored as such, held by the engine until
 the turn reaches its seat. The column is in the hand's audit chain (``Chain.later``: rows
 holding the default keep the hashes they were written with), and the append-only triggers are
 made again around it (SQLite rebuilds the table to add a column with a default)."""

@@ -1,4 +1,4 @@
-"""Issue 19: the seat map of a cash table (players, seats, the append-only log of their
+"""The seat map of a cash table (players, seats, the append-only log of their
 changes), the button rule and missed-blind rule of a table, and a hand's blinds, posts,
 names, correction and award."""
 

@@ -1,4 +1,4 @@
-"""Issue 16: the rows written before the chains existed are linked, stream by stream."""
+"""The rows written before the chains existed are linked, stream by stream."""
 
 from django.db import migrations
 

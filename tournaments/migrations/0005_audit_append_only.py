@@ -1,4 +1,4 @@
-"""Issue 16: every audit log is append-only in the database (UPDATE, DELETE and, on
+"""Every audit log is append-only in the database (UPDATE, DELETE and, on
 PostgreSQL, TRUNCATE refused; ``cardroom/audit.py``), and one row per ``prev_hash`` in a stream
 so two writers can never fork a chain."""
 

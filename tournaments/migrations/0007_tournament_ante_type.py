@@ -1,4 +1,4 @@
-"""Tournament.ante_type: who pays a level's ante (F21). Tournaments from before the setting keep
+"""Tournament.ante_type: who pays a level's ante. Tournaments from before the setting keep
 the per-player ante they were dealt with ("each"); new ones choose (the form and the API
 default to the big-blind ante, CR-DM.2)."""
 

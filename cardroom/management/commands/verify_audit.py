@@ -1,4 +1,4 @@
-"""``manage.py verify_audit``: walk every audit chain and say where one is broken (issue 16)."""
+"""``manage.py verify_audit``: walk every audit chain and say where one is broken."""
 
 from __future__ import annotations
 
