@@ -21,8 +21,8 @@
     showNotice("Cannot reach the server. Check the connection and try again.", true);
   });
   // A notice that the server was down or failing is out of date as soon as any later request
-  // gets an answer from it (the desk's own poll, the next tap): it goes (a tester saw the
-  // desk keep "Cannot reach the server" for good after a 15 s outage, working again below).
+  // gets an answer from it (the desk's own poll, the next tap): it goes (otherwise
+  // the desk would keep "Cannot reach the server" for good after a 15 s outage, working again).
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
     var box = document.getElementById("notice");

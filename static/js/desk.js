@@ -54,7 +54,7 @@
   // A form open or being typed in keeps what is typed: the proposal's correction holds the
   // whole poll (it is the next hand being edited). A seat-map form holds only the seat map:
   // the hand, its pot, who is to act and the action panel keep following the other devices
-  // (the tester's F17: a stale "to act" beside live-looking buttons); the seat map catches up
+  // (else a stale "to act" beside live-looking buttons); the seat map catches up
   // on the first poll after the form is closed.
   function proposalBusy(desk) {
     if (desk.querySelector("#proposal details[open]")) { return true; }
@@ -74,7 +74,7 @@
     return !!(elt && elt.id === "desk" && (!verb || verb === "get"));
   }
   // ``what``: false (not paused), "seat" (the seat map only) or "proposal" (the whole desk):
-  // the note says which (a tester read "the hand keeps updating" while Correct held it all).
+  // the note says which ("the hand keeps updating" would be wrong while Correct holds it all).
   function showPaused(what) {
     var note = document.getElementById("desk-paused");
     if (!note) { return; }
@@ -153,11 +153,11 @@
         var row = source.closest("#seat-panel .seat-row");
         if (row) {
           // A seat-map form (seat, add chips, rebuy, correct, sit out, leave): the focus stays
-          // in the seat map, never on Deal, where a second Enter would deal (the tester's F3).
+          // in the seat map, never on Deal, where a second Enter would deal.
           // Refused, the same form opens again with what was typed and the refusal beside it
-          // (it is drawn at the top of the desk, often far above the seat map: F2).
+          // (it is drawn at the top of the desk, often far above the seat map).
           // A 409 (the seat taken meanwhile, the player seated at another table) likewise:
-          // what was typed is kept, the reason is beside it, not off screen at the top (F4).
+          // what was typed is kept, the reason is beside it, not off screen at the top.
           plan = {
             to: "seatmap", row: row.id, refused: refused || lost,
             action: source.getAttribute("hx-post"), seated: source.matches(".seat-form"),
@@ -168,7 +168,7 @@
         } else if (refused && source.matches(".raise-form")) {
           // The amount typed comes back in the box, selected, with the refusal beside it: the
           // box must never fall back to the minimum, where a second Enter would raise an
-          // amount nobody typed (the tester's finding 1).
+          // amount nobody typed.
           var typed = source.querySelector("#raise-to");
           plan = { to: "raise", value: typed ? typed.value : "" };
         } else if (refused && source.matches(".deal-form")) {
@@ -184,7 +184,7 @@
             source.closest("#proposal, .deal-form") ? ".hand-facts" : null;
           // Refused or lost to another device (a 409: "Someone else got there first"): the
           // reason is drawn at the top of the desk, often above the window; it moves to just
-          // above what the dealer presses next, and comes into view (the tester's item 4).
+          // above what the dealer presses next, and comes into view.
           plan = { to: "panel", top: top, refusal: refused || lost };
         }
       } else if (panel && panel.contains(active)) {
@@ -302,7 +302,7 @@
     // the action panel together: after an action (keyed or clicked) the header comes to the
     // top whenever it, or the panel's first line, has left the window. Chromium otherwise
     // keeps the page's distance from the bottom as the log grows, and the hand drifts up
-    // and out of view a line per action (the tester's F20).
+    // and out of view a line per action.
     var facts = !top && document.querySelector("#desk .hand-facts");
     if (facts && (element === panel || element.id === "push")) {
       var head = facts.getBoundingClientRect();
