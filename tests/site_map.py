@@ -284,7 +284,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     from cardroom.waitlist_tables import create_must_move
 
     must_move = create_must_move(table=table, main=game_list, by=manager)
-    # Two players in the table's seat map (issue 19): the seat API's seat 4 and a proposal.
+    # Two players in the table's seat map: the seat API's seat 4 and a proposal.
     from cardroom import players
 
     for number, name in ((4, "Ana Ruiz"), (5, "Bo Lind")):

@@ -484,7 +484,7 @@ def test_malformed_and_deeply_nested_bodies_on_every_api_write_as_every_role(
     sweep.check()
 
 
-# --- each finding of the review, by name ----------------------------------------------------
+# --- odd bodies, addresses and numbers, one test each ---------------------------------------
 
 
 def test_json_nested_1500_deep_is_a_400_in_the_error_shape(

@@ -126,7 +126,7 @@ READS: dict[str, tuple[int | str, ...]] = {
     "api:hand-actions": READ_API,
     "api:hand-void-last": POST_API,
     "api:hand-void": POST_API,
-    # The seat map, the next hand and the award (issue 19). The world's table has a hand in
+    # The seat map, the next hand and the award. The world's table has a hand in
     # progress dealt with typed stacks and two players seated, so the proposal answers.
     "api:table-seats": READ_API,
     "api:table-seat": READ_API,

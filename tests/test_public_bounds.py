@@ -1,4 +1,4 @@
-"""Bounds on what anyone may send (issue 16, items 1 and 8): the betting contract's size limits
+"""Bounds on what anyone may send: the betting contract's size limits
 with the field they name, a 413 in the API's error shape for an oversize body, a 429 after the
 rate, integers JSON clients cannot hold refused, and the API's schema and docs behind a log-in
 unless ``CARDROOM_PUBLIC_API_DOCS`` is on."""

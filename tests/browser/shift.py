@@ -620,7 +620,7 @@ class Shift:
         out = max(fullest, key=lambda s: s.entrant.number).entrant
         self.pause(page)
         page.get_by_role("button", name=f"Eliminate {out.name}", exact=True).click()
-        if out.chips:  # F13: asked with the chip count first
+        if out.chips:  # asked with the chip count first
             page.locator("#confirm-out").get_by_role(
                 "button", name=f"Eliminate {out.name} with"
             ).click()

@@ -248,7 +248,7 @@ def test_an_answer_read_before_the_level_ended_but_arriving_after_it_changes_not
 def test_the_room_display_says_a_big_blind_ante_and_follows_the_directors_switch(
     login_page: Any, director: Any, staff: Any, live_server: Any
 ) -> None:
-    """F21: the wall says which ante the level's is; the director's switch reaches an open
+    """The wall says which ante the level's is; the director's switch reaches an open
     display at its next poll, without a reload."""
     from tournaments.models import Tournament
     from tournaments.setup import set_ante_type

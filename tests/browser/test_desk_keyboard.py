@@ -78,7 +78,7 @@ def test_one_desk_hand_played_with_the_keyboard_only(
     expect(page.locator(".hand-facts")).to_contain_text("Flop")
 
     # Check is one Tab away from the panel, Fold the next (drawn first, but never the first
-    # stop: Tab + Enter must not fold, the tester's F11); Enter on Check checks.
+    # stop: Tab + Enter must not fold); Enter on Check checks.
     page.keyboard.press("Tab")
     expect(page.get_by_role("button", name="Check")).to_be_focused()
     page.keyboard.press("Tab")
@@ -188,9 +188,9 @@ def test_enter_reads_the_chips_and_never_voids(
 def test_a_refused_raise_keeps_the_amount_typed_beside_its_reason(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
-    """The tester's finding 1: a raise below the minimum was refused, the page jumped with the
-    reason far above the window, and the box fell back to the minimum, selected: a second
-    Enter raised an amount nobody typed. The typed amount stays, the reason is beside the box
+    """A raise below the minimum is refused without the page jumping to a reason far above
+    the window or the box falling back to the minimum, selected (a second Enter would raise
+    an amount nobody typed). The typed amount stays, the reason is beside the box
     and in the window, and Enter again is refused again: nothing is logged."""
     from tests.factories import make_table
 
@@ -226,9 +226,9 @@ def test_a_refused_raise_keeps_the_amount_typed_beside_its_reason(
 def test_the_desk_clears_its_cannot_reach_notice_once_the_server_answers_again(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
-    """The tester stopped the server for 15 s: the desk said "Cannot reach the server" and
-    kept saying it for good once the server was back, though the desk worked again. The
-    desk's own poll getting through now takes the notice away."""
+    """The server stopped for 15 s: the desk says "Cannot reach the server", and must not
+    keep saying it once the server is back and the desk works again. The desk's own poll
+    getting through takes the notice away."""
     from tests.factories import make_table
 
     make_table(number=3)

@@ -1,4 +1,4 @@
-"""Out of turn on the betting desk in Chromium (issue 18 item 4; TDA-53 and the illustrated
+"""Out of turn on the betting desk in Chromium (TDA-53 and the illustrated
 addendum's two examples): the dealer holds seat 6's raise to 800, sees it on the seat, and sees
 it stand or fall, with the rule, when seat 5 acts."""
 

@@ -1,4 +1,4 @@
-"""The desk keyed from start to finish with a full table (the tester's F20, F4): after every
+"""The desk keyed from start to finish with a full table: after every
 key the to-act line and the action panel stay inside the window, and at showdown the taps
 and Push do, wherever Deal or Push left the page."""
 
@@ -73,7 +73,7 @@ def test_a_hand_keyed_with_nine_seated_keeps_the_hand_in_view(
 def test_seat_map_forms_keep_the_focus_and_show_their_refusal_beside_them(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
-    """The tester's F3 and F2 between hands: after seating a player the focus is on the next
+    """Between hands: after seating a player the focus is on the next
     open seat, not Deal (a second Enter must not deal); a refused Add chips keeps its form
     open with the amount, the refusal beside it on screen, the focus in the box."""
     from cardroom import players
@@ -120,9 +120,9 @@ def test_seat_map_forms_keep_the_focus_and_show_their_refusal_beside_them(
 def test_an_open_seat_form_holds_only_the_seat_map_and_folded_seats_stay_legible(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
-    """The tester's F17: on this device a Change box is open with an amount typed while
+    """On this device a Change box is open with an amount typed while
     another device enters actions: the hand (to act, pot) keeps following, the box stays
-    open with the amount and the focus; closed, the seat map catches up. F14: a folded seat
+    open with the amount and the focus; closed, the seat map catches up. A folded seat
     is drawn at full opacity (its text keeps its contrast)."""
     from cardroom import cash_hands, players
     from cardroom.services import engine_state, record_action
@@ -165,7 +165,7 @@ def test_an_open_seat_form_holds_only_the_seat_map_and_folded_seats_stay_legible
 def test_a_full_table_fits_1366x900_without_scrolling(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
-    """The tester's F4: nine seated, the desk opened afresh at 1366x900: the action buttons
+    """Nine seated, the desk opened afresh at 1366x900: the action buttons
     during the hand, and at showdown the taps and Push, are on screen without scrolling."""
     from cardroom import cash_hands, players
     from cardroom.services import engine_state, record_action

@@ -1,7 +1,7 @@
-"""The desk between and after hands, at the keyboard and on two devices (the tester's F10,
-F12, F17): Enter on a showdown tap never pushes the pot, P pushes right after a tap, the
-desk follows seat-map changes made on another device between hands (and a desk with no hand
-polls too), and the poll holds while a seat form is open."""
+"""The desk between and after hands, at the keyboard and on two devices: Enter on a showdown
+tap never pushes the pot, P pushes right after a tap, the desk follows seat-map changes made
+on another device between hands (and a desk with no hand polls too), and the poll holds while a
+seat form is open."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ NINE = ("Ana Ruiz", "Bo Chen", "Cy Diaz", "Dee Ray", "Eve Moss", "Fay Lund", "Gu
 def test_after_a_push_the_next_deal_is_on_screen_at_1024x768_with_nine_seated(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
-    """The tester's laptop: 1024x768, nine players. Pushing the pot swaps the award in; the
+    """A laptop's 1024x768, nine players. Pushing the pot swaps the award in; the
     next hand's Deal must be on screen without scrolling (the dealer's next press)."""
     from cardroom import cash_hands, players
     from cardroom.services import engine_state, record_action
@@ -181,7 +181,7 @@ def test_a_corrected_deal_shows_the_hands_header_and_its_correction_at_1024x768(
 def test_enter_in_the_name_box_does_not_seat_a_player_for_a_buy_in_nobody_typed(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
-    """F16: the buy-in starts empty and required, so Enter in the name box stops there."""
+    """The buy-in starts empty and required, so Enter in the name box stops there."""
     from cardroom.models import TableSeat
 
     table = seated_table(director)
@@ -206,8 +206,8 @@ def test_with_correct_open_the_note_says_the_whole_desk_is_held(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
     """The next hand's Correct holds the whole desk (it is the next hand being edited), not
-    only the seat map: the note says so (a tester read "the hand keeps updating" while a
-    hand dealt on another device did not show)."""
+    only the seat map: the note says so ("the hand keeps updating" would be wrong: a hand
+    dealt on another device does not show)."""
     table = seated_table(director)
     page = login_page("td")
     page.goto(f"{live_server.url}/tables/{table.number}/desk/")

@@ -365,7 +365,7 @@ def test_a_ruling_from_the_dashboard_reaches_another_dashboard(
 def test_closing_a_table_with_players_seated_asks_naming_them(
     live_server: Any, browser: Any, floor_manager: Any
 ) -> None:
-    """F12: Close on a card with players seated asks "Close it anyway?" naming them; only the
+    """Close on a card with players seated asks "Close it anyway?" naming them; only the
     second button closes it; the closed table's desk says so instead of offering a Deal."""
     from cardroom import players
     from cardroom.models import Table

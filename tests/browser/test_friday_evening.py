@@ -1,4 +1,4 @@
-"""A Friday evening on the cash-game floor, in Chromium (issue 20).
+"""A Friday evening on the cash-game floor, in Chromium.
 
 Three games with lists. Two floor devices at once (a floor manager at 1366x900, staff on a
 1024x768 tablet), the kiosk at the podium (no log-in) and the public board on a TV:

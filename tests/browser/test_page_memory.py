@@ -5,7 +5,7 @@ count them (the Performance domain's DOM nodes and JS event listeners, after a f
 garbage collection), so a page tree kept alive after a swap shows, whatever its cause: a
 leak of one desk per tap is about 2,500 nodes a tap.
 
-Also the desk's conflict refusal (item 4): "Someone else got there first" is shown where the
+Also the desk's conflict refusal: "Someone else got there first" is shown where the
 dealer is looking, beside the action panel, not above the window."""
 
 from __future__ import annotations

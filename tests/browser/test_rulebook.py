@@ -64,7 +64,7 @@ def test_typing_a_floor_word_shows_the_rule_that_answers_it_first(
     results = page.locator("#results")
     expect(results).to_have_attribute("data-query", "misdeal")
     first = results.get_by_role("listitem").first
-    # Cardroom's misdeal procedure (CR-BB.8, issue 19) first, then the books' ruling on a
+    # Cardroom's misdeal procedure (CR-BB.8) first, then the books' ruling on a
     # misdealt hand: dead once substantial action has occurred.
     expect(first.get_by_role("link")).to_have_text(
         re.compile(r"^CR-BB\.8\s+A misdeal is dealt again \(cash games\)$")

@@ -1,4 +1,4 @@
-"""An evening at two tables in Chromium (issue 19): five consecutive hands at a cash table
+"""An evening at two tables in Chromium: five consecutive hands at a cash table
 (a player busts and rebuys, a player sits out and comes back owing a blind) and five at a
 tournament table across a level change, with an elimination at the desk and a balancing move
 in between. After every hand the test reads what the dealer sees: each seat's stack after the

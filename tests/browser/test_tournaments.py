@@ -60,7 +60,7 @@ def test_director_eliminates_a_player_from_the_table_map(
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{live_server.url}/tournaments/{field.pk}/")
     page.get_by_role("button", name=f"Eliminate {seat.entrant.name}", exact=True).click()
-    # F13: a player still holding chips is put out only once the director has seen how many.
+    # A player still holding chips is put out only once the director has seen how many.
     confirm = page.locator("#confirm-out")
     expect(confirm).to_contain_text(f"{seat.entrant.name} still has")
     confirm.get_by_role("button", name=f"Eliminate {seat.entrant.name} with").click()
@@ -70,7 +70,7 @@ def test_director_eliminates_a_player_from_the_table_map(
     ).to_have_count(0)
 
 
-# --- issue 15, item 7: free tables, one name per player, an undo for "Out", plain words ------
+# --- free tables, one name per player, an undo for "Out", plain words ------------------------
 
 
 def test_the_new_tournament_form_lists_only_free_tables(
@@ -267,12 +267,12 @@ def test_applying_a_balancing_check_says_one_move_made_in_plain_words(
     page.goto(f"{live_server.url}/tournaments/{tournament.pk}/balance/")
     page.get_by_role("button", name="Apply 1 move").click()
     expect(page.locator(".messages")).to_contain_text("1 move made.")
-    # ...and where the player walks: the room's table (F18).
+    # ...and where the player walks: the room's table.
     expect(page.locator(".messages")).to_contain_text(re.compile(r"moved to room Table \d+ seat"))
 
 
 def test_closing_registration_asks_first(login_page: Any, field: Any, live_server: Any) -> None:
-    """A tester closed registration in one click: it fixes the finishing places and cannot be
+    """Closing registration must not take one click: it fixes the finishing places and cannot be
     undone, so the first click shows what it does, and only the second closes."""
     from tournaments.models import Tournament
 

@@ -1,6 +1,6 @@
-"""The floor's waitlist page in Chromium when its poll and a floor action cross (a tester's
-report): the page ends in the newest state, with no htmx:oobErrorNoTarget and no false 409
-on the next tap; and after Enter adds a player, the Name box has the focus again."""
+"""The floor's waitlist page in Chromium when its poll and a floor action cross: the page
+ends in the newest state, with no htmx:oobErrorNoTarget and no false 409 on the next tap; and
+after Enter adds a player, the Name box has the focus again."""
 
 from __future__ import annotations
 
@@ -142,8 +142,8 @@ def test_after_enter_adds_a_player_the_name_box_has_the_focus(
 def test_enter_in_a_reason_never_takes_a_player_off_the_list(
     live_server: Any, browser: Any, floor_manager: Any
 ) -> None:
-    """A tester's finding: in "Change", the first box was the Remove reason and Enter there
-    removed Xavier with no question. The move comes first now, each reason says which it is,
+    """In "Change", a first box for the Remove reason would let Enter there remove Xavier
+    with no question. The move comes first, each reason says which it is,
     and Enter in the reason for taking off removes nobody (only the Remove button does);
     Enter in the reason for the move moves."""
     from cardroom import waitlists
@@ -187,8 +187,8 @@ FOCUS_IN = "sel => { const a = document.activeElement; return !!(a && a !== docu
 def test_after_each_action_the_focus_stays_in_its_panel(
     live_server: Any, browser: Any, floor_manager: Any, staff: Any
 ) -> None:
-    """A keyboard user's finding: after Call next, Seat, Release and Make must-move the focus
-    fell to the top of the page. It now lands on what the action said, in the same panel (the
+    """After Call next, Seat, Release and Make must-move the focus does not fall to the top
+    of the page: it lands on what the action said, in the same panel (the
     notice, announced), and the next Tab carries on from there."""
     from cardroom import waitlists
     from tests.factories import make_table

@@ -114,7 +114,7 @@ def test_phantom_games_are_not_shown_as_running(fake_clock: FakeClock) -> None:
 
 def test_a_voided_hand_does_not_make_a_table_run(fake_clock: FakeClock) -> None:
     """A one-off hand dealt with typed stacks and then voided: nobody plays there, so no game
-    runs (the tester's phantom 5/10 PLO, "Table 4 2/9"). A dealt hand before it still counts,
+    runs (no phantom "5/10 PLO, Table 4 2/9"). A dealt hand before it still counts,
     with its own seats, never the voided hand's."""
     from django.contrib.auth.models import User
 
@@ -417,7 +417,7 @@ def test_a_seat_map_table_everyone_left_is_not_running(fake_clock: FakeClock) ->
 
 
 def test_a_seated_tournament_with_its_clock_stopped_shows_one_state(director: Any) -> None:
-    """F7: seated, clock not started: "Seated" above "Not started", never "Running"; once the
+    """Seated, clock not started: "Seated" above "Not started", never "Running"; once the
     clock runs the tournament reads "Running"."""
     from tests.tournaments.factories import make_tournament
     from tournaments.clock import start_clock

@@ -1,10 +1,10 @@
-"""The desk after the Chromium tester's review of a table that runs all night: a corrected
+"""The desk of a table that runs all night, as a dealer uses it: a corrected
 deal says so with its reason on the hand it was dealt into (escaped), the wording a dealer
 reads (a race lost, the log's amounts, a sitting-out player who now owes the big blind) and
-what the seat panel shows during a hand. Then the hands-on user test (notes/user-findings.md): a
-read-only log-in is told why it has no controls (F1), a straddle is offered unticked and names
-its seat (F10), the seat form's buy-in (F8, F16), a stack corrected with a reason (F16), a race
-lost says what changed and who is to act (F15), and the showdown and award wording (F9)."""
+what the seat panel shows during a hand. Also: a read-only log-in is told why it has no
+controls, a straddle is offered unticked and names its seat, the seat form's buy-in, a stack
+corrected with a reason, a race lost says what changed and who is to act, and the showdown and
+award wording."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Out of turn at the betting desk (issue 18 item 4; TDA-53 and the illustrated addendum's
+"""Out of turn at the betting desk (TDA-53 and the illustrated addendum's
 two examples): the action is held on its seat, then binding or void, with the rule."""
 
 from typing import Any

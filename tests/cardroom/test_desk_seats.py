@@ -1,4 +1,4 @@
-"""The betting desk of a table that runs all night (issue 19): seating players from the desk,
+"""The betting desk of a table that runs all night: seating players from the desk,
 the next hand's proposal and its one Deal button (or a correction with a reason), the
 showdown's taps turned into the award's ranking, the award shown with the stacks, refusals
 (422) and races (409)."""

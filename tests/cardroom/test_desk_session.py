@@ -1,5 +1,5 @@
-"""The desk of a table that runs all night, after the tester's findings (F5, F6, F10, F18,
-F22, the straddle offered where it cannot be posted): no desk post answers a 500, a 409
+"""The desk of a table that runs all night: no straddle offered where it cannot be posted,
+no desk post answers a 500, a 409
 says whether another device got there first or the table's state refuses it now, the log
 and the hand's facts with missed-blind posts, the poll keyed on the seat map too."""
 
@@ -112,7 +112,7 @@ def test_the_log_and_the_facts_of_a_hand_with_a_missed_blind_post(
     persona_client: Any, table: Table, floor_manager: Any
 ) -> None:
     """Seat 1 posts 2 live + 1 dead (CR-BB.3): the log keeps its verbs and amounts, and the
-    hand's facts say the pot includes the dead chip (F6)."""
+    hand's facts say the pot includes the dead chip."""
     from cardroom.services import record_action, start_hand
 
     hand = start_hand(
@@ -139,7 +139,7 @@ def test_the_log_and_the_facts_of_a_hand_with_a_missed_blind_post(
 def test_a_bust_at_a_tournament_desk_is_announced_with_its_place_and_the_balancing(
     persona_client: Any, director: Any
 ) -> None:
-    """F8: the award says who is out and in which place, that balancing needs a move when the
+    """The award says who is out and in which place, that balancing needs a move when the
     latest check says so, and chips carry thousands separators."""
     from tests.tournaments.test_table_hands import at, one_table, play, room, set_chips
     from tournaments import table_hands
@@ -164,7 +164,7 @@ def test_a_bust_at_a_tournament_desk_is_announced_with_its_place_and_the_balanci
 def test_why_a_seat_waits_and_no_straddle_offered_heads_up_or_behind_a_dead_small_blind(
     persona_client: Any, table: Table
 ) -> None:
-    """F5: a returning player who would post is held back by the button (CR-BB.6), not by a
+    """A returning player who would post is held back by the button (CR-BB.6), not by a
     choice to wait for the big blind; the straddle box only where the engine posts one."""
     from cardroom.seat_words import proposal_view, waiting_words
 
@@ -218,7 +218,7 @@ def test_add_chips_and_leave_are_disabled_for_a_seat_dealt_into_the_hand(
 def test_a_tournament_desk_says_when_the_clock_is_not_running(
     persona_client: Any, director: Any
 ) -> None:
-    """F8: a hand dealt while the clock is stopped is dealt at the level the clock shows; the
+    """A hand dealt while the clock is stopped is dealt at the level the clock shows; the
     desk says the clock is not running."""
     from tests.tournaments.test_table_hands import one_table, room
     from tournaments.models import Tournament

@@ -1,4 +1,4 @@
-"""F12: closing a cash table with players seated asks first, naming them; an active must-move
+"""Closing a cash table with players seated asks first, naming them; an active must-move
 of the table ends when it closes (recorded); the closed table's desk says so instead of
 offering a Deal."""
 
@@ -83,7 +83,7 @@ def test_the_floor_card_asks_then_closes_and_the_desk_says_closed(
 def test_the_kind_filter_offers_cash_and_tournament_once(
     persona_client: Any, floor_manager: Any
 ) -> None:
-    """F9: the Kind select's empty choice appears once, then the real ones."""
+    """The Kind select's empty choice appears once, then the real ones."""
     import re
 
     make_table(number=1, by=floor_manager)

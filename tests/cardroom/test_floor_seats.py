@@ -1,4 +1,4 @@
-"""The floor card of a cash table with a seat map (issue 19) and a waitlist (issue 20):
+"""The floor card of a cash table with a seat map and a waitlist:
 "Seated 3/9", the open seats, who sits out, how many wait for the game; a seat change or a
 waitlist change updates the card on the next poll, and the page's queries stay constant."""
 
@@ -133,7 +133,7 @@ def test_seat_maps_and_waitlists_keep_the_queries_constant(
 def test_a_must_move_tables_card_says_so_from_the_next_poll(
     persona_client: Any, floor_manager: Any
 ) -> None:
-    """A tester found no mark on the floor for a must-move table: its card says which game it
+    """A must-move table is marked on the floor: its card says which game it
     feeds from the next poll, and no more once the must-move ends."""
     from cardroom import waitlist_tables
 

@@ -1,6 +1,6 @@
 """What a ruling points at (table number, hand, action, amended ruling) is looked up once, for
 the page and the API alike; a reference to nothing is refused with a message, never dropped
-(issue 17: an unknown hand id was logged as a ruling about no hand, 201 with ``hand: null``)."""
+(an unknown hand id would be logged as a ruling about no hand, 201 with ``hand: null``)."""
 
 from typing import Any
 

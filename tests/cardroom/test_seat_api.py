@@ -1,4 +1,4 @@
-"""The API of a table that runs all night (issue 19): the seat map, the next hand, the award
+"""The API of a table that runs all night: the seat map, the next hand, the award
 and the players. 400 for a body the endpoint does not take (naming the field), 422 for what
 the rules refuse (with the rule), 409 when another device got there first, 403 for roles."""
 

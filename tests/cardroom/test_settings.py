@@ -159,8 +159,8 @@ def test_debug_settings_do_not_pass_the_deploy_check() -> None:
 
 @pytest.mark.django_db
 def test_a_403_is_logged_as_one_line_without_a_traceback(client: Any, staff: Any) -> None:
-    """The server's log: a refusal for want of a role is the app working, one line; a tester
-    read eight tracebacks in gunicorn's log for eight 403s. A 5xx keeps its traceback."""
+    """The server's log: a refusal for want of a role is the app working, one line, not
+    eight tracebacks in gunicorn's log for eight 403s. A 5xx keeps its traceback."""
     console = next(
         h for h in logging.getLogger().handlers if type(h) is logging.StreamHandler and h.filters
     )

@@ -1,4 +1,4 @@
-"""A table's rules between hands (issue 19): the button rule and the missed-blind rule, on the
+"""A table's rules between hands: the button rule and the missed-blind rule, on the
 table form and in the tables API, each explained where it is set (CR-BB.1-6)."""
 
 from typing import Any

@@ -126,8 +126,8 @@ def test_filters_narrow_the_list_and_bad_stakes_say_so(persona_client: Any) -> N
 def test_the_table_list_shows_a_tournament_tables_game_not_its_cash_settings(
     client: Any, director: Any
 ) -> None:
-    """A tester read "1/2 NL Hold'em, buy-in 40-200" beside tables playing a tournament's
-    300/600 with an ante: a tournament table shows the tournament in play and its level."""
+    """Not "1/2 NL Hold'em, buy-in 40-200" beside tables playing a tournament's 300/600
+    with an ante: a tournament table shows the tournament in play and its level."""
     from tests.tournaments.factories import make_tournament
 
     make_tournament(by=director, tables=1, entrants=6, name="Friday Turbo", first_table=21)
@@ -161,8 +161,8 @@ def test_the_table_list_shows_a_tournament_tables_game_not_its_cash_settings(
 def test_number_fields_say_their_limits_in_a_floor_managers_words(
     persona_client: Any, field: str, value: Any, words: str
 ) -> None:
-    """The tester read "Ensure this value is less than or equal to 2147483647" (the column's
-    limit) on the table form: each number field says its limit in words, with its unit."""
+    """Not "Ensure this value is less than or equal to 2147483647" (the column's limit) on
+    the table form: each number field says its limit in words, with its unit."""
     response = persona_client("floor_manager").post("/tables/new/", {**FORM, field: value})
     assert response.status_code == 422
     html = response.content.decode()

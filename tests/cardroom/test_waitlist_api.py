@@ -1,4 +1,4 @@
-"""Issue 20: the waitlists' API: lists, players, offers, seating with a buy-in, must-move,
+"""The waitlists' API: lists, players, offers, seating with a buy-in, must-move,
 starting a table, the room's settings and the kiosk (no log-in, rate-limited), with the
 error shape (400 bad input, 422 refused, 409 raced, never 500)."""
 
@@ -258,7 +258,7 @@ def test_the_kiosk_only_adds_and_is_rate_limited(fm: APIClient) -> None:
 
 @override_settings(CARDROOM_THROTTLE_RATES={"kiosk": "2/min", "kiosk_refused": "5/min"})
 def test_refused_kiosk_posts_have_their_own_higher_cap(fm: APIClient) -> None:
-    """F14: a player fumbling the form does not lock the kiosk for the next one; a script
+    """A player fumbling the form does not lock the kiosk for the next one; a script
     posting junk is still stopped."""
     game = open_nlhe(fm)
     kiosk = APIClient()

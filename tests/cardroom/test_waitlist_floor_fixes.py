@@ -1,4 +1,4 @@
-"""The waitlist page and the kiosk after a tester's evening in Chromium: an offer that ran out
+"""The waitlist page and the kiosk on a busy evening: an offer that ran out
 says so, the floor releases an offer from the page, a player seated elsewhere moves with their
 chips, an action's answer carries everything its swaps target, and the kiosk says nothing about
 anybody else."""
@@ -264,8 +264,8 @@ def test_the_kiosk_api_says_nothing_about_whether_a_name_is_already_down(
 def test_a_player_called_from_two_lists_is_flagged_on_both_rows(
     persona_client: Any, floor_manager: Any
 ) -> None:
-    """A tester's finding: Hannah held Table 2 seat 1 (NLHE 1/2) and Table 3 seat 2 (NLHE 2/5)
-    at once with no word of it. She may wait on both lists, so the second call is allowed, but
+    """Hannah is called to Table 2 seat 1 (NLHE 1/2) and Table 3 seat 2 (NLHE 2/5): holding
+    both at once must not go unsaid. She may wait on both lists, so the second call is allowed, but
     the call says so and each of her rows names the other seat."""
     from tests.factories import make_table
 

@@ -1,4 +1,4 @@
-"""Issue 20 after the floor test (F15): a seat offered to a called player is not given away at
+"""A seat offered to a called player is not given away at
 the desk while the offer runs; the floor releases the offer first (recorded, the player keeps
 their place for the next seat and the next player in the room is offered another), and a seat
 taken anyway ends its offer at once."""
@@ -84,7 +84,7 @@ def test_releasing_an_offer_keeps_the_place_and_offers_the_next_seat(floor_manag
 
 
 def test_a_released_player_is_not_called_again_in_the_same_breath(floor_manager: Any) -> None:
-    """The tester's evening: Hannah, first on the list, is called to Table 1 seat 8 and does
+    """Hannah, first on the list, is called to Table 1 seat 8 and does
     not answer; the floor releases the offer. The automatic call goes to Ian (next in the
     room), to the other open seat, not back to Hannah; she keeps her place for the next seat.
     Later, when an offer of seat 8 runs out, its re-call skips her too (released from it)."""
@@ -162,7 +162,7 @@ LIMIT = {
 
 
 def test_a_limit_game_is_named_by_its_bets_everywhere(floor_manager: Any) -> None:
-    """F11: Table 5 plays 4/8 limit (blinds 2/4): the floor card, the list, the kiosk's
+    """Table 5 plays 4/8 limit (blinds 2/4): the floor card, the list, the kiosk's
     choices and the board all say 4/8."""
     from cardroom import board
 
@@ -185,7 +185,7 @@ def test_a_limit_game_is_named_by_its_bets_everywhere(floor_manager: Any) -> Non
 
 
 def test_the_start_proposal_says_who_is_playing_elsewhere(floor_manager: Any) -> None:
-    """F20: 9 wait for 2/5; Gina Rossi and Jack Lee play at Table 1: 7 of the 9 can be seated
+    """9 wait for 2/5; Gina Rossi and Jack Lee play at Table 1: 7 of the 9 can be seated
     now, said before the tap; an open empty table of the game is preferred to a closed one."""
     one = make_table(number=1, by=floor_manager, seats=9)
     seat(one, floor_manager, "Gina Rossi", 3)
@@ -214,7 +214,7 @@ def test_the_start_proposal_says_who_is_playing_elsewhere(floor_manager: Any) ->
 def test_list_rows_say_where_a_player_plays_and_when_they_missed_a_call(
     api_client_for: Any, floor_manager: Any
 ) -> None:
-    """F13 and F16: the rows' data carry "playing at Table 1 seat 3" and the time an offer
+    """The rows' data carry "playing at Table 1 seat 3" and the time an offer
     to them last ran out."""
     game, _one, _two, leo = called_leo(floor_manager)
     gina = waitlists.add_to_list(game_list=game, name="Seated 3", by=floor_manager)
@@ -231,7 +231,7 @@ def test_list_rows_say_where_a_player_plays_and_when_they_missed_a_call(
 
 
 def test_refused_kiosk_page_posts_do_not_lock_the_kiosk(floor_manager: Any) -> None:
-    """F14, on the page: posts refused with a form error (no game picked) do not count toward
+    """On the page, posts refused with a form error (no game picked) do not count toward
     the names' limit; they have their own, higher cap."""
     from django.conf import settings
     from django.test import Client, override_settings
@@ -257,7 +257,7 @@ def test_refused_kiosk_page_posts_do_not_lock_the_kiosk(floor_manager: Any) -> N
 def test_the_list_page_says_playing_elsewhere_and_missed_call(
     persona_client: Any, floor_manager: Any
 ) -> None:
-    """F13 and F16 on the floor's page: "playing at Table 1 seat 3", "missed call 16:59"."""
+    """The floor's page says "playing at Table 1 seat 3", "missed call 16:59"."""
     game, _one, _two, leo = called_leo(floor_manager)
     waitlists.add_to_list(game_list=game, name="Seated 3", by=floor_manager)
     waitlists.lapse_due(leo.call_expires_at)
@@ -270,7 +270,7 @@ def test_the_list_page_says_playing_elsewhere_and_missed_call(
 def test_an_expired_offer_goes_down_the_list_never_back_to_who_missed_that_seat(
     floor_manager: Any,
 ) -> None:
-    """F19: Leo misses Table 1 seat 9, Kim is called to it; Kim misses too: the seat goes to
+    """Leo misses Table 1 seat 9, Kim is called to it; Kim misses too: the seat goes to
     Ann (third), not back to Leo; when Ann misses as well nobody is left who has not missed
     that seat, so it waits for the floor. The players who missed keep their place."""
     game, _one, _two, leo = called_leo(floor_manager)
@@ -300,9 +300,9 @@ def test_an_expired_offer_goes_down_the_list_never_back_to_who_missed_that_seat(
 def test_a_player_already_at_the_table_is_never_called_to_its_open_seat(
     floor_manager: Any, client: Any
 ) -> None:
-    """A tester's evening: Liam, on the 1/2 list, was seated at Table 3 from the desk. The
-    list showed "Next: Liam" for Table 3's open seat; Call next held the seat 3 minutes for
-    him, then Seat was refused ("use a seat change"). That seat now goes to Mia, next in the
+    """Liam, on the 1/2 list, was seated at Table 3 from the desk. The list must not show
+    "Next: Liam" for Table 3's open seat (Call next would hold the seat 3 minutes for him,
+    then Seat be refused: "use a seat change"). That seat goes to Mia, next in the
     room; Liam is next for another table's seat; a call of Liam to Table 3 says why not."""
     three = make_table(number=3, by=floor_manager, seats=9)
     four = make_table(number=4, by=floor_manager, seats=9)
@@ -329,8 +329,8 @@ def test_a_player_already_at_the_table_is_never_called_to_its_open_seat(
 def test_a_released_seat_is_shown_to_the_next_player_but_may_still_go_back(
     floor_manager: Any,
 ) -> None:
-    """Released from seat 8, Hannah is not "Next" for it while Ian waits (a tester could call
-    her straight back with one tap); with nobody else waiting the floor may still call her."""
+    """Released from seat 8, Hannah is not "Next" for it while Ian waits (else one tap calls
+    her straight back); with nobody else waiting the floor may still call her."""
     one = make_table(number=1, by=floor_manager, seats=8)
     for number in range(1, 8):
         seat(one, floor_manager, f"Seated {number}", number)

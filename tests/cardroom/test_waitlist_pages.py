@@ -1,4 +1,4 @@
-"""The floor's waitlist page and the kiosk (issue 20): who may do what, the answers to bad
+"""The floor's waitlist page and the kiosk: who may do what, the answers to bad
 input and to races, the poll's 204, and the kiosk's privacy and rate limit."""
 
 from typing import Any
@@ -333,7 +333,7 @@ def test_a_new_table_is_started_from_a_list_with_a_verifiable_draw(
 def test_wording_one_table_the_must_move_line_and_the_call_in_option(
     persona_client: Any, room: dict[str, Any], floor_manager: Any
 ) -> None:
-    """F9: "Table 3" for one table (not "Tables 3"); the must-move line reads "when a seat
+    """One table is "Table 3" (not "Tables 3"); the must-move line reads "when a seat
     opens in NLHE 1/2" (never "a NLHE"); the call-in box is an option, not a game pill."""
     import re
 

@@ -118,7 +118,7 @@ def test_a_must_move_racing_a_seating_for_the_last_seat(floor_manager: Any, staf
 def test_the_desk_and_the_list_seating_an_offered_seat_at_once(
     floor_manager: Any, staff: Any
 ) -> None:
-    """F15: the desk seats a walk-in in seat 2 while the floor seats the called player there
+    """The desk seats a walk-in in seat 2 while the floor seats the called player there
     from the list: whichever locks the table first, the called player gets the seat and the
     desk is told why (the offer, or the seat taken)."""
     from cardroom import players

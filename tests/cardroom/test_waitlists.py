@@ -1,4 +1,4 @@
-"""Issue 20: the waitlists' services: first come first served, several lists per player,
+"""The waitlists' services: first come first served, several lists per player,
 call-in deadlines, seat offers that run out, reordering with a reason, must-move tables,
 starting a table from a list with a verifiable draw (the public board: tests/cardroom/test_board.py)."""
 
@@ -132,8 +132,8 @@ def test_an_offer_runs_out_and_the_next_player_is_called(floor_manager: Any) -> 
     assert (ana.status, ana.passes, bo.status, bo.called_seat) == ("waiting", 1, "called", 9)
     assert names(game) == ["Ana Ruiz", "Bo Li"]  # Ana keeps her place for the next seat
     assert kinds(game)[-2:] == ["offer_expired", "called"]
-    # Bo misses too. The seat is not offered again to a player who missed it (the tester's
-    # F19: it bounced between the two): it waits for the floor, both keep their places.
+    # Bo misses too. The seat is not offered again to a player who missed it (else it
+    # would bounce between the two): it waits for the floor, both keep their places.
     waitlists.lapse_due(timezone.now() + timedelta(minutes=8))
     ana.refresh_from_db()
     bo.refresh_from_db()

@@ -36,7 +36,7 @@ FLOOR_QUESTIONS = [
     # Misdeals. The books carry no text of the TDA misdeal rule itself; TDA-38 is their ruling
     # on a hand dealt the wrong number of cards: once substantial action has occurred it is
     # dead ("her hand is dead because SA has occurred"), the deal is not a misdeal.
-    # Cardroom's own misdeal procedure (CR-BB.8, issue 19: a voided hand is dealt again) now
+    # Cardroom's own misdeal procedure (CR-BB.8: a voided hand is dealt again) now
     # answers the bare word; TDA-38 stays next (when a misdeal may be called at all).
     ("misdeal", "CR-BB.8"),
     ("is it a misdeal if a player has only one card", "TDA-38"),  # "she has only 1 card"
@@ -127,7 +127,7 @@ FLOOR_QUESTIONS = [
     ("dead button rule", "CR-BB.1"),
     ("button on an empty seat", "CR-BB.1"),  # "a seat where nobody is dealt in"
     ("dead small blind", "CR-BB.2"),  # "the small blind is dead: nobody posts it"
-    ("missed blind", "CR-BB.5"),  # "Missed blinds" (how they accrue, issue 19)
+    ("missed blind", "CR-BB.5"),  # "Missed blinds" (how they accrue)
     ("making up missed blinds", "CR-BB.3"),  # "Making up missed blinds"
     ("moving button", "CR-BB.4"),  # "The moving button (cash games)"
     ("does a live post get the option", "CR-BB.3"),  # "The live poster has the option"

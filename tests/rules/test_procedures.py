@@ -1,6 +1,6 @@
 """Cardroom's floor procedures (the CR book, rules/rulebooks/procedures.toml): the rulings on
 a dead button, a dead small blind, posted missed blinds and dead money cite them, and each
-citation resolves to a public permalink with the procedure's text (issue 18, item 6)."""
+citation resolves to a public permalink with the procedure's text."""
 
 from collections.abc import Iterator
 from typing import Any
@@ -96,7 +96,7 @@ def test_dead_money_won_with_the_main_pot_cites_the_dead_money_procedure() -> No
 
 
 def test_a_big_blind_ante_in_the_pot_cites_the_dead_money_procedure() -> None:
-    # The issue's hand: blinds 50-100, big-blind ante 100, the big blind all-in for 200.
+    # A dead-money hand: blinds 50-100, big-blind ante 100, the big blind all-in for 200.
     game = {**GAME, "big_blind_ante": 100}
     seats = [{"seat": 1, "stack": 5000}, {"seat": 2, "stack": 200}, {"seat": 3, "stack": 5000}]
     actions = [{"seat": 3, "action": "call"}, {"seat": 1, "action": "call"}]

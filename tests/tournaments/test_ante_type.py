@@ -1,4 +1,4 @@
-"""Who pays a level's ante (F21): a tournament setting, per player ("each") or a big-blind ante
+"""Who pays a level's ante: a tournament setting, per player ("each") or a big-blind ante
 ("big_blind", CR-DM.2), chosen on the form and the API (big-blind by default for new
 tournaments), switched by the director, and said on every screen that shows an ante."""
 
@@ -99,7 +99,7 @@ def test_the_director_switches_the_antes_on_the_detail_page(
     client = persona_client("director")
     detail = reverse("tournaments:detail", args=[tournament.pk])
     page = client.get(detail).content.decode()
-    assert "antes per player" in page and "starting stack 20,000" in page  # F8: separators
+    assert "antes per player" in page and "starting stack 20,000" in page  # thousands separators
     assert "Level 3: 300/600 ante 600</strong>" in page
     response = client.post(
         reverse("tournaments:ante_type", args=[tournament.pk]), {"ante_type": "big_blind"}

@@ -1,5 +1,5 @@
 """Migration 0007: tournaments from before the ante setting keep the per-player ante they were
-dealt with (F21); the database refuses any other value."""
+dealt with; the database refuses any other value."""
 
 from typing import Any
 

@@ -1,4 +1,4 @@
-"""F13: the director's one-click actions that change the room ask first: eliminating a player
+"""The director's one-click actions that change the room ask first: eliminating a player
 still holding chips (server-side, so it holds without JavaScript), and a level jump while the
 clock runs; "Previous level" at the first level says why nothing happened."""
 

@@ -17,5 +17,5 @@ def test_the_demo_tournament_is_seated_and_loads_twice_without_duplicates() -> N
     assert tournament.entrants.filter(status=EntrantStatus.ELIMINATED).count() == 1
     assert all(verify_draw(draw).ok for draw in tournament.draws.all())
     assert [t.table.kind for t in tournament.tables.all()] == ["tournament"] * 3
-    # F21: its antes equal the big blind, a big-blind ante (CR-DM.2), not 600 from each player.
+    # Its antes equal the big blind, a big-blind ante (CR-DM.2), not 600 from each player.
     assert tournament.ante_type == "big_blind"

@@ -266,7 +266,7 @@ def test_hand_for_hand_reserve_wrong_seat_and_button_forms(
 def test_balancing_names_room_tables_and_shows_the_moves_done(
     persona_client: Any, director: Any
 ) -> None:
-    """F18: the tournament's T1/T2 sit at room tables 21/22 (room tables 1 and 2 may be cash
+    """The tournament's T1/T2 sit at room tables 21/22 (room tables 1 and 2 may be cash
     games): every place a person walks says the room's table; after Apply the page says the
     moves are done, not the same move again under "check again"."""
     tournament = make_tournament(by=director, tables=2, entrants=18, first_table=21)

@@ -339,7 +339,7 @@ def in_before_action(hand: Hand) -> int:
 def test_a_big_blind_ante_tournament_takes_the_levels_ante_once_from_the_big_blind(
     director: Any,
 ) -> None:
-    """F21: six players at 300/600, big-blind ante 600: 300 + 600 + 600 = 1,500 in the pot,
+    """Six players at 300/600, big-blind ante 600: 300 + 600 + 600 = 1,500 in the pot,
     not 4,500 (CR-DM.2), whatever the room table's own cash ante type says."""
     tournament = one_table(director, button=1)
     Tournament.objects.filter(pk=tournament.pk).update(ante_type="big_blind")

@@ -1,4 +1,6 @@
-"""Issue 18's four confirmed bugs, each reproduced as it was reported against main."""
+"""Four engine bugs once confirmed against main, each reproduced as it was reported: a
+big-blind ante as dead money, a straddle that could not be posted in full, a spoken all-in, and
+pot limit's count of a short big blind."""
 
 from __future__ import annotations
 
