@@ -1,7 +1,7 @@
 """Seat-draw figures (pure Python, no database): the opening draw of a 10,000-player field,
 breaking a table into a room of 1,111 tables, and the balancing check after an elimination.
 
-Goals from the tournament issue: the draw under 2 s, a break and a balance under 50 ms each.
+Goals: the draw under 2 s, a break and a balance under 50 ms each.
 Times are medians of several runs, in milliseconds. What each step timed gives is checked
 (``bench.harness.expect_that``): every entrant seated, every record verified, the breaking
 table's players all moved, the balancing moves made. ``BENCH_QUICK=1``: 199 entrants, 3 runs.

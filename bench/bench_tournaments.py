@@ -5,7 +5,7 @@ double-blind draw, and the balancing check after an elimination; times in millis
 the queries each makes. The same steps on a field ten times smaller show which query counts
 grow with the field (the bulk inserts of the opening draw, in batches) and which do not.
 
-Goals from the tournament issue: the draw under 2 s, a break and a balance under 50 ms each.
+Goals: the draw under 2 s, a break and a balance under 50 ms each.
 Runs against the configured database (``DATABASE_URL``; a scratch SQLite file otherwise).
 What each timed step did is checked (``bench.harness.expect_that``): every entrant seated,
 every draw verified, a table to break found and broken, a balancing move found and made.
