@@ -55,7 +55,7 @@ class Chain:
     sealed: tuple[str, ...] = ()
     #: Fields added to ``fields`` after rows were chained, with their default: a row holding
     #: the default hashes without the field (the rows written before it keep their hashes),
-    #: any other value is hashed (issue 18: ``HandAction.out_of_turn``).
+    #: any other value is hashed (``HandAction.out_of_turn``).
     later: Mapping[str, Any] = field(default_factory=dict)
 
 
