@@ -5,10 +5,11 @@ into it, with every change on the seat map's log."""
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
-from cardroom import cash_hands, players, services
+from cardroom import cash_hands, players, services, waitlists
 from cardroom.api_errors import Conflict
-from cardroom.models import Hand, Player, SeatEvent, Table, TableSeat
+from cardroom.models import Hand, Player, SeatEvent, Table, TableSeat, WaitlistEntry
 from cardroom.players import SeatRefused
 from tests.factories import make_table
 
@@ -98,6 +99,35 @@ def test_seat_numbers_taken_seats_and_players_seated_elsewhere(
     assert conflict.value.code == "player_seated"
     assert "Ana Ruiz is already in seat 3 at Table 1" in conflict.value.message
     assert events(table) == [(3, "seated", 200, 200)]
+
+
+def test_a_seat_under_a_waitlist_offer_goes_only_to_the_player_offered_it(
+    table: Table, floor_manager: Any
+) -> None:
+    """While a called player's offer runs, the seat map refuses that seat to anyone else
+    (409, naming the offer); the player called takes it, and once the offer has run out the
+    seat is anyone's again."""
+    game = waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
+    )
+    leo = waitlists.add_to_list(game_list=game, name="Leo Ray", by=floor_manager)
+    leo = waitlists.call_player(entry=leo, table=table, seat=4, by=floor_manager)
+    with pytest.raises(Conflict) as conflict:
+        seat(table, "Bo Li", 4, 200, floor_manager)
+    assert conflict.value.code == "seat_offered"
+    assert conflict.value.message.startswith("Seat 4 at Table 1 is offered to Leo Ray (called ")
+    assert events(table) == []
+    seat(table, "Ana Ruiz", 5, 200, floor_manager)  # another seat is free to give
+    taken = players.seat_player(
+        table=table, player=leo.player, seat=4, buy_in=100, by=floor_manager
+    )
+    assert taken.player == leo.player
+
+    # An offer that has run out holds nothing, whether or not the sweep has lapsed it yet.
+    mo = waitlists.add_to_list(game_list=game, name="Mo Next", by=floor_manager)
+    mo = waitlists.call_player(entry=mo, table=table, seat=6, by=floor_manager)
+    WaitlistEntry.objects.filter(pk=mo.pk).update(call_expires_at=timezone.now())
+    assert seat(table, "Bo Li", 6, 200, floor_manager).seat == 6
 
 
 def test_a_tournament_table_has_no_cash_seat_map(floor_manager: Any) -> None:
