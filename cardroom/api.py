@@ -422,8 +422,15 @@ class RulingSerializer(serializers.ModelSerializer[Ruling]):
         model = Ruling
         fields = [
             "id", "table", "tournament", "number", "kind", "amends", "hand", "action", "seats",
-            "situation", "decision", "citations", "director", "created_at",
+            "names", "situation", "decision", "citations", "director", "created_at",
         ]  # fmt: skip
+        extra_kwargs = {
+            "names": {
+                "read_only": True,
+                "help_text": "Who sat in each seat involved when the ruling was made, by seat "
+                '("3": "Alice"); a seat empty then is not named.',
+            }
+        }
 
     @extend_schema_field(
         inline_serializer(

@@ -55,7 +55,7 @@ class Chain:
     sealed: tuple[str, ...] = ()
     #: Fields added to ``fields`` after rows were chained, with their default: a row holding
     #: the default hashes without the field (the rows written before it keep their hashes),
-    #: any other value is hashed (``HandAction.out_of_turn``).
+    #: any other value is hashed (``HandAction.out_of_turn``, ``Ruling.names``).
     later: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -85,7 +85,9 @@ CHAINS: dict[str, Chain] = {
             "director_id",
             "created_at",
             "request_key",
+            "names",
         ),
+        later={"names": {}},
     ),
     "cardroom.RulingCitation": Chain("ruling_id", ("ruling_id", "rule_id", "note", "order")),
     "cardroom.SeatEvent": Chain(

@@ -289,10 +289,27 @@ def unconfirmed_void(number: int, confirm: int | None) -> str | None:
     )
 
 
-class RulingForm(forms.Form):
-    """A ruling: table (and hand) it concerns, seats, situation, decision, cited rules."""
+def table_choice_label(table: Table) -> str:
+    """A table as the ruling form's select names it: "Table 3 · Feature · 1/2 NL Hold'em"."""
+    parts = [str(table), table.name, table.game_label]
+    if table.status != TableStatus.OPEN:
+        parts.append(table.get_status_display().lower())
+    return " · ".join(part for part in parts if part)
 
-    table = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+class RulingForm(forms.Form):
+    """A ruling: table (and hand) it concerns, seats, situation, decision, cited rules. The
+    table is one of the room's, chosen by number; the seats are picked by who sits in them
+    (the page lists them, ``ruling_services.seat_names``)."""
+
+    table = forms.TypedChoiceField(
+        coerce=int,
+        choices=(),
+        error_messages={
+            "required": "Choose the table.",
+            "invalid_choice": "There is no table %(value)s.",
+        },
+    )
     hand = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
     action = forms.IntegerField(min_value=1, required=False, label="Action it concerns")
     seats = forms.CharField(required=False, max_length=40, help_text="Seats involved, e.g. 3, 7")
@@ -315,6 +332,11 @@ class RulingForm(forms.Form):
         self, *args: Any, cited: list[tuple[str, str]] | None = None, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
+        tables = Table.objects.order_by("number")
+        field = cast(forms.TypedChoiceField, self.fields["table"])
+        field.choices = [("", "Choose the table")] + [
+            (table.number, table_choice_label(table)) for table in tables
+        ]
         if not self.is_bound:
             self.initial.setdefault("request_key", uuid.uuid4().hex)
         #: (citation id, pinpoint) in order: posted, or given for a blank form (an amendment
@@ -327,11 +349,23 @@ class RulingForm(forms.Form):
             self.cited = [(c, notes[i] if i < len(notes) else "") for i, c in enumerate(ids)]
 
     def clean_seats(self) -> list[int]:
-        parts = self.cleaned_data["seats"].replace(",", " ").split()
+        # The picker posts one ``seats`` value a ticked seat; a typed list ("3, 7") still reads.
+        posted = self.data.getlist("seats") if hasattr(self.data, "getlist") else []
+        text = " ".join(str(value) for value in posted) or self.cleaned_data["seats"]
+        parts = text.replace(",", " ").split()
         seats = [whole_number(part, 2) for part in parts]
-        if None in seats:
+        if None in seats or len(parts) > 12:
             raise forms.ValidationError("List seat numbers, e.g. 3, 7.")
         return [seat for seat in seats if seat is not None]
+
+    def seat_values(self) -> set[int]:
+        """The seats ticked (posted, or given for a blank form), for the picker."""
+        if self.is_bound:
+            posted = self.data.getlist("seats") if hasattr(self.data, "getlist") else []
+            parts = " ".join(str(value) for value in posted).replace(",", " ").split()
+        else:
+            parts = str(self.initial.get("seats") or "").replace(",", " ").split()
+        return {n for n in (whole_number(part, 2) for part in parts) if n is not None}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

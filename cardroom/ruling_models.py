@@ -45,6 +45,12 @@ class Ruling(AppendOnly):
         related_name="rulings",
     )
     seats = models.JSONField(default=list, blank=True, help_text="Seats involved.")
+    #: Who sat in each seat involved when the ruling was made ({"3": "Alice"}), from the hand
+    #: the ruling is about (as dealt) or the seat map then, so a ruling read long after names
+    #: the people, not seats that others have taken since. A seat empty then has no name.
+    names = models.JSONField(
+        default=dict, blank=True, help_text="The players in the seats involved, by seat."
+    )
     situation = models.TextField()
     decision = models.TextField()
     director = models.ForeignKey(
@@ -68,6 +74,15 @@ class Ruling(AppendOnly):
 
     def __str__(self) -> str:
         return f"{self.table} ruling {self.number}"
+
+    @property
+    def seat_labels(self) -> list[str]:
+        """Each seat involved as the floor says it: "Seat 3 · Alice" ("Seat 3" unnamed)."""
+        names = self.names or {}
+        return [
+            f"Seat {seat} · {names[str(seat)]}" if names.get(str(seat)) else f"Seat {seat}"
+            for seat in self.seats
+        ]
 
 
 class RulingCitation(AppendOnly):

@@ -15,10 +15,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from cardroom.models import Hand, HandAction, Ruling, RulingCitation, RulingKind, Table
+from cardroom.players import live_seats
 from cardroom.roles import RoleRequired, has_role, ruling_roles
 from cardroom.table_choices import TableKind
 from rules.models import Rule
-from tournaments.models import Tournament, TournamentTable
+from tournaments.models import SeatAssignment, Tournament, TournamentTable
 
 
 def log_ruling(
@@ -122,10 +123,13 @@ def record_ruling(
             if request_key is not None and (done := replayed_ruling(request_key, asked)):
                 return done, True
             number = (locked.rulings.aggregate(n=Max("number"))["n"] or 0) + 1
+            involved = sorted(set(seats or []))
+            sitting = seat_names(locked, hand=hand, amends=amends)
             ruling = Ruling.objects.create(
                 table=locked, tournament=tournament_at(locked), number=number, kind=kind,
-                amends=amends, hand=hand, action=action,
-                seats=sorted(set(seats or [])), situation=situation.strip(),
+                amends=amends, hand=hand, action=action, seats=involved,
+                names={str(n): sitting[n] for n in involved if sitting.get(n)},
+                situation=situation.strip(),
                 decision=decision.strip(), director=director, request_key=request_key,
             )  # fmt: skip
             RulingCitation.objects.bulk_create(
@@ -138,6 +142,29 @@ def record_ruling(
             raise
         return done, True
     return ruling, False
+
+
+def seat_names(
+    table: Table, *, hand: Hand | None = None, amends: Ruling | None = None
+) -> dict[int, str]:
+    """Who sits in each seat for a ruling at ``table``, by seat number: the players dealt into
+    ``hand`` as it was dealt (a ruling about a hand names who played it, whoever sits there
+    now); else who sits there now (the cash seat map, or the tournament's seating at the
+    table), the names an amended ruling recorded taking the place of today's. The seat picker
+    shows these and the ruling stores them."""
+    if hand is not None:
+        return {int(seat): name for seat, name in (hand.names or {}).items()}
+    playing = (
+        TournamentTable.objects.in_play().filter(table=table).values_list("pk", flat=True).first()
+    )
+    if playing is not None:
+        seated = SeatAssignment.objects.filter(table_id=playing, ended_at__isnull=True)
+        names = {a.seat: a.entrant.name for a in seated.select_related("entrant")}
+    else:
+        names = {s.seat: s.player.name for s in live_seats(table)}
+    if amends is not None:
+        names.update({int(seat): name for seat, name in (amends.names or {}).items()})
+    return names
 
 
 def is_tournament_ruling(table: Table, amends: Ruling | None = None) -> bool:

@@ -14,8 +14,8 @@ from cardroom.models import Hand, HandAction, Ruling, Table
 from rules.models import Rule
 
 CSV_COLUMNS = (
-    "id", "table", "tournament", "number", "kind", "amends", "hand", "action", "seats", "situation",
-    "decision", "citations", "director", "created_at",
+    "id", "table", "tournament", "number", "kind", "amends", "hand", "action", "seats", "players",
+    "situation", "decision", "citations", "director", "created_at",
 )  # fmt: skip
 
 
@@ -126,7 +126,7 @@ def write_rulings_csv(out: Any, rulings: Iterable[Ruling]) -> None:
             [
                 r.pk, r.table.number, r.tournament.name if r.tournament else "", r.number, r.kind, r.amends_id or "", r.hand_id or "",
                 r.action.seq if r.action_id and r.action else "", " ".join(map(str, r.seats)),
-                r.situation, r.decision,
+                "; ".join(r.seat_labels), r.situation, r.decision,
                 "; ".join(
                     f"{c.rule_id}{' (' + c.note + ')' if c.note else ''}" for c in r.citations.all()
                 ),

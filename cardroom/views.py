@@ -56,7 +56,7 @@ from cardroom.roles import (
     refusal_context,
     role_required,
 )
-from cardroom.ruling_services import log_ruling
+from cardroom.ruling_services import log_ruling, seat_names
 from cardroom.rulings import (
     amendment_draft,
     cited_rules,
@@ -539,6 +539,7 @@ def render_ruling_form(
         "form": form, "amends": amends, "table": table, "hand": hand,
         "cited": [(rule, notes.get(rule.citation_id, "")) for rule in cited],
         "precedents": precedents([rule.citation_id for rule in cited]),
+        "seat_choices": seat_choices(table, hand, amends, form.seat_values()),
     }  # fmt: skip
     if hand is not None:
         # The picker says each action as the desk's log does ("Seat 1 Ana Ruiz goes all-in
@@ -554,6 +555,19 @@ def render_ruling_form(
         "cardroom/ruling_form.html#ruling-form" if request.htmx else "cardroom/ruling_form.html"
     )
     return render(request, template, context, status=status)
+
+
+def seat_choices(
+    table: Table | None, hand: Hand | None, amends: Ruling | None, ticked: set[int]
+) -> list[dict[str, Any]]:
+    """The ruling form's seat picker: each seat of the hand (as dealt) or of the table, with
+    who sits there ("Seat 3 · Alice"), ticked as posted."""
+    if table is None:
+        return []
+    about = hand if hand is not None and hand.table_id == table.pk else None
+    names = seat_names(table, hand=about, amends=amends)
+    numbers = sorted(entry["seat"] for entry in about.seats) if about else range(1, table.seats + 1)
+    return [{"seat": n, "name": names.get(n, ""), "ticked": n in ticked} for n in numbers]
 
 
 @require_GET

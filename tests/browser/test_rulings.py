@@ -50,7 +50,7 @@ def test_a_director_amends_a_ruling_keeping_its_citations(
     )
     expect(cited.locator(".cited-rule").nth(1)).to_contain_text("RRoP-BR.15")
     expect(page.get_by_label("Situation")).to_have_value(original.situation)
-    expect(page.get_by_label("Seats involved")).to_have_value("3")
+    expect(page.get_by_role("checkbox", name="Seat 3 ·")).to_be_checked()
     # Only the decision changes.
     page.get_by_label("Decision").fill("A raise to 2000: the 500s came out in a second motion.")
     page.get_by_role("button", name="Log ruling").click()
@@ -69,6 +69,39 @@ def test_a_director_amends_a_ruling_keeping_its_citations(
         ("RRoP-BR.15", ""),
     ]
     assert Ruling.objects.get(pk=original.pk).decision == original.decision  # append-only
+
+
+def test_a_floor_manager_picks_the_table_from_a_list_and_the_players_by_name(
+    login_page: Any, floor_manager: Any, rulebook: None, live_server: Any
+) -> None:
+    from cardroom import players
+    from cardroom.models import Ruling
+    from tests.factories import make_table
+
+    make_table(number=2, name="Feature")
+    table = make_table(number=7)
+    for name, seat in (("Alice Ray", 3), ("Bo Chen", 5)):
+        player = players.find_or_create_player(name=name, by=floor_manager)
+        players.seat_player(table=table, player=player, seat=seat, buy_in=100, by=floor_manager)
+    page = login_page("fm")
+    page.goto(f"{live_server.url}/rulings/new/")
+    expect(page.get_by_text("Choose the table to pick the players by seat.")).to_be_visible()
+    page.get_by_label("Table", exact=True).select_option(label="Table 7 · 1/2 NL Hold'em")
+    # The table's seats come in with who sits in them.
+    page.get_by_role("checkbox", name="Seat 3 · Alice Ray").check()
+    expect(page.get_by_role("checkbox", name="Seat 4 · empty")).not_to_be_checked()
+    page.get_by_label("Situation").fill("Seat 3 folded out of turn.")
+    page.get_by_label("Decision").fill("The fold stands.")
+    page.get_by_label("Find a rule (words or id)").fill("TDA 53")
+    page.locator(".cite-option").first.click()
+    expect(page.locator("#cited .cited-rule")).to_have_count(1)
+    page.get_by_role("button", name="Log ruling").click()
+
+    expect(page.get_by_role("heading", name="Table 7 ruling 1")).to_be_visible()
+    expect(page.locator(".ruling")).to_contain_text("Seat 3 · Alice Ray")
+    assert Ruling.objects.get().names == {"3": "Alice Ray"}
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Rulings").click()
+    expect(page.locator("#ruling-rows")).to_contain_text("Seat 3 · Alice Ray")
 
 
 def test_a_director_drops_a_citation_when_amending(
