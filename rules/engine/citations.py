@@ -52,6 +52,7 @@ PL_MAX_BET = "RRoP-14.0"  # section preamble: pot after the call (pot 100, bet 5
 # Robert's Rules: Ties (Version 5, quoted in Poker Betting Help).
 ODD_CHIP = "RRoP-TI.5"  # (a) the odd chip to the first tied hand clockwise from the button
 SEPARATE_POTS = "RRoP-TI.5"  # (d) side pots and the main pot split as separate pots
+SUIT_RANKING = "RRoP-TI.1"  # spades, hearts, diamonds, clubs: a tie in rank broken by suit
 
 # TDA rules (2024 numbering).
 TDA_RAISE_AMOUNTS = "TDA-43"  # largest prior full bet or raise; the 50% standard
@@ -72,6 +73,7 @@ MISSED_BLINDS_ACCRUE = "CR-BB.5"  # sitting out, the blinds pass you: you owe th
 NEW_PLAYER = "CR-BB.6"  # a new player posts a big blind or waits; a new game deals everyone
 HEADS_UP = "CR-BB.7"  # the button posts the small blind; nobody posts the big twice in a row
 MISDEAL_REDEAL = "CR-BB.8"  # a voided hand is dealt again: same button, blinds, posts
+BUTTON_DRAW = "CR-BB.9"  # a table's first hand: the button by a draw, high card by suit
 DEAD_MONEY = "CR-DM.1"  # in the main pot, toward nobody's wager, never returned
 BIG_BLIND_ANTE = "CR-DM.2"  # posted by the big blind after the blind; dead money
 # Tournament tables at the desk (tournaments/table_hands.py plans them with this engine).

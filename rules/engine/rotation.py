@@ -18,6 +18,8 @@ as it is (``Blinds(plan.small, plan.big)``, ``plan.posts``, seats ``plan.dealt``
   blind; one the small blind alone passes (or falls on, dead) owes a small blind. On return the
   player posts them (CR-BB.3) or waits for the big blind.
 - New players (CR-BB.6) post one big blind or wait for it; a game that starts deals everyone.
+- A table's first hand (no last hand): the button by a draw for it, high card (CR-BB.9,
+  ``button_draw``), when the caller passes the ``random.Random`` of the seed it stores.
 - Heads-up (CR-BB.7): the button posts the small blind, the other player the big blind, and the
   big blind always moves on, so nobody posts it twice in a row. Under the moving button a
   player waiting whose seat the heads-up big blind would pass takes it: three are dealt in.
@@ -25,10 +27,12 @@ as it is (``Blinds(plan.small, plan.big)``, ``plan.posts``, seats ``plan.dealt``
 
 from __future__ import annotations
 
+import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from rules.engine import citations as cite
+from rules.engine.button_draw import ButtonDraw, draw_for_button
 from rules.engine.errors import BadInput
 from rules.engine.hand import _is_int
 from rules.engine.posting import Post
@@ -77,6 +81,8 @@ class Plan:
     missed: dict[int, tuple[bool, bool]]  # every seat given -> (owes big, owes small) after
     cleared: tuple[int, ...]  # seats whose debts / new / waits this hand settles
     citations: tuple[str, ...]
+    #: The draw that placed a table's first button (CR-BB.9), when one was made.
+    draw: ButtonDraw | None = None
 
 
 def plan_next_hand(
@@ -89,13 +95,16 @@ def plan_next_hand(
     big_blind: int,
     straddle: bool = False,
     ante: int = 0,
+    draw: random.Random | None = None,
 ) -> Plan:
     """The next hand at a table whose button rule is ``rule`` ("dead" or "moving") and whose
     missed-blind rule is ``missed_blinds`` ("post": a player who owes may post or wait, as
     their ``waits`` says; "wait": must wait for the big blind). The posts carry chips: the big
     blind live, the small blind dead. ``straddle``: the game posts a straddle (the player
     after the big blind posts it and makes up no missed blind, CR-BB.3) when that player's
-    ``stack``, less every player's ``ante``, covers it. ``BadInput`` when the input is
+    ``stack``, less every player's ``ante``, covers it. ``draw``: at a table's first hand
+    (``previous`` None) the button goes to the high card of a draw for it made with this
+    ``random.Random`` (CR-BB.9), not to the lowest seat. ``BadInput`` when the input is
     malformed or fewer than two players can be dealt in."""
     by_seat = _check(seats, previous, rule, missed_blinds, small_blind, big_blind, ante)
     active = sorted(s.seat for s in seats if s.active)
@@ -108,7 +117,8 @@ def plan_next_hand(
         )
     cited: list[str] = [rule_id(rule)]
     if previous is None or len(clean) < 2:
-        return _new_game(seats, previous, active, cited)
+        drawn = draw_for_button(active, draw) if previous is None and draw is not None else None
+        return _new_game(seats, previous, active, cited, drawn)
     spots = _positions(rule, previous, by_seat, active, clean)
     button, small, big = spots.button, spots.small, spots.big
     dealt = set(clean) | {big} | ({small} if small is not None else set())
@@ -299,12 +309,22 @@ def rule_id(button_rule: str) -> str:
 
 
 def _new_game(
-    seats: Sequence[SeatState], previous: Previous | None, active: list[int], cited: list[str]
+    seats: Sequence[SeatState],
+    previous: Previous | None,
+    active: list[int],
+    cited: list[str],
+    drawn: ButtonDraw | None = None,
 ) -> Plan:
     """CR-BB.6: a game starts (no last hand, or fewer than two players who have been
     playing): everyone playing is dealt in, nobody posts, debts are forgiven. The button is
-    the first player (after the last button); the blinds follow it (CR-BB.7 heads-up)."""
-    button = active[0] if previous is None else _after(previous.button, active)
+    the next player after the last button; at a table's first hand, the high card of the
+    draw for the button (CR-BB.9), or the first player without one. The blinds follow it
+    (CR-BB.7 heads-up)."""
+    if drawn is not None:
+        button = drawn.button
+        cited.extend(drawn.citations)
+    else:
+        button = active[0] if previous is None else _after(previous.button, active)
     if len(active) == 2:
         small, big = button, _after(button, active)
         cited.append(cite.HEADS_UP)
@@ -326,6 +346,7 @@ def _new_game(
         },
         cleared=tuple(n for n in active if by_seat[n].flagged),
         citations=tuple(dict.fromkeys(cited)),
+        draw=drawn,
     )
 
 

@@ -25,6 +25,7 @@ PROCEDURES = {
     citations.NEW_PLAYER,
     citations.HEADS_UP,
     citations.MISDEAL_REDEAL,
+    citations.BUTTON_DRAW,
     citations.DEAD_MONEY,
     citations.BIG_BLIND_ANTE,
     citations.TOURNAMENT_DEALT_IN,
