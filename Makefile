@@ -1,6 +1,6 @@
 .PHONY: run test bench soak lint check worker mutation board-load
 run: ; bin/setup && .venv/bin/python manage.py runserver 127.0.0.1:8000
-test: ; bin/setup --test && .venv/bin/python -m pytest
+test: ; bin/setup --test && .venv/bin/python -m pytest -n auto --dist loadgroup
 bench: ; CARDROOM_UV_GROUPS="--group bench" bin/setup --test && .venv/bin/python bench/run.py
 soak: ; CARDROOM_UV_GROUPS="--group bench" bin/setup --test && .venv/bin/python bench/soak.py --minutes $(or $(MINUTES),60)
 # The public board under 1,000 viewers polling every 5 s, cached and uncached (docs/board-load.md).

@@ -91,6 +91,22 @@ def pytest_configure(config: pytest.Config) -> None:
         allow_flush()
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             serialize_the_live_server()
+        queue_of_this_worker(settings)
+
+
+def queue_of_this_worker(settings: Any) -> None:
+    """Under pytest-xdist each worker process has its own test database, so each publishes
+    its tasks to a queue of its own on the shared broker: a Celery worker started by one
+    process's test (``start_worker``) must never take a task another process queued for rows
+    that exist only in that process's database."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker or not settings.CELERY_BROKER_URL:
+        return
+    from cardroom.celery import app as celery_app
+
+    queue = f"cardroom-tests-{worker}"
+    settings.CELERY_TASK_DEFAULT_QUEUE = queue
+    celery_app.conf.task_default_queue = queue
 
 
 def between_requests() -> Any:
@@ -142,8 +158,50 @@ def serialize_the_live_server() -> None:
     LiveServerThread.server_class = OneRequestAtATime
 
 
+#: Tests that share something outside their own database run on one pytest-xdist worker, one
+#: after another (``--dist loadgroup``): the benchmarks' processes empty Redis databases of
+#: their own and start servers on the run's broker, the production-stack shift runs gunicorn
+#: and a Celery worker on the broker's default queue, the throttle tests use fixed Redis databases.
+SHARED_OUTSIDE_THE_DATABASE = (
+    "tests/test_benchmarks.py", "tests/browser/test_shift.py", "tests/cardroom/test_throttle_cache.py",
+)  # fmt: skip
+
+
+#: What makes a test read or write the database (pytest-django's fixtures and marker).
+DATABASE_FIXTURES = frozenset({
+    "db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
+    "live_server",
+})  # fmt: skip
+
+
+def uses_the_database(item: pytest.Item) -> bool:
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(fixtures & DATABASE_FIXTURES)
+
+
+def keep_only_what_the_database_changes(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``CARDROOM_DATABASE_TESTS_ONLY=1`` (CI's second run, on the other database): deselect
+    the tests whose outcome the database cannot change, which CI's PostgreSQL run already ran:
+    those that touch no database (the pure engine, the draws, their properties) and the browser
+    tests (the pages are the same HTML whatever the database; the PostgreSQL run drives them on
+    the production database, with concurrent requests)."""
+    if not os.environ.get("CARDROOM_DATABASE_TESTS_ONLY"):
+        return
+    keep, drop = [], []
+    for item in items:
+        once = "browser" in item.keywords or not uses_the_database(item)
+        (drop if once else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     cap_hypothesis_examples(items)
+    keep_only_what_the_database_changes(config, items)
+    for item in items:
+        if item.nodeid.startswith(SHARED_OUTSIDE_THE_DATABASE):
+            item.add_marker(pytest.mark.xdist_group("outside-the-database"))
     from django.conf import settings
 
     if not settings.configured:
