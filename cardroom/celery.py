@@ -35,7 +35,8 @@ app.conf.beat_schedule = {
         "schedule": HEARTBEAT_EVERY,
         "options": {"expires": HEARTBEAT_EVERY},
     },
-    # Seat offers and call-in deadlines that ran out (the lists' reads do it too, lazily).
+    # Seat offers and call-in deadlines that ran out (the lists' reads only show them as ran
+    # out; the writes that decide on a list run its timers first, under its locks).
     "lapse-waitlists": {
         "task": "cardroom.lapse_waitlists",
         "schedule": WAITLIST_SWEEP_EVERY,

@@ -103,7 +103,6 @@ class KioskView(APIView):
         },
     )
     def get(self, request: Request) -> Response:
-        waitlists.lapse_due()
         return Response(
             [
                 {"id": g.pk, "label": g.label, "waiting": waiting}

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
@@ -70,6 +71,11 @@ class EntrySerializer(serializers.ModelSerializer[WaitlistEntry]):
     seat = serializers.SerializerMethodField()
     playing_at = serializers.SerializerMethodField(help_text='Seated elsewhere: "Table 1 seat 3"')
     last_missed_at = serializers.SerializerMethodField(help_text="When an offer last ran out")
+    offer_ran_out = serializers.BooleanField(
+        read_only=True,
+        help_text="Called, and the offer's time has passed: it ran out (the timers record it"
+        " and call the next player within seconds)",
+    )
 
     class Meta:
         model = WaitlistEntry
@@ -77,7 +83,7 @@ class EntrySerializer(serializers.ModelSerializer[WaitlistEntry]):
             "id", "game_list", "player", "name", "public_name", "source", "status", "position",
             "added_at", "check_in_by", "checked_in_at", "called_at", "call_expires_at",
             "called_table", "called_seat", "passes", "seated_at", "seat", "playing_at",
-            "last_missed_at",
+            "last_missed_at", "offer_ran_out",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -131,7 +137,7 @@ class GameListSerializer(serializers.ModelSerializer[GameList]):
         counted = getattr(game_list, "waiting", None)
         if isinstance(counted, int):
             return counted
-        return game_list.entries.filter(status__in=LIVE_STATUSES).count()
+        return game_list.entries.filter(waitlists.on_the_list(timezone.now())).count()
 
     def get_open_seats(self, game_list: GameList) -> list[dict[str, int]]:
         return [
@@ -284,9 +290,9 @@ class ListsView(APIView):
                    parameters=PAGE_PARAMETERS, operation_id="v1_waitlists_list",
                    responses={200: paged("GameListPage", GameListSerializer(many=True))})  # fmt: skip
     def get(self, request: Request) -> Response:
-        waitlists.lapse_due()
+        now = timezone.now()
         lists = GameList.objects.filter(closed_at__isnull=True).annotate(
-            waiting=Count("entries", filter=Q(entries__status__in=LIVE_STATUSES))
+            waiting=waitlists.waiting_on(now)
         )
         pages = BoundedLimitOffsetPagination()
         page = pages.paginate_queryset(lists, request, view=self) or []
@@ -306,7 +312,6 @@ class ListDetailView(APIView):
 
     @extend_schema(summary="One list", responses={200: GameListSerializer, 404: ERROR})
     def get(self, request: Request, list_id: int) -> Response:
-        waitlists.lapse_due()
         return Response(GameListSerializer(get_object_or_404(GameList, pk=list_id)).data)
 
     @extend_schema(summary="Close a list (its players are removed, recorded)",

@@ -242,6 +242,15 @@ class WaitlistEntry(models.Model):
     def live(self) -> bool:
         return self.status in LIVE_STATUSES
 
+    @property
+    def offer_ran_out(self) -> bool:
+        """Called, and the offer's time has passed: it ran out, whether or not the timers
+        (``waitlists.lapse_due``) have recorded it yet. What a read shows; reads never write."""
+        expires = self.call_expires_at
+        return (
+            self.status == EntryStatus.CALLED and expires is not None and expires <= timezone.now()
+        )
+
 
 def live_offer(table_id: int, seat: int) -> WaitlistEntry | None:
     """The running offer of ``seat`` at a table (a called player whose timer has not run

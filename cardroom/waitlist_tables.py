@@ -91,8 +91,10 @@ def move_must_move_player(
         if not seats:
             raise WaitlistRefused("main", f"No open seat in {main.label} yet.")
         to_table, to_seat = seats[0]
+    tables = sorted({must_move.table_id, to_table.pk})
+    waitlists.lapse_list_due(main, tables=tables)  # an offer that ran out holds no seat
     with transaction.atomic():
-        tables = sorted({must_move.table_id, to_table.pk})
+        waitlists.lapse_list_due(main, tables=tables)
         list(Table.objects.select_for_update().filter(pk__in=tables).order_by("pk"))
         current = MustMove.objects.select_for_update().get(pk=must_move.pk)
         if current.ended_at is not None:
@@ -226,7 +228,9 @@ def start_game(
     before anything changes, and those outside the table's limits are refused together, each
     naming its player (``SeatRefused``, fields ``buy_ins.<entry id>``)."""
     rule = RoomSettings.current().start_rule
+    waitlists.lapse_list_due(game_list, tables=[table.pk])  # nor a late call-in a place
     with transaction.atomic():
+        waitlists.lapse_list_due(game_list, tables=[table.pk])
         status = Table.objects.select_for_update().get(pk=table.pk).status
         if status != TableStatus.OPEN:
             status = TableStatus.CLOSED

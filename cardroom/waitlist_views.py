@@ -318,7 +318,8 @@ RAN_OUT_FOR, RAN_OUT_SHOWN = timedelta(minutes=10), 5
 
 
 def offers_ran_out(now: datetime) -> list[dict[str, Any]]:
-    """The seat offers that ran out lately (``waitlists.lapse_due``, from a poll or the beat),
+    """The seat offers that ran out lately (recorded by ``waitlists.lapse_due``: the beat's
+    sweep, or a write on the list),
     newest first, each with the player the timer called to that seat in its place, if any:
     static/js/waitlists.js tells the floor of each one new to the page (a chime, the called
     rows lit, a status line). Two queries. The timer writes the call right after the expiry,
@@ -354,9 +355,12 @@ def offers_ran_out(now: datetime) -> list[dict[str, Any]]:
 
 def version(now: datetime | None = None) -> str:
     """Everything the page shows, in a few cheap aggregates: the lists' log, the seat maps'
-    log, the tables' changes, the must-moves; and the minute (the times waited tick)."""
+    log, the tables' changes, the must-moves, the offers and call-ins whose time has passed
+    (shown as ran out before the timers' sweep records it); and the minute (the times waited
+    tick)."""
     now = now or timezone.now()
     marks = [
+        WaitlistEntry.objects.filter(waitlists.due(now)).count(),
         WaitlistEvent.objects.aggregate(n=Max("id"))["n"],
         SeatEvent.objects.aggregate(n=Max("id"))["n"],
         TableChange.objects.aggregate(n=Max("id"))["n"],
@@ -521,7 +525,6 @@ def offer_ran_out(entry: WaitlistEntry, data: dict[str, Any], *, any_seat: bool 
 def waitlist_page(request: AuthenticatedRequest) -> HttpResponse:
     """The page; polled (htmx) with ``v``: 204 when nothing it shows has changed."""
     if request.htmx and "v" in request.GET:
-        waitlists.lapse_due(timezone.now())  # offers and call-ins that ran out move on
         now_version = version()
         if request.GET["v"] == now_version:
             return HttpResponse(status=204)

@@ -220,10 +220,9 @@ def place_of(entry: WaitlistEntry) -> int:
 
 
 def open_lists_waiting() -> list[tuple[GameList, int]]:
-    """The open lists, each with how many players are on it (one query)."""
-    lists = GameList.objects.filter(closed_at__isnull=True).annotate(
-        waiting=Count("entries", filter=Q(entries__status__in=LIVE_STATUSES))
-    )
+    """The open lists, each with how many players are on it now (one query)."""
+    now = timezone.now()
+    lists = GameList.objects.filter(closed_at__isnull=True).annotate(waiting=waiting_on(now))
     return [(game_list, game_list.waiting) for game_list in lists]
 
 
@@ -496,7 +495,9 @@ def call_player(*, entry: WaitlistEntry, table: Table, seat: int, by: User | Non
     """Offer ``seat`` at ``table`` to the first eligible player; the offer lasts the room's
     ``offer_minutes``."""
     minutes = RoomSettings.current().offer_minutes
+    lapse_list_due(entry.game_list, tables=[table.pk])
     with transaction.atomic():
+        lapse_list_due(entry.game_list, tables=[table.pk])
         locked_table = lock_cash_table(table, entry.game_list)
         locked_list = lock_list(entry.game_list)
         entry = lock_entry(entry)
@@ -543,8 +544,10 @@ def seat_from_list(
     # Where the player sits now, read before the locks so both tables are locked in id order
     # (the order every writer takes them), then checked again under the locks.
     seen = TableSeat.objects.filter(player_id=entry.player_id, left_at=None).first()
+    ids = sorted({table.pk, *([seen.table_id] if seen else [])})
+    lapse_list_due(entry.game_list, tables=ids)
     with transaction.atomic():
-        ids = sorted({table.pk, *([seen.table_id] if seen else [])})
+        lapse_list_due(entry.game_list, tables=ids)
         list(Table.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
         locked_table = lock_cash_table(table, entry.game_list)
         locked_list = lock_list(entry.game_list)
@@ -633,46 +636,93 @@ def overdue_call_ins(now: datetime) -> Q:
     )
 
 
-def lapse_due(now: datetime | None = None) -> int:
-    """The timers: call-ins past their check-in deadline lapse; offers past their time expire
-    (the next eligible player is called to the same seat; a second miss takes the player off
-    the list). Safe to run from the beat task and from every read of the lists at once.
-    Returns how many entries changed."""
-    now = now or timezone.now()
+def due(now: datetime) -> Q:
+    """What the timers move on as of ``now``: offers past their time or whose seat was taken,
+    call-ins past their check-in deadline."""
     taken = TableSeat.objects.filter(
         table_id=OuterRef("called_table_id"), seat=OuterRef("called_seat"), left_at=None
     )
     called_due = Q(status=EntryStatus.CALLED) & (Q(call_expires_at__lte=now) | Exists(taken))
-    due = called_due | overdue_call_ins(now)
-    lists = set(WaitlistEntry.objects.filter(due).values_list("game_list_id", flat=True))
-    changed = 0
+    return called_due | overdue_call_ins(now)
+
+
+def on_the_list(now: datetime) -> Q:
+    """Entries on a list as of ``now``, as a read counts them before the timers have moved on
+    (reads never write): live, less a call-in past its deadline and a player whose last
+    allowed offer has run out (``lapse_due`` takes both off)."""
+    last_offer_out = Q(
+        status=EntryStatus.CALLED, call_expires_at__lte=now, passes__gte=PASSES_ALLOWED - 1
+    )
+    return Q(status__in=LIVE_STATUSES) & ~overdue_call_ins(now) & ~last_offer_out
+
+
+def waiting_on(now: datetime) -> Coalesce:
+    """How many are on the outer query's list as of ``now`` (``on_the_list``): an
+    annotation for a query of lists."""
+    count = (
+        WaitlistEntry.objects.filter(on_the_list(now), game_list_id=OuterRef("pk"))
+        .order_by()
+        .values("game_list_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    return Coalesce(Subquery(count, output_field=IntegerField()), 0)
+
+
+def lapse_due(now: datetime | None = None) -> int:
+    """The timers (the beat's sweep, every few seconds): call-ins past their check-in
+    deadline lapse; offers past their time expire (the next eligible player is called to the
+    same seat; a second miss takes the player off the list); an offer whose seat was taken
+    ends. Reads never run it: they show what ran out as ran out (``on_the_list``,
+    ``WaitlistEntry.offer_ran_out``). Returns how many entries changed."""
+    now = now or timezone.now()
+    lists = set(WaitlistEntry.objects.filter(due(now)).values_list("game_list_id", flat=True))
     minutes = RoomSettings.current().offer_minutes if lists else 0
+    changed = 0
     for list_id in sorted(lists):
         with transaction.atomic():
-            # Tables first (the order every writer locks in), then the list, then entries.
-            held = WaitlistEntry.objects.filter(
-                due, game_list_id=list_id, called_table__isnull=False
-            )
-            tables = set(held.values_list("called_table_id", flat=True))
-            tables |= set(GameList.objects.get(pk=list_id).tables().values_list("pk", flat=True))
-            list(Table.objects.select_for_update().filter(pk__in=sorted(tables)).order_by("pk"))
-            game_list = GameList.objects.select_for_update().get(pk=list_id)
-            rows = (
-                game_list.entries.select_for_update(of=("self",))
-                .filter(due)
-                .order_by("position", "id")
-            )
-            for entry in rows.select_related("player", "called_table"):
-                changed += 1
-                if entry.status == EntryStatus.WAITING:
-                    _end(entry, EntryStatus.LAPSED)
-                    note = "Call-in not checked in by the deadline"
-                    record_event(game_list, WaitlistEventKind.LAPSED, None, entry=entry, note=note)
-                    continue
-                if entry.call_expires_at is not None and entry.call_expires_at <= now:
-                    _expire(game_list, entry, minutes)
-                else:
-                    _seat_taken(game_list, entry, minutes)
+            changed += _lapse_list(list_id, now, minutes)
+    return changed
+
+
+def lapse_list_due(game_list: GameList, *, tables: Collection[int] = ()) -> int:
+    """``lapse_due`` for one list, before a write decides who is offered or takes a seat: an
+    offer that ran out since the last sweep no longer holds its seat, nor a late call-in its
+    place. A write runs it twice: first alone (what ran out is recorded even when the write is
+    then refused, and the refusal can say it ran out), then at the start of its own
+    transaction, for what ran out in between, under the locks it decides under. ``tables``:
+    the tables the caller is about to lock, locked here with the ones the timers need, in the
+    one order (tables by id, then the list), so the caller's own locks that follow take
+    nothing new out of order."""
+    now = timezone.now()
+    if not WaitlistEntry.objects.filter(due(now), game_list_id=game_list.pk).exists():
+        return 0
+    with transaction.atomic():
+        return _lapse_list(game_list.pk, now, RoomSettings.current().offer_minutes, tables)
+
+
+def _lapse_list(list_id: int, now: datetime, minutes: int, tables: Collection[int] = ()) -> int:
+    """One list's timers, in the caller's transaction."""
+    ripe = due(now)
+    held = WaitlistEntry.objects.filter(ripe, game_list_id=list_id, called_table__isnull=False)
+    ids = set(tables) | set(held.values_list("called_table_id", flat=True))
+    ids |= set(GameList.objects.get(pk=list_id).tables().values_list("pk", flat=True))
+    # Tables first (the order every writer locks in), then the list, then entries.
+    list(Table.objects.select_for_update().filter(pk__in=sorted(ids)).order_by("pk"))
+    game_list = GameList.objects.select_for_update().get(pk=list_id)
+    rows = game_list.entries.select_for_update(of=("self",)).filter(ripe).order_by("position", "id")
+    changed = 0
+    for entry in rows.select_related("player", "called_table"):
+        changed += 1
+        if entry.status == EntryStatus.WAITING:
+            _end(entry, EntryStatus.LAPSED)
+            note = "Call-in not checked in by the deadline"
+            record_event(game_list, WaitlistEventKind.LAPSED, None, entry=entry, note=note)
+            continue
+        if entry.call_expires_at is not None and entry.call_expires_at <= now:
+            _expire(game_list, entry, minutes)
+        else:
+            _seat_taken(game_list, entry, minutes)
     return changed
 
 
@@ -746,9 +796,12 @@ def release_offer(*, entry: WaitlistEntry, by: User | None, reason: str = "") ->
     next player in the room after them is called to another open seat of the game, if any."""
     note = " ".join(str(reason or "").split())[:300]
     minutes = RoomSettings.current().offer_minutes
+    ids = set(entry.game_list.tables().values_list("pk", flat=True))
+    ids |= {entry.called_table_id} if entry.called_table_id else set()
+    lapse_list_due(entry.game_list, tables=ids)
     with transaction.atomic():
-        ids = {entry.called_table_id, *entry.game_list.tables().values_list("pk", flat=True)}
-        list(Table.objects.select_for_update().filter(pk__in=sorted(ids - {None})).order_by("pk"))
+        lapse_list_due(entry.game_list, tables=ids)
+        list(Table.objects.select_for_update().filter(pk__in=sorted(ids)).order_by("pk"))
         locked_list = lock_list(entry.game_list)
         entry = lock_entry(entry)
         if entry.status != EntryStatus.CALLED or entry.called_table_id is None:

@@ -458,6 +458,10 @@ def test_an_offer_that_runs_out_is_said_lit_and_chimed_at_the_next_poll(
     with between_requests():  # the test thread writes while the page polls
         past = timezone.now() - timedelta(seconds=1)
         WaitlistEntry.objects.filter(pk=leo.pk).update(call_expires_at=past)
+    # Before the timers' sweep the poll (which writes nothing) shows the offer as ran out.
+    expect(lists).to_contain_text("Leo Ray called · ran out at", timeout=A_POLL)
+    expect(status).to_have_text("")
+    with between_requests():
         assert waitlists.lapse_due() == 1
     said = "Offer to Leo Ray ran out: Mo Next called to Table 1, seat 9."
     expect(status).to_have_text(said, timeout=A_POLL)

@@ -159,7 +159,9 @@ def test_only_a_floor_manager_reorders_or_changes_the_room(
     assert director.post(LISTS, NLHE, format="json").status_code == 403
 
 
-def test_a_read_of_the_lists_runs_the_timers(fm: APIClient) -> None:
+def test_a_read_of_the_lists_shows_an_offer_past_its_time_as_ran_out_and_the_beat_moves_it_on(
+    fm: APIClient,
+) -> None:
     table = make_table(number=1, seats=2)
     game = open_nlhe(fm)
     ana = add(fm, game["id"], "Ana Ruiz")
@@ -170,16 +172,19 @@ def test_a_read_of_the_lists_runs_the_timers(fm: APIClient) -> None:
     WaitlistEntry.objects.filter(pk=ana["id"]).update(
         call_expires_at=timezone.now() - timedelta(seconds=1)
     )
+    # A read writes nothing: the offer is as stored, marked as ran out.
     entries = fm.get(LISTS).json()["results"][0]["entries"]
-    assert [(e["name"], e["status"], e["passes"]) for e in entries] == [
-        ("Ana Ruiz", "waiting", 1),
-        ("Bo Li", "called", 0),
+    assert [(e["name"], e["status"], e["passes"], e["offer_ran_out"]) for e in entries] == [
+        ("Ana Ruiz", "called", 0, True),
+        ("Bo Li", "waiting", 0, False),
     ]
-    # The beat task does the same with nobody reading.
-    WaitlistEntry.objects.filter(status="called").update(
-        call_expires_at=timezone.now() - timedelta(seconds=1)
-    )
+    # The beat task moves it on: Ana keeps her place, Bo is called to the seat.
     assert tasks.lapse_waitlists() == 1
+    entries = fm.get(LISTS).json()["results"][0]["entries"]
+    assert [(e["name"], e["status"], e["passes"], e["offer_ran_out"]) for e in entries] == [
+        ("Ana Ruiz", "waiting", 1, False),
+        ("Bo Li", "called", 0, False),
+    ]
 
 
 def test_must_move_and_start_game_over_the_api(fm: APIClient, floor_manager: Any) -> None:
