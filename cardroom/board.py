@@ -46,10 +46,10 @@ from django.contrib.auth.decorators import login_not_required
 from django.core.cache import BaseCache, caches
 from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.http import parse_etags
+from django.utils.cache import get_conditional_response
 from django.views.decorators.http import require_safe
 
 from cardroom import waitlists
@@ -395,24 +395,17 @@ def forget() -> None:
     _memo = None
 
 
-def _matches(request: HttpRequest, etag: str) -> bool:
-    """If-None-Match with the weak comparison (RFC 9110 13.1.2): ``W/`` is ignored."""
-    header = request.headers.get("If-None-Match", "")
-    if not header:
-        return False
-    tags = {tag.removeprefix("W/") for tag in parse_etags(header)}
-    return "*" in tags or etag in tags
-
-
-def _answer(request: HttpRequest, body: bytes, etag: str) -> HttpResponse:
+def answer(request: HttpRequest, body: bytes, etag: str) -> HttpResponse:
+    """The body with its ETag, or Django's own conditional answer to the request's
+    validators (``get_conditional_response``: a 304 for a matching If-None-Match, compared
+    weakly as RFC 9110 13.1.2 says for GET and HEAD, with the ETag and Cache-Control kept)."""
+    response = HttpResponse(body)
     if not getattr(settings, "CARDROOM_BOARD_CACHE", True):
-        response = HttpResponse(body)
         response["Cache-Control"] = "no-store"
         return response
-    response = HttpResponseNotModified() if _matches(request, etag) else HttpResponse(body)
     response["ETag"] = etag
     response["Cache-Control"] = f"public, max-age={MAX_AGE}"
-    return response
+    return get_conditional_response(request, etag=etag, response=response) or response
 
 
 def _serve(request: HttpRequest, part: str) -> HttpResponse:
@@ -421,11 +414,11 @@ def _serve(request: HttpRequest, part: str) -> HttpResponse:
         # the snapshot and render the part asked for, on every request.
         context = {"board": snapshot(), "room": settings.CARDROOM_NAME, "live_etag": ""}
         name = "cardroom/board.html#live" if part == "live" else "cardroom/board.html"
-        return _answer(request, render_to_string(name, context).encode(), "")
+        return answer(request, render_to_string(name, context).encode(), "")
     built = current()
     if part == "live":
-        return _answer(request, built.live, built.live_etag)
-    return _answer(request, built.page, built.page_etag)
+        return answer(request, built.live, built.live_etag)
+    return answer(request, built.page, built.page_etag)
 
 
 @require_safe

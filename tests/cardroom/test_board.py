@@ -229,6 +229,11 @@ def test_strong_etag_and_304() -> None:
     assert page.status_code == 200 and page["ETag"] != etag
     page_again = Client().get(reverse("cardroom:board"), headers={"If-None-Match": page["ETag"]})
     assert page_again.status_code == 304
+    # Django's conditional answer, so the other validators work as RFC 9110 says too.
+    stale = Client().get(reverse("cardroom:board"), headers={"If-Match": '"0000"'})
+    assert stale.status_code == 412
+    head = Client().head(reverse("cardroom:board_live"), headers={"If-None-Match": etag})
+    assert head.status_code == 304 and head["ETag"] == etag
 
 
 def test_a_seat_change_shows_once_the_cache_expires(fake_clock: FakeClock) -> None:
