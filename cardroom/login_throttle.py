@@ -38,6 +38,8 @@ from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
+from cardroom.client_address import client_address
+
 logger = logging.getLogger(__name__)
 
 
@@ -49,16 +51,6 @@ class Counter:
     @property
     def since_key(self) -> str:
         return f"{self.key}:since"
-
-
-def client_address(request: HttpRequest) -> str:
-    """The address the request came from. Behind the TLS proxy (``DJANGO_BEHIND_TLS_PROXY``)
-    every request comes from the proxy, so take the address it appended to X-Forwarded-For
-    (the last one: anything before it the client could have written)."""
-    forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if getattr(settings, "SECURE_PROXY_SSL_HEADER", None) and forwarded.strip():
-        return forwarded.split(",")[-1].strip()
-    return str(request.META.get("REMOTE_ADDR", ""))
 
 
 class LoginThrottle:

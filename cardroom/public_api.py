@@ -10,8 +10,8 @@ DRF's scoped throttle over a cache every web process shares, so two gunicorn wor
 machines) count one client's requests together: Redis when the deployment has it (the
 ``throttle`` cache, set from the Celery broker's URL: a round trip of well under a millisecond),
 else the database cache table (a write per public request). A
-client is its user when signed in, else its address (``REMOTE_ADDR``, or the address the
-trusted proxies give: ``REST_FRAMEWORK["NUM_PROXIES"]``). Over the rate the answer is 429
+client is its user when signed in, else its address (``cardroom.client_address``: the same
+address the log-in throttle counts). Over the rate the answer is 429
 ``throttled`` in the API's error shape, with ``Retry-After``.
 """
 
@@ -29,6 +29,7 @@ from redis.exceptions import RedisError
 from rest_framework.permissions import BasePermission
 from rest_framework.throttling import ScopedRateThrottle
 
+from cardroom.client_address import client_address
 from cardroom.roles import can_read
 
 logger = logging.getLogger(__name__)
@@ -47,6 +48,9 @@ class PublicRateThrottle(ScopedRateThrottle):
     def get_rate_for(self, view: Any) -> str | None:
         scope = getattr(view, self.scope_attr, None)
         return settings.CARDROOM_THROTTLE_RATES.get(scope) if scope else None
+
+    def get_ident(self, request: Any) -> str:
+        return client_address(request)
 
     @property
     def cache(self) -> BaseCache:  # type: ignore[override]  # DRF's attribute, read per request

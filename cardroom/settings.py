@@ -207,9 +207,6 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "cardroom.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-    # A client's address for the rate limits: REMOTE_ADDR, or the one this many trusted
-    # proxies in front put in X-Forwarded-For (never a header the client could forge).
-    "NUM_PROXIES": env_int("CARDROOM_TRUSTED_PROXIES", 0, minimum=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Cardroom API",
@@ -312,6 +309,15 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# A client's address for the log-in throttle and the rate limits (cardroom/client_address.py):
+# REMOTE_ADDR, or the one this many trusted proxies in front put in X-Forwarded-For (never a
+# header the client could forge). The TLS proxy is one proxy.
+CARDROOM_TRUSTED_PROXIES = env_int(
+    "CARDROOM_TRUSTED_PROXIES",
+    1 if not DEBUG and env_bool("DJANGO_BEHIND_TLS_PROXY", False) else 0,
+    minimum=0,
+)
 
 
 def _no_traceback_below_500(record: Any) -> bool:
