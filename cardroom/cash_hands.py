@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -80,12 +81,16 @@ def _plan(table: Table, straddle: bool = True) -> tuple[Plan, dict[str, Any], di
         for s in seats.values()
     ]  # fmt: skip
     game = table.engine_game()
+    # CR-BB.9: no hand played here yet, the button is drawn (high card) from the table's seed,
+    # fixed before the first deal, so every proposal shows the same draw and a redeal of a
+    # voided first hand (CR-BB.8) the same button for the same players.
+    draw = random.Random(table.button_seed) if previous is None else None
     try:
         plan = plan_next_hand(
             seats=states, previous=previous, rule=table.button_rule,
             missed_blinds=table.missed_blinds, small_blind=game["small_blind"],
             big_blind=game["big_blind"], straddle=straddle and bool(game["straddle"]),
-            ante=game["ante"],
+            ante=game["ante"], draw=draw,
         )  # fmt: skip
     except BadInput as exc:
         raise players.SeatRefused("seats", exc.message, *exc.citations) from exc
@@ -100,12 +105,23 @@ def _plan(table: Table, straddle: bool = True) -> tuple[Plan, dict[str, Any], di
         "missed": {str(n): {"big": b, "small": s} for n, (b, s) in sorted(plan.missed.items())},
         "citations": [*plan.citations, *([citations.MISDEAL_REDEAL] if voided else [])],
         "redeal": [hand.number for hand in voided],
-        # No hand settled here yet: the button goes to the first player (CR-BB.6), which
-        # the desk says, for the dealer to correct where the room draws for the button.
+        # No hand played here yet: the button by the draw (CR-BB.9), which the desk shows
+        # (the cards dealt, the high card); the dealer may still move it with Correct.
         "first_button": previous is None and not voided,
+        "button_draw": draw_words(plan),
         "version": _fingerprint(table, seated),
     }
     return plan, proposal, seats
+
+
+def draw_words(plan: Plan) -> dict[str, Any] | None:
+    """The proposal's draw for the button (CR-BB.9), without its seed (kept with the hand once
+    dealt): ``{"seats", "cards": {"3": "Ks"}, "button", "citations"}``, or None."""
+    if plan.draw is None:
+        return None
+    record = plan.draw.record("")
+    del record["seed"]
+    return record
 
 
 def propose_next_hand(table: Table) -> dict[str, Any]:
@@ -165,6 +181,7 @@ def deal_next_hand(
                 live.save(update_fields=["new", "owes_big", "owes_small", "waits_for_big_blind"])
 
     names = {str(seat): seats[seat].player.name for seat in dealt}
+    drawn = plan.draw.record(locked.button_seed) if plan.draw is not None else None
     return services.start_hand(
         table=locked,
         by=by,
@@ -176,7 +193,7 @@ def deal_next_hand(
         names=names,
         correction={"proposed": {k: proposal[k] for k in ("button", "blinds", "seats",
                     "posts")}, "reason": str(reason).strip()} if corrected else None,
-        after=apply,
+        after=apply, button_draw=drawn,
     )  # fmt: skip
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -28,6 +29,12 @@ from cardroom.table_choices import (
     variant_refusal,
 )
 from rules.engine import citations
+
+
+def new_button_seed() -> str:
+    """A table's seed for the draw for the button (CR-BB.9): 256 bits from the operating
+    system's secure source, drawn when the table is made, never shown before a deal."""
+    return secrets.token_hex(32)
 
 
 class Table(models.Model):
@@ -78,6 +85,11 @@ class Table(models.Model):
     missed_blinds = models.CharField(
         max_length=8, choices=MissedBlindRule, default=MissedBlindRule.POST
     )
+    #: The seed of the draw for the button when a game starts with no hand before it
+    #: (CR-BB.9): fixed before any deal, so every proposal shows the same draw; the hand dealt
+    #: keeps the draw with its seed (``Hand.button_draw``), replayable afterwards. Not a
+    #: setting: no form or API shows it.
+    button_seed = models.CharField(max_length=64, default=new_button_seed, editable=False)
 
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -471,6 +483,10 @@ class Hand(models.Model):
     #: What the desk proposed for this deal (button, blinds, posts, seats) when the dealer
     #: corrected it, and why: ``{"proposed": {...}, "reason": "..."}``; empty otherwise.
     correction = models.JSONField(default=dict, blank=True)
+    #: The draw for the button that placed a table's first button (CR-BB.9): ``{"seed",
+    #: "seats", "cards": {"3": "Ks"}, "button", "citations"}``, which
+    #: ``rules.engine.button_draw.replay_button_draw`` deals again; empty for any other hand.
+    button_draw = models.JSONField(default=dict, blank=True)
     #: The award (the betting contract's award response: pots, returned, stacks, citations)
     #: with the showdown it was made from; set once, when the pots are pushed.
     result = models.JSONField(null=True, blank=True)

@@ -10,6 +10,7 @@ from typing import Any
 from cardroom.models import Hand, Table, TableSeat
 from cardroom.table_choices import SeatStatus
 from rules.engine import citations
+from rules.engine.button_draw import card_words
 from tournaments.models import BalanceCheck, Elimination, Tournament
 
 
@@ -212,15 +213,25 @@ def proposal_view(
 
 
 def first_button_words(proposal: dict[str, Any]) -> str:
-    """How the first hand's button was chosen, said on the proposal: the first player from
-    seat 1 (CR-BB.6); a room that draws for the button (high card) deals with Correct, the
-    draw as the reason, which the hand keeps. "" once the table has a hand behind it."""
-    if not proposal.get("first_button"):
+    """How the first hand's button was placed, said on the proposal: by the draw for the
+    button (CR-BB.9: a card to each player, high card, a tie in rank broken by suit,
+    RRoP-TI.1), with the cards dealt, for the dealer to deal as drawn or move with Correct
+    (the reason kept on the hand). "" once the table has a hand behind it."""
+    drawn = proposal.get("button_draw")
+    if not proposal.get("first_button") or not drawn:
         return ""
+    names = proposal.get("names") or {}
+    button = drawn["button"]
+    who = f" ({names[str(button)]})" if names.get(str(button)) else ""
+    cards = ", ".join(
+        f"seat {seat} {card_words(card)}"
+        for seat, card in sorted(drawn["cards"].items(), key=lambda item: int(item[0]))
+    )
     return (
-        f"Button: seat {proposal.get('button')}, the first player from seat 1, as at every"
-        f" table's first hand ({citations.NEW_PLAYER}). Where the room draws for the button"
-        " (high card), draw it and deal with Correct, giving the draw as the reason."
+        f"Button by draw: seat {button}{who}, high card {card_words(drawn['cards'][str(button)])}"
+        f" ({citations.BUTTON_DRAW}; suits break a tie in rank: spades, hearts, diamonds, clubs,"
+        f" {citations.SUIT_RANKING}). Cards: {cards}. To place it otherwise, deal with Correct"
+        " and give the reason."
     )
 
 

@@ -333,6 +333,7 @@ def start_hand(
     names: dict[str, str] | None = None,
     correction: dict[str, Any] | None = None,
     after: Any = None,
+    button_draw: dict[str, Any] | None = None,
 ) -> Hand:
     """Deal a hand at an open table: the engine posts the forced bets from the table's game
     (or ``game``: a tournament table's level), with the blind seats and missed-blind posts
@@ -343,7 +344,8 @@ def start_hand(
     ``after(locked_table)`` runs inside the deal's transaction, with the table locked, before
     the hand is written: the seat map's and the tournament's checks (a ``Conflict`` there
     leaves nothing written). A table whose last hand is betting-complete but not awarded
-    does not deal until it is (``award_hand``), when that hand was dealt from a seat map."""
+    does not deal until it is (``award_hand``), when that hand was dealt from a seat map.
+    ``button_draw``: the draw that placed a table's first button (CR-BB.9), kept on the hand."""
     numbers = [entry["seat"] for entry in seats]
     if any(not 1 <= number <= table.seats for number in numbers):
         raise ValidationError({"seats": f"Seats at {table} are numbered 1 to {table.seats}."})
@@ -393,6 +395,7 @@ def start_hand(
             posts=posts,
             names=names or {},
             correction=correction or {},
+            button_draw=button_draw or {},
         )
 
 

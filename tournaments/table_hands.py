@@ -7,6 +7,8 @@ Rules applied (each cited where it decides something):
 - CR-BB.1 (TDA 32, dead button): tournament tables always play a dead button; the big blind
   moves one player to the left each hand and the small blind and button follow it; CR-BB.2: the
   small blind may be dead. The seats are planned by ``rules.engine.rotation``.
+- CR-BB.9 (TDA: seats and the button by random draw): the table's first hand has its button
+  drawn, high card, from a seed kept with the hand, unless the dealer reported it.
 - The clock's level: the blinds and ante of the level the clock reads when the hand is dealt
   (``CR-TP.2``: a new level applies from the next hand); no hand is dealt in a break. The
   level's ante is paid as the tournament says (``Tournament.ante_type``): by every player, or
@@ -30,6 +32,7 @@ A player dealt into a hand not yet settled is not moved or put out (``seating.re
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -41,7 +44,7 @@ from django.db.models import Count, QuerySet
 
 from cardroom import services
 from cardroom.api_errors import Conflict
-from cardroom.cash_hands import proposal_version
+from cardroom.cash_hands import draw_words, proposal_version
 from cardroom.models import Hand, HandStatus, Table
 from cardroom.table_choices import (
     Structure,
@@ -50,7 +53,7 @@ from cardroom.table_choices import (
 )
 from rules.engine import citations
 from rules.engine.errors import BadInput
-from rules.engine.rotation import Previous, SeatState, plan_next_hand
+from rules.engine.rotation import Plan, Previous, SeatState, plan_next_hand
 from tournaments.clock_reading import level_dict, read_clock
 from tournaments.draws.errors import DrawError
 from tournaments.eliminations import advance_hand_for_hand, eliminate_locked
@@ -213,14 +216,27 @@ def _first_hand(button: int, occupied: list[int]) -> tuple[int, int | None, int]
     return button, after[0], after[1]
 
 
+def button_seed(table: Table, ttable: TournamentTable) -> str:
+    """The seed of the draw for the button at a tournament table's first hand (CR-BB.9): the
+    room table's stored seed, for this tournament's table (and after a final table's redraw,
+    TDA RP-9, a draw of its own), so each start draws anew."""
+    redrawn = _redrawn_at(ttable.tournament)
+    seed = f"{table.button_seed}:tournament {ttable.tournament_id} table {ttable.number}"
+    return seed + (f":redrawn {redrawn.isoformat()}" if redrawn is not None else "")
+
+
 def _plan(
-    table: Table, tournament: Tournament, occupied: list[int], button: int | None, level: Level
-) -> tuple[int, int | None, int, tuple[str, ...]]:
-    """Button, small blind (None: dead), big blind, and the rules that placed them."""
-    previous = _previous(table, tournament)
+    table: Table, ttable: TournamentTable, occupied: list[int], button: int | None, level: Level
+) -> tuple[int, int | None, int, tuple[str, ...], Plan | None]:
+    """Button, small blind (None: dead), big blind, the rules that placed them, and the plan
+    when the engine made it (with its draw for the button at the table's first hand)."""
+    previous = _previous(table, ttable.tournament)
     if previous is None and button is not None:
         first_button, small, big = _first_hand(button, occupied)
-        return first_button, small, big, (DEAD_BUTTON,)
+        return first_button, small, big, (DEAD_BUTTON,), None
+    # CR-BB.9 (TDA: seats and the button by random draw): the table's first hand, with no
+    # button the dealer has reported, has its button drawn, high card, from a stored seed.
+    draw = random.Random(button_seed(table, ttable)) if previous is None else None
     try:
         plan = plan_next_hand(
             seats=[SeatState(seat=s, active=True) for s in occupied],
@@ -229,10 +245,11 @@ def _plan(
             missed_blinds="post",
             small_blind=level.small_blind,
             big_blind=level.big_blind,
+            draw=draw,
         )
     except BadInput as exc:
         raise CannotDeal(exc.message, DEAD_BUTTON) from exc
-    return plan.button, plan.small, plan.big, plan.citations
+    return plan.button, plan.small, plan.big, plan.citations, plan
 
 
 def propose_tournament_hand(table: Table) -> dict[str, Any]:
@@ -255,7 +272,7 @@ def propose_tournament_hand(table: Table) -> dict[str, Any]:
     if len(seated) < 2:
         raise CannotDeal(f"{ttable} has fewer than two players: nothing to deal.", DEALT_IN)
     occupied = [a.seat for a in seated]
-    button, small, big, rules = _plan(table, tournament, occupied, ttable.button, level)
+    button, small, big, rules, plan = _plan(table, ttable, occupied, ttable.button, level)
     citations = [*rules, DEAD_BUTTON, DEALT_IN, NEW_LIMITS, NO_STRADDLE]
     game = tournament_game(table, tournament, level)
     if game.get("big_blind_ante"):
@@ -284,6 +301,9 @@ def propose_tournament_hand(table: Table) -> dict[str, Any]:
         # Hand-for-hand: this table has played its hand of the round, the others have not
         # all finished theirs: the desk shows the next hand with Deal held, and why.
         "hold": hold,
+        # The table's first hand: the draw for the button (CR-BB.9), shown at the desk.
+        "first_button": plan is not None and plan.draw is not None,
+        "button_draw": draw_words(plan) if plan is not None else None,
     }
     # What the dealer saw: any change to it (a player moved in or out, chips, the level, the
     # last hand) changes the version, so a deal confirming an old proposal is a 409.
@@ -453,11 +473,13 @@ def deal_tournament_hand(
                     {"reason": "Say why the button or blinds differ from the proposal."}
                 )
             correction = {"proposed": proposed, "reason": reason}
+        drawn = proposal["button_draw"]
         hand = services.start_hand(
             table=table, by=by, button=want_button, seats=proposal["seats"],
             straddle=False, game=proposal["game"],
             blinds={"small": chosen["small"], "big": want_big}, posts=[],
             names=proposal["names"], correction=correction,
+            button_draw={"seed": button_seed(table, ttable), **drawn} if drawn else None,
         )  # fmt: skip
         TournamentTable.objects.filter(pk=ttable.pk).update(button=hand.button)
     return hand

@@ -178,9 +178,11 @@ def test_the_first_hands_proposal_says_how_the_button_was_chosen_and_how_to_corr
     page = desk(client, table)
     note = re.search(r'<p class="proposal-note" id="first-button">([^<]*)</p>', page)
     assert note is not None, page
-    assert note.group(1).startswith("Button: seat 2, the first player from seat 1")
-    assert "(CR-BB.6)" in note.group(1) and "Correct" in note.group(1)
-    # Corrected after a draw: the hand keeps the dealer's reason; the next proposal is silent.
+    # The table's seed draws the high card to the lowest seat (tests.factories).
+    assert note.group(1).startswith("Button by draw: seat 2 (Ana Ruiz), high card K♣ (CR-BB.9;")
+    assert "Cards: seat 2 K♣, seat 4 J♥, seat 6 10♦." in note.group(1)
+    assert "Correct" in note.group(1)
+    # Moved by the dealer: the hand keeps the dealer's reason; the next proposal is silent.
     hand_page = post(
         client,
         f"/tables/{table.number}/desk/next/",

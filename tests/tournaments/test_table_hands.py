@@ -280,6 +280,7 @@ def test_no_deal_on_a_break_and_a_correction_needs_a_reason(director: Any) -> No
         by=director, tables=1, entrants=6, seats_per_table=6, levels=levels
     )
     draw_initial_seating(tournament=tournament, by=director)
+    TournamentTable.objects.filter(tournament=tournament).update(button=1)  # as reported
     table = room(tournament)
     with pytest.raises(ValidationError, match="Say why"):
         table_hands.deal_tournament_hand(table=table, by=director, button=4)

@@ -7,6 +7,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from cardroom import audit
+from cardroom.models import Hand
+from rules.engine.button_draw import replay_button_draw
 from tournaments.draw_services import verify_draw
 from tournaments.models import Draw, DrawStatus
 
@@ -14,7 +16,8 @@ from tournaments.models import Draw, DrawStatus
 class Command(BaseCommand):
     help = (
         "Check every audit log: each row's hash against its fields and the row before it in its "
-        "stream, each void or deal against its seal, each revealed draw replayed from its seed. "
+        "stream, each void or deal against its seal, each revealed draw and each draw for the "
+        "button replayed from its seed. "
         "Exits 1 and lists every break (table, row, what) if anything was rewritten."
     )
 
@@ -33,6 +36,18 @@ class Command(BaseCommand):
                         draw.pk,
                         "the revealed draw does not replay from its seed: "
                         + "; ".join(check.problems),
+                    )
+                )
+        # CR-BB.9: a draw for the button kept with a hand deals again from its seed to the same
+        # cards and button (the hand's button may differ: the dealer may have corrected it).
+        drawn = Hand.objects.using(using).exclude(button_draw={}).order_by("pk")
+        for hand_id, record in drawn.values_list("pk", "button_draw"):
+            if not replay_button_draw(record):
+                breaks.append(
+                    audit.Break(
+                        Hand._meta.db_table,
+                        hand_id,
+                        "the draw for the button does not replay from its seed",
                     )
                 )
         rows = sum(
