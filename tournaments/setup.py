@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -12,9 +10,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max
 
 from cardroom.models import Table
+from cardroom.seat_models import name_key
 from cardroom.table_choices import Structure, TableKind, Variant
 from tournaments.draws.breaks import (
     default_break_order,
@@ -207,11 +206,6 @@ def _check_levels(
     return result
 
 
-def name_key(name: str) -> str:
-    """Two names are the same entrant's when they match trimmed, spaces collapsed, any case."""
-    return " ".join(name.split()).casefold()
-
-
 def register_entrants(
     *,
     tournament: Tournament,
@@ -287,9 +281,10 @@ def _refuse_duplicate_names(tournament: Tournament, names: Sequence[str]) -> Non
         if key in wanted:
             raise ValidationError({"name": f"{name} is in the list twice."})
         wanted[key] = name
+    # Compared in Python with the room's one name key (casefold: "ß" is "ss", "É" is "é"): the
+    # database's iexact folds ASCII only on SQLite and upper-cases on PostgreSQL, so "ÉVA"
+    # slipped past "éva" there. One column of short names, read once per registration.
     rows = tournament.entrants.order_by("number")
-    if len(names) <= 50:  # the database narrows it down; stored names are already trimmed
-        rows = rows.filter(functools.reduce(operator.or_, (Q(name__iexact=n) for n in names)))
     taken = [
         (name, number)
         for name, number in rows.values_list("name", "number")

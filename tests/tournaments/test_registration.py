@@ -55,6 +55,20 @@ def test_each_name_of_a_list_is_registered_or_refused_with_its_reason(
     assert seated.entrants.count() == 22
 
 
+def test_a_name_is_the_same_in_any_case_and_any_alphabet_on_every_database(
+    seated: Tournament, director: Any
+) -> None:
+    """The room's one name key (casefold), the same on SQLite and PostgreSQL: the database's
+    iexact folds ASCII only on SQLite and cannot tell "ss" from "ß" anywhere."""
+    setup.register_list(tournament=seated, names=["Éva Núñez", "Jo Strauß"], by=director)
+    again = setup.register_list(
+        tournament=seated, names=["ÉVA NÚÑEZ", "jo strauss", "Zoë"], by=director
+    )
+    assert [r.entrant is None for r in again] == [True, True, False]
+    assert again[0].refusal.startswith("Éva Núñez is already entered (#21).")
+    assert again[1].refusal.startswith("Jo Strauß is already entered (#22).")
+
+
 def test_an_htmx_registration_swaps_the_results_and_the_entrants_not_the_box(
     persona_client: Any, seated: Tournament
 ) -> None:
