@@ -170,3 +170,20 @@ def test_the_names_are_chained_and_rulings_from_before_them_keep_their_hashes(
         f"BREAK cardroom_ruling row {named.pk}: contents changed: row_hash does not match its "
         "fields"
     ]
+
+
+def test_a_ruling_at_a_tournament_table_names_the_entrants_seated_there(director: Any) -> None:
+    from tests.tournaments.factories import make_tournament
+    from tournaments.draw_services import draw_initial_seating
+    from tournaments.models import SeatAssignment
+
+    tournament = make_tournament(by=director, tables=1, entrants=4, seats_per_table=6)
+    draw_initial_seating(tournament=tournament, by=director)
+    sitting = SeatAssignment.objects.filter(tournament=tournament, ended_at__isnull=True)
+    first = sitting.select_related("entrant", "table__table").order_by("seat").first()
+    assert first is not None
+    ruling = log_ruling(
+        table=first.table.table, director=director, situation="s", decision="d",
+        citations=[("TDA-53", "")], seats=[first.seat],
+    )  # fmt: skip
+    assert ruling.names == {str(first.seat): first.entrant.name}
