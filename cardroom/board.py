@@ -56,7 +56,6 @@ from cardroom import waitlists
 from cardroom.models import Hand, HandStatus, Table, TableSeat
 from cardroom.table_choices import DESK_VARIANTS, Structure, TableKind, TableStatus, Variant
 from cardroom.waitlist_models import (
-    LIVE_STATUSES,
     GameList,
     WaitlistEntry,
 )
@@ -162,11 +161,9 @@ def open_lists(now: datetime) -> list[dict[str, Any]]:
     # not advertised.
     lists = list(GameList.objects.filter(closed_at__isnull=True, variant__in=DESK_VARIANTS))
     names: dict[int, list[str]] = {game_list.pk: [] for game_list in lists}
-    # A call-in past its check-in deadline is off the list even before the timers' task has
-    # lapsed it (a public read writes nothing).
-    live = WaitlistEntry.objects.filter(game_list__in=lists, status__in=LIVE_STATUSES).exclude(
-        waitlists.overdue_call_ins(now)
-    )
+    # A call-in past its check-in deadline, or a player whose last offer ran out, is off the
+    # list even before the timers' task has recorded it (a public read writes nothing).
+    live = WaitlistEntry.objects.filter(waitlists.on_the_list(now), game_list__in=lists)
     counts = dict(
         live.order_by()
         .values("game_list_id")

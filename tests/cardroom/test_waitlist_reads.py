@@ -13,8 +13,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cardroom import tasks, waitlists
-from cardroom.models import WaitlistEntry, WaitlistEvent
+from cardroom import board, tasks, waitlists
+from cardroom.models import Player, WaitlistEntry, WaitlistEvent
 from cardroom.waitlist_models import EntrySource
 from tests.cardroom.test_waitlist_offers import called_leo
 
@@ -91,6 +91,22 @@ def test_an_offer_past_its_time_reads_as_ran_out_and_a_late_call_in_as_off_the_l
     kiosk = persona_client("anonymous").get("/api/v1/kiosk/entries/").json()
     assert [(k["id"], k["waiting"]) for k in kiosk] == [(game.pk, 2)]
     assert WaitlistEntry.objects.get(pk=leo.pk).status == "called"  # as stored: not swept
+
+
+def test_a_last_offer_run_out_is_off_the_list_for_every_read_before_the_sweep(
+    persona_client: Any, api_client_for: Any, floor_manager: Any
+) -> None:
+    """Leo's offer was his second: once it has run out he is off the list (the sweep will
+    record it), for the API's count, the kiosk's and the public board's alike."""
+    world = ran_out_now(floor_manager)
+    game = world["game"]
+    WaitlistEntry.objects.filter(pk=world["leo"].pk).update(passes=1)
+    listed = api_client_for("staff").get(f"/api/v1/waitlists/{game.pk}/").json()
+    assert listed["waiting"] == 1  # Mo
+    kiosk = persona_client("anonymous").get("/api/v1/kiosk/entries/").json()
+    assert [(k["id"], k["waiting"]) for k in kiosk] == [(game.pk, 1)]
+    [shown] = board.open_lists(timezone.now())
+    assert (shown["count"], shown["names"]) == (1, [Player.objects.get(name="Mo Next").public_name])
 
 
 def test_the_sweep_moves_the_offer_on_and_the_page_says_so(
