@@ -35,6 +35,7 @@ from cardroom.models import (
     RulingKind,
     Table,
 )
+from cardroom.reasons import REASON_MAX
 from cardroom.request_types import AuthenticatedApiRequest
 from cardroom.roles import HAND_WRITERS, READERS, RULING_WRITERS, Role, role_permission
 from cardroom.ruling_services import record_ruling
@@ -269,7 +270,7 @@ class ActionInSerializer(serializers.Serializer[Any]):
 
 class VoidInSerializer(serializers.Serializer[Any]):
     expected_seq = serializers.IntegerField(min_value=0)
-    reason = serializers.CharField(max_length=500)
+    reason = serializers.CharField(max_length=REASON_MAX)
     confirm_hand = serializers.IntegerField(
         min_value=1, required=False,
         help_text="Voiding the whole hand (`void/`): the hand's `number`, required, so that a "

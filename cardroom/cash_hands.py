@@ -15,11 +15,13 @@ import random
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom import players, services
 from cardroom.api_errors import Conflict
 from cardroom.models import Hand, HandStatus, Table, TableSeat
+from cardroom.reasons import clean_reason
 from cardroom.table_choices import SeatEventKind, SeatStatus
 from rules.engine import citations
 from rules.engine.errors import BadInput
@@ -151,10 +153,13 @@ def deal_next_hand(
     want_small = plan.small if small is None else (small or None)
     want = (plan.button if button is None else button, want_small, big or plan.big)
     corrected = want != (plan.button, plan.small, plan.big)
-    if corrected and not str(reason).strip():
-        raise players.SeatRefused(
-            "reason", "Say why the button or the blinds differ from the proposal."
-        )
+    if corrected:
+        try:
+            reason = clean_reason(
+                reason, "Say why the button or the blinds differ from the proposal."
+            )
+        except ValidationError as refused:
+            raise players.SeatRefused("reason", refused.message_dict["reason"][0]) from refused
     for field, value in zip(("button", "small", "big"), want, strict=True):
         if value is not None and (not isinstance(value, int) or not 1 <= value <= locked.seats):
             raise players.SeatRefused(field, f"Seats at {locked} are numbered 1 to {locked.seats}.")
@@ -192,7 +197,7 @@ def deal_next_hand(
         posts=posts,
         names=names,
         correction={"proposed": {k: proposal[k] for k in ("button", "blinds", "seats",
-                    "posts")}, "reason": str(reason).strip()} if corrected else None,
+                    "posts")}, "reason": reason} if corrected else None,
         after=apply, button_draw=drawn,
     )  # fmt: skip
 

@@ -11,6 +11,7 @@ from django.http import QueryDict
 from cardroom.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
 from cardroom.models import Table
 from cardroom.parsers import whole_number
+from cardroom.reasons import REASON_MAX
 from cardroom.services import EDITABLE_FIELDS
 from cardroom.table_choices import (
     AnteType,
@@ -269,7 +270,7 @@ class ActionForm(forms.Form):
 
 class VoidForm(forms.Form):
     expected_seq = forms.IntegerField(min_value=0)
-    reason = forms.CharField(max_length=500)
+    reason = forms.CharField(max_length=REASON_MAX)
     #: Sent by the desk's "Void hand #N…" step: a void of the whole hand names the hand.
     confirm_hand = forms.CharField(required=False, max_length=20)
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from cardroom.api_errors import Conflict
 from cardroom.desk import MAX_STACK
 from cardroom.models import Hand, Player, SeatEvent, Table, TableSeat
+from cardroom.reasons import clean_reason
 from cardroom.seat_models import name_key
 from cardroom.table_choices import SeatEventKind, SeatStatus, TableKind, TableStatus, rule
 from cardroom.waitlist_models import live_offer, offer_text
@@ -313,14 +314,16 @@ def leave_seat(*, seat: TableSeat, by: User | None) -> TableSeat:
 def correct_stack(*, seat: TableSeat, stack: int, reason: str, by: User | None) -> TableSeat:
     """Set the chips in front of a player to a count made at the table, saying why."""
     stack = _whole(stack, "stack", allow_zero=True)
-    if not str(reason).strip():
-        raise SeatRefused("reason", "Say why the stack is corrected.")
+    try:
+        note = clean_reason(reason, "Say why the stack is corrected.")
+    except ValidationError as refused:
+        raise SeatRefused("reason", refused.message_dict["reason"][0]) from refused
     table, live = _lock_seat(seat)
     _refuse_in_hand(table, live, "correct the stack")
     change = stack - live.stack
     live.stack = stack
     live.save(update_fields=["stack"])
-    seat_event(live, SeatEventKind.CORRECTED, by, amount=change, note=str(reason).strip())
+    seat_event(live, SeatEventKind.CORRECTED, by, amount=change, note=note)
     return live
 
 

@@ -46,6 +46,7 @@ from cardroom.api_errors import Conflict
 from cardroom.desk import MAX_STACK
 from cardroom.models import Hand, Player, Table, TableSeat
 from cardroom.parsers import whole_number
+from cardroom.reasons import REASON_MAX
 from cardroom.request_types import AuthenticatedApiRequest
 from cardroom.roles import HAND_WRITERS, READERS, role_permission
 from cardroom.table_choices import SeatStatus
@@ -242,7 +243,7 @@ class SeatChangeSerializer(serializers.Serializer[Any]):
         required=False, help_text="With status playing: wait for the big blind (CR-BB.3)."
     )
     stack = chips_field(min_value=0, required=False, help_text="The stack counted; needs reason.")
-    reason = serializers.CharField(max_length=300, required=False)
+    reason = serializers.CharField(max_length=REASON_MAX, required=False)
 
     CHANGES = ("add_chips", "status", "stack")
 

@@ -34,6 +34,7 @@ from cardroom.desk import (
 from cardroom.forms import CountForm, DealForm
 from cardroom.models import Hand, HandStatus, Player, SeatEvent, Table, TableSeat
 from cardroom.parsers import whole_number
+from cardroom.reasons import REASON_MAX
 from cardroom.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.roles import HAND_WRITERS, READERS, has_role, role_required
 from cardroom.seat_words import agree_with_proposal, proposal_view, seat_map, tournament_news
@@ -268,7 +269,7 @@ class NextHandForm(forms.Form):
     button = forms.IntegerField(required=False, min_value=1)
     small = forms.IntegerField(required=False, min_value=0)  # 0: a dead small blind
     big = forms.IntegerField(required=False, min_value=1)
-    reason = forms.CharField(required=False, max_length=300, strip=True)
+    reason = forms.CharField(required=False, max_length=REASON_MAX, strip=True)
     version = forms.CharField(required=False, max_length=200)
     straddle_offered = forms.BooleanField(required=False)
     straddle = forms.BooleanField(required=False)
@@ -375,7 +376,7 @@ class CorrectStackForm(forms.Form):
     """A stack typed wrong: the chips in front as counted, and why."""
 
     stack = forms.IntegerField(min_value=0, max_value=MAX_STACK)
-    reason = forms.CharField(max_length=300, strip=True)
+    reason = forms.CharField(max_length=REASON_MAX, strip=True)
 
 
 def form_error(form: forms.Form) -> ValidationError:

@@ -21,6 +21,7 @@ from cardroom.models import (
     Table,
     TableChange,
 )
+from cardroom.reasons import clean_reason
 from cardroom.table_choices import TableKind, TableStatus
 from cardroom.waitlist_base import record_event
 from cardroom.waitlist_models import WaitlistEventKind
@@ -480,8 +481,7 @@ def record_action(
 
 def void_last_action(*, hand: Hand, by: User, expected_seq: int, reason: str) -> HandAction:
     """Take back the last action (kept in the history, marked void with who and why)."""
-    if not reason.strip():
-        raise ValidationError({"reason": "Say why the action is voided."})
+    reason = clean_reason(reason, "Say why the action is voided.")
     with transaction.atomic():
         locked = _lock_open(hand, expected_seq)
         last: HandAction | None = (
@@ -489,7 +489,7 @@ def void_last_action(*, hand: Hand, by: User, expected_seq: int, reason: str) ->
         )
         if last is None:
             raise ValidationError({"hand": "There is no action to void."})
-        last.voided_by, last.voided_at, last.void_reason = by, timezone.now(), reason.strip()
+        last.voided_by, last.voided_at, last.void_reason = by, timezone.now(), reason
         last.save(update_fields=["voided_by", "voided_at", "void_reason"])
         locked.seq += 1
         locked.state = HandStatus.IN_PROGRESS
@@ -499,12 +499,11 @@ def void_last_action(*, hand: Hand, by: User, expected_seq: int, reason: str) ->
 
 def void_hand(*, hand: Hand, by: User, expected_seq: int, reason: str) -> Hand:
     """Call the hand dead (a misdeal, a fouled deck): its actions stay on record."""
-    if not reason.strip():
-        raise ValidationError({"reason": "Say why the hand is voided."})
+    reason = clean_reason(reason, "Say why the hand is voided.")
     with transaction.atomic():
         locked = _lock_open(hand, expected_seq)
         locked.state = HandStatus.VOIDED
-        locked.voided_by, locked.voided_at, locked.void_reason = by, timezone.now(), reason.strip()
+        locked.voided_by, locked.voided_at, locked.void_reason = by, timezone.now(), reason
         locked.seq += 1
         locked.save(
             update_fields=["state", "voided_by", "voided_at", "void_reason", "seq", "updated_at"]

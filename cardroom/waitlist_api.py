@@ -30,6 +30,7 @@ from cardroom import waitlist_tables, waitlists
 from cardroom.models import GameList, MustMove, RoomSettings, Table, WaitlistEntry
 from cardroom.pagination import BoundedLimitOffsetPagination
 from cardroom.parsers import whole_number
+from cardroom.reasons import REASON_MAX
 from cardroom.roles import READERS, Role, has_role, role_permission
 from cardroom.table_choices import Structure, Variant
 from cardroom.waitlist_models import LIVE_STATUSES, EntrySource, StartRule, entry_facts
@@ -203,7 +204,7 @@ class AddInSerializer(serializers.Serializer[Any]):
 class EntryPatchSerializer(serializers.Serializer[Any]):
     check_in = serializers.BooleanField(required=False)
     position = serializers.IntegerField(min_value=1, max_value=10_000, required=False)
-    reason = serializers.CharField(max_length=300, required=False)
+    reason = serializers.CharField(max_length=REASON_MAX, required=False)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if data.get("check_in") is not True and "position" not in data:
@@ -214,7 +215,7 @@ class EntryPatchSerializer(serializers.Serializer[Any]):
 
 
 class ReasonSerializer(serializers.Serializer[Any]):
-    reason = serializers.CharField(max_length=300)
+    reason = serializers.CharField(max_length=REASON_MAX)
 
 
 class OfferInSerializer(serializers.Serializer[Any]):

@@ -4,8 +4,6 @@ service of ``cardroom/waitlists.py`` and ``cardroom/waitlist_tables.py`` shares.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
@@ -91,15 +89,6 @@ def require_live(entry: WaitlistEntry, doing: str) -> None:
             f"{entry.player} is no longer on the {entry.game_list.label} list"
             f" ({entry.get_status_display().lower()}): cannot {doing}.",
         )
-
-
-def clean_reason(reason: Any) -> str:
-    text = " ".join(str(reason or "").split())
-    if not text:
-        raise ValidationError({"reason": "Give a reason: it is recorded."})
-    if len(text) > 300:
-        raise ValidationError({"reason": "A reason is at most 300 characters."})
-    return text
 
 
 def same_game(table: Table, game_list: GameList) -> bool:

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from cardroom import waitlists
 from cardroom.models import GameList, Table, WaitlistEntry
 from cardroom.parsers import whole_number
+from cardroom.reasons import REASON_MAX
 from cardroom.table_choices import (
     Structure,
     TableKind,
@@ -81,11 +82,11 @@ class AddForm(PlayerNameForm):
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(label="Reason", max_length=300)
+    reason = forms.CharField(label="Reason", max_length=REASON_MAX)
 
 
 class ReleaseForm(forms.Form):
-    reason = forms.CharField(label="Reason", max_length=300, required=False)
+    reason = forms.CharField(label="Reason", max_length=REASON_MAX, required=False)
 
 
 class ReorderForm(ReasonForm):

@@ -39,6 +39,7 @@ from cardroom.models import (
     TableSeat,
     WaitlistEntry,
 )
+from cardroom.reasons import clean_reason
 from cardroom.table_choices import Structure, TableStatus, Variant, rule, variant_refusal
 from cardroom.waitlist_base import (
     BOARD_VERSION_KEY as BOARD_VERSION_KEY,
@@ -51,9 +52,6 @@ from cardroom.waitlist_base import (
 )
 from cardroom.waitlist_base import (
     bump_board_version as bump_board_version,
-)
-from cardroom.waitlist_base import (
-    clean_reason as clean_reason,
 )
 from cardroom.waitlist_base import (
     lock_cash_table as lock_cash_table,

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom.reasons import clean_reason
 from tournaments.draws.errors import (
     SPECIAL_NEEDS,
     DrawError,
@@ -39,8 +40,7 @@ def reserve_seat(
 ) -> SeatReservation:
     """TDA 9: reserve a seat for a player with special needs. Before the draw the seat is kept
     out of it; once play has begun the player is seated there now."""
-    if not reason.strip():
-        raise ValidationError({"reason": "Say what the special need is."})
+    reason = clean_reason(reason, "Say what the special need is.")
     with transaction.atomic():
         locked = _lock(entrant.tournament_id)
         entrant = Entrant.objects.get(pk=entrant.pk)
@@ -59,13 +59,13 @@ def reserve_seat(
         if holder is not None and holder != entrant.number:
             raise DrawError("seat_reserved", f"{table} seat {seat} is reserved.", SPECIAL_NEEDS)
         reservation = SeatReservation.objects.create(
-            tournament=locked, entrant=entrant, table=table, seat=seat, reason=reason.strip(),
+            tournament=locked, entrant=entrant, table=table, seat=seat, reason=reason,
             by=by,
         )  # fmt: skip
         if locked.status != TournamentStatus.REGISTERING and occupant is None:
             _move(
                 locked, entrant, SeatRef(table.number, seat), table.pk, by,
-                reason=MoveReason.RESERVED, note=reason.strip(), citations=cite(SPECIAL_NEEDS),
+                reason=MoveReason.RESERVED, note=reason, citations=cite(SPECIAL_NEEDS),
             )  # fmt: skip
             _seating_changed(locked)
     return reservation

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import cast
 
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom.reasons import clean_reason
 from tournaments.draws.errors import (
     DrawError,
 )
@@ -188,9 +188,7 @@ def reinstate_player(*, entrant: Entrant, by: User, reason: str) -> Reinstatemen
     no longer free (someone was drawn into it, or the table broke) the correction is refused:
     any other seat would be a new seat assignment, which TDA 6/8-A/10 give by random draw,
     never by the director's hand."""
-    reason = " ".join(reason.split())
-    if not reason:
-        raise ValidationError({"reason": "Say why the elimination is undone: it goes on record."})
+    reason = clean_reason(reason, "Say why the elimination is undone: it goes on record.")
     with transaction.atomic():
         locked = _lock(entrant.tournament_id)
         entrant = Entrant.objects.get(pk=entrant.pk)

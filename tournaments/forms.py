@@ -8,6 +8,7 @@ from typing import Any, cast
 from django import forms
 
 from cardroom.models import Table
+from cardroom.reasons import REASON_MAX
 from cardroom.table_choices import Structure, TableKind, Variant
 from tournaments.models import (
     BalancingPolicy,
@@ -204,7 +205,7 @@ class EntrantForm(forms.Form):
 
 class ReinstateForm(forms.Form):
     reason = forms.CharField(
-        max_length=200,
+        max_length=REASON_MAX,
         label="Why",
         help_text="On record in the audit log, e.g. 'Out clicked on the wrong player'.",
     )
@@ -214,7 +215,7 @@ class ReserveSeatForm(forms.Form):
     entrant = forms.IntegerField(min_value=1, label="Entry number")
     table = forms.IntegerField(min_value=1, label="Table")
     seat = forms.IntegerField(min_value=1, max_value=10)
-    reason = forms.CharField(max_length=200, label="Special need")
+    reason = forms.CharField(max_length=REASON_MAX, label="Special need")
 
 
 class WrongSeatForm(forms.Form):

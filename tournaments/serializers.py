@@ -11,6 +11,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
+from cardroom.reasons import REASON_MAX
 from cardroom.table_choices import Structure, Variant
 from tournaments.clock_reading import level_dict, read_clock
 from tournaments.models import (
@@ -214,7 +215,7 @@ class ReinstatementSerializer(serializers.ModelSerializer[Reinstatement]):
 
 class ReinstateInSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(
-        max_length=200, help_text="Why the elimination is undone (kept in the audit log)."
+        max_length=REASON_MAX, help_text="Why the elimination is undone (kept in the audit log)."
     )
 
 
@@ -293,7 +294,7 @@ class ReservationInSerializer(serializers.Serializer[Any]):
     entrant = serializers.IntegerField(min_value=1)
     table = serializers.IntegerField(min_value=1)
     seat = serializers.IntegerField(min_value=1)
-    reason = serializers.CharField(max_length=200)
+    reason = serializers.CharField(max_length=REASON_MAX)
 
 
 class WrongSeatInSerializer(serializers.Serializer[Any]):

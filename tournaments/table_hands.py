@@ -46,6 +46,7 @@ from cardroom import services
 from cardroom.api_errors import Conflict
 from cardroom.cash_hands import draw_words, proposal_version
 from cardroom.models import Hand, HandStatus, Table
+from cardroom.reasons import clean_reason
 from cardroom.table_choices import (
     Structure,
     default_raise_cap,
@@ -467,11 +468,7 @@ def deal_tournament_hand(
         }
         correction: dict[str, Any] = {}
         if chosen != proposed:
-            reason = " ".join(reason.split())
-            if not reason:
-                raise ValidationError(
-                    {"reason": "Say why the button or blinds differ from the proposal."}
-                )
+            reason = clean_reason(reason, "Say why the button or blinds differ from the proposal.")
             correction = {"proposed": proposed, "reason": reason}
         drawn = proposal["button_draw"]
         hand = services.start_hand(
