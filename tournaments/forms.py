@@ -9,7 +9,7 @@ from django import forms
 
 from cardroom.models import Table
 from cardroom.reasons import REASON_MAX
-from cardroom.table_choices import Structure, TableKind, Variant
+from cardroom.table_choices import Structure, TableKind, Variant, desk_variant_choices
 from tournaments.models import (
     BalancingPolicy,
     Entrant,
@@ -74,7 +74,7 @@ def parse_order(text: str) -> list[int] | None:
 
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120)
-    variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.HOLDEM)
+    variant = forms.ChoiceField(choices=desk_variant_choices, initial=Variant.HOLDEM)
     structure = forms.ChoiceField(choices=Structure.choices, initial=Structure.NO_LIMIT)
     mixed_game = forms.BooleanField(required=False, label="Mixed games (button freezes, 11-B)")
     seats_per_table = forms.IntegerField(min_value=2, max_value=10, initial=9)

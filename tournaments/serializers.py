@@ -12,7 +12,7 @@ from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from cardroom.reasons import REASON_MAX
-from cardroom.table_choices import Structure, Variant
+from cardroom.table_choices import Structure, Variant, desk_variant_choices
 from tournaments.clock_reading import level_dict, read_clock
 from tournaments.models import (
     BalanceCheck,
@@ -124,7 +124,9 @@ class TournamentInSerializer(serializers.Serializer[Any]):
         help_text="Room table numbers (tables of kind 'tournament').",
     )  # fmt: skip
     levels = LevelInSerializer(many=True, allow_empty=False)
-    variant = serializers.ChoiceField(choices=Variant.values, default=Variant.HOLDEM)
+    variant = serializers.ChoiceField(
+        choices=[value for value, _ in desk_variant_choices()], default=Variant.HOLDEM
+    )
     structure = serializers.ChoiceField(choices=Structure.values, default=Structure.NO_LIMIT)
     mixed_game = serializers.BooleanField(default=False)
     seats_per_table = serializers.IntegerField(min_value=2, max_value=10, default=9)

@@ -14,7 +14,7 @@ from django.db.models import Max
 
 from cardroom.models import Table
 from cardroom.seat_models import name_key
-from cardroom.table_choices import Structure, TableKind, Variant
+from cardroom.table_choices import Structure, TableKind, Variant, variant_refusal
 from tournaments.draws.breaks import (
     default_break_order,
 )
@@ -80,6 +80,9 @@ def create_tournament(
         )
     if variant not in Variant.values:
         errors["variant"] = f"Unknown game {variant!r}."
+    elif refusal := variant_refusal(variant):
+        # Its tables are dealt at the betting desk like any other: only the games it deals.
+        errors["variant"] = refusal
     if structure not in Structure.values:
         errors["structure"] = f"Unknown structure {structure!r}."
     if balancing_policy not in BalancingPolicy.values:

@@ -432,7 +432,11 @@ def test_a_table_three_short_of_the_fullest_is_told_to_halt(director: Any) -> No
 
 
 def test_stud_fills_the_last_seat_opened(director: Any) -> None:
-    tournament = make_tournament(by=director, tables=2, entrants=18, variant="stud")
+    """A stud event kept from before the desk refused stud (its balancing still follows TDA
+    11-B); a new one is refused, below."""
+    tournament = make_tournament(by=director, tables=2, entrants=18)
+    Tournament.objects.filter(pk=tournament.pk).update(variant="stud")
+    tournament.refresh_from_db()
     draw_services.draw_initial_seating(tournament=tournament, by=director)
     at_two = players_at(tournament, 2)
     for seat in (7, 2, 5):  # seat 5 opens last
@@ -527,3 +531,12 @@ def test_a_player_just_moved_is_not_moved_again_while_another_candidate_exists(
     director_seats.set_button(table=tournament.tables.get(number=2), seat=button, by=director)
     (move,) = balance_checks.check_balance(tournament_id=tournament.pk).moves
     assert move["from"]["table"] == 2 and move["player"] != mover
+
+
+@pytest.mark.parametrize("variant", ["stud", "razz", "badugi", "five_card_draw"])
+def test_a_tournament_is_only_for_a_game_the_desk_deals(director: Any, variant: str) -> None:
+    with pytest.raises(ValidationError) as refused:
+        make_tournament(by=director, tables=1, entrants=2, variant=variant)
+    message = refused.value.message_dict["variant"][0]
+    assert "the desk deals hold'em, Omaha and Omaha Hi-Lo only" in message
+    assert "CR-GM.1" in message
