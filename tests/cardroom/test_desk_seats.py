@@ -130,6 +130,15 @@ def test_a_showdown_is_tapped_and_a_missing_tap_is_refused(
     check_it_down(client, table, hand)
     html = client.get(f"/tables/{table.number}/desk/").content.decode()
     assert "Showdown: tap the winners" in html and 'name="1-high-0"' in html
+    # Staff read the desk: the showdown says who is in each pot and that the dealer awards it,
+    # never an instruction to tap with nothing to tap.
+    read = persona_client("staff").get(f"/tables/{table.number}/desk/").content.decode()
+    assert "tap the winners" not in read and 'name="1-high-0"' not in read
+    assert "The dealer taps the winners and pushes" in read
+    assert (
+        "The main pot: <strong>6</strong> · seat 1 (Ana Ruiz), seat 2 (Bo Chen), seat 3 (Cy Diaz)"
+        in read
+    )
     missing = post(client, f"/hands/{hand.pk}/award/", {"expected_seq": hand.seq})
     assert missing.status_code == 422
     assert "Tap the winner of the main pot" in missing.content.decode()
