@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine import citations as cite
-from rules.engine.errors import BadInput
-from rules.engine.hand import _is_int
+from rules.engine.errors import BadInput, is_int
 
 RANKS = "23456789TJQKA"  # low to high
 SUITS = "cdhs"  # clubs, diamonds, hearts, spades: low to high (RRoP-TI.1)
@@ -63,7 +62,7 @@ def draw_for_button(seats: Sequence[int], rng: random.Random) -> ButtonDraw:
     lowest seat first; the highest card (rank, then suit) has the button."""
     if not isinstance(rng, random.Random):
         raise BadInput("The draw needs a random.Random built from a stored seed.", "rng")
-    if any(not _is_int(seat) or seat < 1 for seat in seats):
+    if any(not is_int(seat) or seat < 1 for seat in seats):
         raise BadInput("A seat number is a whole number from 1.", "seats")
     order = sorted(set(seats))
     if len(order) != len(seats) or len(order) < 2:

@@ -8,15 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rules.engine.errors import BadInput
+from rules.engine.errors import BadInput, is_int
 
 STRUCTURES = ("no_limit", "pot_limit", "fixed_limit")
 VERBAL_WORDS = ("check", "call", "bet", "raise", "all_in")
 ACTIONS = ("check", "call", "bet", "raise", "all_in")
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +36,7 @@ class Facing:
         amounts = ("current_bet", "wager", "stack", "min_raise_increment", "bring_in")
         for name in (*amounts, "min_chip"):
             value = getattr(self, name)
-            if not _is_int(value) or value < (1 if name == "min_chip" else 0):
+            if not is_int(value) or value < (1 if name == "min_chip" else 0):
                 raise BadInput(f"{name} must be a whole number of chips.", name)
         owed = self.current_bet - self.wager
         expected = None if owed <= 0 else min(owed, self.stack)
@@ -49,7 +45,7 @@ class Facing:
         if (self.min_to is None) != (self.max_to is None):
             raise BadInput("min_to and max_to are both set or both None.", "min_to")
         if self.min_to is not None and self.max_to is not None:
-            if not (_is_int(self.min_to) and _is_int(self.max_to)):
+            if not (is_int(self.min_to) and is_int(self.max_to)):
                 raise BadInput("min_to and max_to must be whole numbers of chips.", "min_to")
             if not max(self.current_bet, self.wager) < self.min_to <= self.max_to <= self.all_in_to:
                 raise BadInput(
@@ -83,7 +79,7 @@ def _chip_tuple(value: object, name: str) -> tuple[int, ...]:
     if not isinstance(value, list | tuple):
         raise BadInput(f"{name} must be a list of chip denominations.", name)
     for chip in value:
-        if not _is_int(chip) or chip <= 0:
+        if not is_int(chip) or chip <= 0:
             raise BadInput(f"{name}: {chip!r} is not a chip denomination.", name)
     return tuple(value)
 
@@ -117,7 +113,7 @@ class Physical:
         if self.verbal_to is not None:
             if self.verbal not in ("bet", "raise"):
                 raise BadInput('A spoken amount goes with "bet" or "raise".', "physical.verbal")
-            if not _is_int(self.verbal_to) or self.verbal_to <= 0:
+            if not is_int(self.verbal_to) or self.verbal_to <= 0:
                 raise BadInput("A spoken amount needs a positive whole `to`.", "physical.verbal")
 
     @classmethod
@@ -131,7 +127,7 @@ class Physical:
             verbal, verbal_to = verbal.get("action"), verbal.get("to")
             if verbal not in ("bet", "raise"):
                 raise BadInput('A spoken amount goes with "bet" or "raise".', "physical.verbal")
-            if not _is_int(verbal_to) or verbal_to <= 0:
+            if not is_int(verbal_to) or verbal_to <= 0:
                 raise BadInput("A spoken amount needs a positive whole `to`.", "physical.verbal")
         elif verbal is not None and not isinstance(verbal, str):
             raise BadInput("physical.verbal must be null, a word or an object.", "physical.verbal")

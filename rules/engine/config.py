@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from rules.engine import citations as rule
-from rules.engine.errors import BadInput
+from rules.engine.errors import BadInput, is_int
 
 
 class Structure(StrEnum):
@@ -27,10 +27,6 @@ _INT_FIELDS = (
     "pot_round_unit",
 )  # fmt: skip
 _OPTIONAL_INT_FIELDS = ("small_bet", "big_bet")
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +61,11 @@ class GameConfig:
                     "game.structure must be no_limit, pot_limit or fixed_limit.", "structure"
                 ) from None
         for name in _INT_FIELDS:
-            if not _is_int(getattr(self, name)):
+            if not is_int(getattr(self, name)):
                 raise BadInput(f"game.{name} must be a whole number of chips.", name)
         for name in _OPTIONAL_INT_FIELDS:
             value = getattr(self, name)
-            if value is not None and not _is_int(value):
+            if value is not None and not is_int(value):
                 raise BadInput(f"game.{name} must be a whole number of chips or null.", name)
         if not isinstance(self.pot_limit_small_blind_as_big, bool):
             raise BadInput(

@@ -1,4 +1,5 @@
-"""The two ways the engine says no: an illegal action (HTTP 422) and malformed input (400)."""
+"""The two ways the engine says no: an illegal action (HTTP 422) and malformed input (400), and
+the check every input makes of a count (``is_int``)."""
 
 
 class IllegalAction(Exception):
@@ -22,3 +23,9 @@ class BadInput(ValueError):
         self.message = message
         self.field = field
         self.citations = citations
+
+
+def is_int(value: object) -> bool:
+    """An integer count, a chip amount or a seat number: ``True`` is an ``int`` to Python, not a
+    count to the engine."""
+    return isinstance(value, int) and not isinstance(value, bool)

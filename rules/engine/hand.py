@@ -28,14 +28,10 @@ from enum import StrEnum
 from typing import Any
 
 from rules.engine.config import GameConfig
-from rules.engine.errors import BadInput
+from rules.engine.errors import BadInput, is_int
 
 STREETS = ("preflop", "flop", "turn", "river")
 SHOWDOWN, COMPLETE = "showdown", "complete"
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class ActionKind(StrEnum):
@@ -67,9 +63,9 @@ class Seat:
     stack: int
 
     def __post_init__(self) -> None:
-        if not _is_int(self.seat) or self.seat < 1:
+        if not is_int(self.seat) or self.seat < 1:
             raise BadInput("A seat number is a whole number from 1.", "seats")
-        if not _is_int(self.stack):
+        if not is_int(self.stack):
             raise BadInput(f"Seat {self.seat}: the stack must be a whole number.", "seats")
         if self.stack < 0:
             raise BadInput(f"Seat {self.seat} has a negative stack.", "seats")
@@ -96,12 +92,12 @@ class Action:
     out_of_turn: bool = False
 
     def __post_init__(self) -> None:
-        if not _is_int(self.seat):
+        if not is_int(self.seat):
             raise BadInput("An action needs the seat number acting.", "actions")
         if not isinstance(self.kind, ActionKind):
             object.__setattr__(self, "kind", ActionKind.parse(self.kind))
         if self.kind is ActionKind.BET or self.kind is ActionKind.RAISE:
-            if self.to is None or not _is_int(self.to) or self.to < 0:
+            if self.to is None or not is_int(self.to) or self.to < 0:
                 raise BadInput(
                     f"A {self.kind} needs `to`: the total wager on the street.", "actions"
                 )
@@ -124,7 +120,7 @@ class Action:
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise BadInput("An action needs the seat number acting.", "actions")
         out_of_turn = data.get("out_of_turn", False)
-        return cls(seat, ActionKind.parse(kind), to if _is_int(to) else None, out_of_turn)
+        return cls(seat, ActionKind.parse(kind), to if is_int(to) else None, out_of_turn)
 
 
 @dataclass(frozen=True, slots=True)

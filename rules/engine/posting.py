@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from rules.engine import citations as rule
 from rules.engine.config import GameConfig, Structure
-from rules.engine.errors import BadInput
-from rules.engine.hand import STREETS, HandState, Seat, _is_int, pass_action
+from rules.engine.errors import BadInput, is_int
+from rules.engine.hand import STREETS, HandState, Seat, pass_action
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,7 @@ def start_hand(
     numbers = [s.seat for s in seats]
     if len(set(numbers)) != len(numbers):
         raise BadInput("Each seat may be dealt in only once.", "seats")
-    if not _is_int(button) or button < 1:
+    if not is_int(button) or button < 1:
         raise BadInput("The button is a seat number.", "button")
     if blinds is None and button not in numbers:
         raise BadInput(f"The button (seat {button!r}) must be a seat dealt in.", "button")

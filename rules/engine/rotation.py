@@ -33,8 +33,7 @@ from dataclasses import dataclass
 
 from rules.engine import citations as cite
 from rules.engine.button_draw import ButtonDraw, draw_for_button
-from rules.engine.errors import BadInput
-from rules.engine.hand import _is_int
+from rules.engine.errors import BadInput, is_int
 from rules.engine.posting import Post
 
 RULES = ("dead", "moving")
@@ -394,20 +393,20 @@ def _check(
             f"The missed-blind rule is 'post' or 'wait', not {missed_blinds!r}.", "missed_blinds"
         )
     for name, value in (("small_blind", small_blind), ("big_blind", big_blind), ("ante", ante)):
-        if not _is_int(value) or value < 0:
+        if not is_int(value) or value < 0:
             raise BadInput(f"The {name.replace('_', ' ')} is a whole number from 0.", name)
     by_seat: dict[int, SeatState] = {}
     for index, state in enumerate(seats):
-        if not isinstance(state, SeatState) or not _is_int(state.seat) or state.seat < 1:
+        if not isinstance(state, SeatState) or not is_int(state.seat) or state.seat < 1:
             raise BadInput("A seat number is a whole number from 1.", f"seats.{index}")
         if state.seat in by_seat:
             raise BadInput(f"Seat {state.seat} is given twice.", f"seats.{index}")
-        if state.stack is not None and (not _is_int(state.stack) or state.stack < 0):
+        if state.stack is not None and (not is_int(state.stack) or state.stack < 0):
             raise BadInput("A stack is a whole number of chips from 0.", f"seats.{index}.stack")
         by_seat[state.seat] = state
     if previous is not None:
         for name in ("button", "small", "big"):
             value = getattr(previous, name)
-            if value is not None and (not _is_int(value) or value < 1):
+            if value is not None and (not is_int(value) or value < 1):
                 raise BadInput("The last hand's positions are seat numbers.", f"previous.{name}")
     return by_seat
