@@ -14,7 +14,7 @@ from tournaments.draws.errors import (
     DrawError,
 )
 from tournaments.draws.positions import (
-    _deal_order,
+    deal_order,
     hands_until_big_blind,
     seats_between_button_and_small_blind,
 )
@@ -22,10 +22,10 @@ from tournaments.draws.seats import (
     PlayerId,
     Record,
     SeatRef,
-    _check_player,
-    _check_seats,
-    _citations,
-    _is_int,
+    check_player,
+    check_seats,
+    citation_records,
+    is_int,
 )
 
 # --- Balancing (TDA 11) ----------------------------------------------------------------------
@@ -52,8 +52,8 @@ class SeatedPlayer:
     recently_moved: bool = False
 
     def __post_init__(self) -> None:
-        _check_player(self.player)
-        if not _is_int(self.seat) or self.seat < 1:
+        check_player(self.player)
+        if not is_int(self.seat) or self.seat < 1:
             raise DrawError("bad_seat", f"Seats are numbered from 1, not {self.seat!r}.")
 
 
@@ -74,7 +74,7 @@ class Move:
             "from": self.from_seat.to_dict(),
             "to": self.to_seat.to_dict(),
             "reason": self.reason,
-            "citations": _citations(*self.citations),
+            "citations": citation_records(*self.citations),
         }
 
 
@@ -100,11 +100,11 @@ class _Table:
     def blind_order(self) -> list[int]:
         """Occupied seats, the player due the big blind next first, the small blind last."""
         assert self.button is not None
-        order = _deal_order(self.seat_numbers, self.players, self.button)
+        order = deal_order(self.seat_numbers, self.players, self.button)
         return order[1:] + order[:1]
 
 
-def _layout(
+def table_layout(
     tables: Mapping[int, Sequence[SeatedPlayer]],
     seats: Mapping[int, Sequence[int]] | int,
     buttons: Mapping[int, int] | None,
@@ -139,7 +139,7 @@ def _layout(
     return layout
 
 
-def _rank_tables(numbers: Collection[int], order: Sequence[int]) -> dict[int, int]:
+def rank_tables(numbers: Collection[int], order: Sequence[int]) -> dict[int, int]:
     """Position of each table in a published order; tables not listed follow by number."""
     if len(set(order)) != len(order):
         raise DrawError("duplicate_table", "A table appears twice in the published order.")
@@ -201,10 +201,10 @@ def balance(
     ``forbidden`` seats (reserved, TDA 9) are never filled. If the shortest tables have no seat
     to fill, balancing stops there.
     """
-    if not _is_int(max_difference) or max_difference < 1:
+    if not is_int(max_difference) or max_difference < 1:
         raise DrawError("bad_difference", "Tables may differ by at least one player.")
-    barred = frozenset(_check_seats(forbidden, "forbidden seats"))
-    layout = _layout(tables, seats, buttons, last_opened)
+    barred = frozenset(check_seats(forbidden, "forbidden seats"))
+    layout = table_layout(tables, seats, buttons, last_opened)
     if game is not Game.STUD:
         missing = [t.number for t in layout.values() if t.players and t.button is None]
         if missing:
@@ -213,7 +213,7 @@ def balance(
                 f"Flop and mixed games need the button's seat at tables {missing}.",
                 BALANCING_FLOP,
             )
-    rank = _rank_tables(layout, balancing_order)
+    rank = rank_tables(layout, balancing_order)
     by_rank = sorted(layout.values(), key=lambda t: rank[t.number])
     moves: list[Move] = []
     while True:
@@ -268,7 +268,7 @@ def _choose_move(
     if policy is BalancePolicy.KEEP_POSITION:
         return _keep_position_move(sources, target, dealt_in, to_blind_if_seated, citations)
     # Ties (open seats in the same gap come round equally soon): the first clockwise from the button.
-    clockwise = _deal_order(target.seat_numbers, target.seat_numbers, button)
+    clockwise = deal_order(target.seat_numbers, target.seat_numbers, button)
     seat = min(dealt_in, key=lambda s: (to_blind_if_seated(s), clockwise.index(s)))
 
     # TDA 11-A: the player due the big blind next; if recently moved, the same player at the next

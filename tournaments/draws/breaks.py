@@ -6,18 +6,18 @@ import heapq
 import math
 from collections.abc import Collection, Mapping, Sequence
 
-from tournaments.draws.balancing import SeatedPlayer, _layout, _rank_tables
+from tournaments.draws.balancing import SeatedPlayer, rank_tables, table_layout
 from tournaments.draws.errors import BREAKING_TABLES, FINAL_TABLE_SIZE, DrawError
-from tournaments.draws.seats import SeatRef, _check_seats, _is_int
+from tournaments.draws.seats import SeatRef, check_seats, is_int
 
 # --- When tables break (TDA 10, 11-C, RP-9) --------------------------------------------------
 
 
 def _check_sizes(seats_per_table: int, final_table_size: int | None) -> int:
-    if not _is_int(seats_per_table) or seats_per_table < 2:
+    if not is_int(seats_per_table) or seats_per_table < 2:
         raise DrawError("bad_size", f"A table seats at least two, not {seats_per_table!r}.")
     final = seats_per_table if final_table_size is None else final_table_size
-    if not _is_int(final) or not 2 <= final <= seats_per_table:
+    if not is_int(final) or not 2 <= final <= seats_per_table:
         raise DrawError(
             "bad_size",
             f"The final table seats 2 to {seats_per_table} players, not {final!r}.",
@@ -31,7 +31,7 @@ def tables_needed(players: int, seats_per_table: int, final_table_size: int | No
     they fit one final table; above it at least two (TDA RP-9: with 10-handed tables and a
     9-handed final table, two tables of five play on until nine remain)."""
     final = _check_sizes(seats_per_table, final_table_size)
-    if not _is_int(players) or players < 0:
+    if not is_int(players) or players < 0:
         raise DrawError("bad_count", f"Cannot seat {players!r} players.")
     if players == 0:
         return 0
@@ -91,11 +91,11 @@ def seat_cards_for_break(
     ``balancing_order``) so the tables come out balanced; at a table, the lowest open seats."""
     if breaking_table not in tables:
         raise DrawError("unknown_table", f"Table {breaking_table} is not in play.", BREAKING_TABLES)
-    barred = frozenset(_check_seats(forbidden, "forbidden seats"))
-    layout = _layout(tables, seats, None, None)
+    barred = frozenset(check_seats(forbidden, "forbidden seats"))
+    layout = table_layout(tables, seats, None, None)
     movers = len(layout[breaking_table].players)
     receiving = {n: t for n, t in layout.items() if n != breaking_table}
-    rank = _rank_tables(receiving, balancing_order)
+    rank = rank_tables(receiving, balancing_order)
     open_by_table = {n: t.open_seats(barred) for n, t in receiving.items()}
     room = sum(len(s) for s in open_by_table.values())
     if room < movers:

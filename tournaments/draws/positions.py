@@ -10,7 +10,7 @@ from tournaments.draws.seats import SeatRef
 # --- Table positions -------------------------------------------------------------------------
 
 
-def _deal_order(seat_numbers: Sequence[int], occupied: Collection[int], button: int) -> list[int]:
+def deal_order(seat_numbers: Sequence[int], occupied: Collection[int], button: int) -> list[int]:
     """Occupied seats in the order cards are dealt: the small blind (first occupied seat after
     the button, clockwise = rising seat numbers) first, the button last."""
     after = [s for s in seat_numbers if s > button] + [s for s in seat_numbers if s <= button]
@@ -23,7 +23,7 @@ def hands_until_big_blind(
     """How many hands the player in ``seat`` plays before posting the big blind, for the hand
     about to be dealt with the button at ``button`` (0: big blind on this hand). The small blind
     has the longest wait, one short of a full orbit."""
-    order = _deal_order(sorted(seat_numbers), occupied, button)
+    order = deal_order(sorted(seat_numbers), occupied, button)
     if seat not in order:
         raise DrawError("bad_seat", f"Nobody sits in seat {seat}.")
     return (order.index(seat) - 1) % len(order)

@@ -31,15 +31,15 @@ from tournaments.draws.seats import (
     PlayerId,
     Record,
     SeatRef,
-    _by_table,
-    _check_players,
-    _check_seats,
-    _header,
-    _is_int,
-    _seat_pool,
-    _shuffled,
+    check_players,
+    check_seats,
+    is_int,
+    record_header,
+    seat_pool,
+    seats_by_table,
+    shuffled,
 )
-from tournaments.draws.seeds import _seed_of
+from tournaments.draws.seeds import seed_of
 
 # --- Initial seating (TDA 7) -----------------------------------------------------------------
 
@@ -68,7 +68,7 @@ class InitialDraw:
 
     def to_dict(self) -> Record:
         return {
-            **_header("initial_seating", self.seed, RANDOM_SEATING),
+            **record_header("initial_seating", self.seed, RANDOM_SEATING),
             "input": {
                 "entrants": list(self.entrants),
                 "tables": [{"table": t, "seats": list(seats)} for t, seats in self.tables],
@@ -93,7 +93,7 @@ def initial_seating(
     entrant when the tables are alike. Then the entrants are shuffled and take the seat cards in
     table and seat order; both steps are recorded.
     """
-    players = _check_players(entrants, "entrants")
+    players = check_players(entrants, "entrants")
     layout = _check_layout(tables)
     open_seats = sum(len(seats) for _, seats in layout)
     if len(players) > open_seats:
@@ -102,10 +102,10 @@ def initial_seating(
             f"{len(players)} entrants but only {open_seats} seats at {len(layout)} tables.",
             RANDOM_SEATING,
         )
-    pool = _seat_pool(dict(layout), dict.fromkeys(dict(layout), 0), len(players), rng)
-    order = tuple(_shuffled(players, rng))
+    pool = seat_pool(dict(layout), dict.fromkeys(dict(layout), 0), len(players), rng)
+    order = tuple(shuffled(players, rng))
     return InitialDraw(
-        seed=_seed_of(rng),
+        seed=seed_of(rng),
         entrants=players,
         tables=layout,
         pool=tuple(pool),
@@ -148,7 +148,7 @@ class OpenSeatDraw:
 
     def to_dict(self) -> Record:
         return {
-            **_header("open_seats", self.seed, ALTERNATES_AND_LATE_ENTRIES),
+            **record_header("open_seats", self.seed, ALTERNATES_AND_LATE_ENTRIES),
             "input": {
                 "entrants": list(self.entrants),
                 "open_seats": [seat.to_dict() for seat in self.open_seats],
@@ -181,9 +181,9 @@ def draw_into_open_seats(
     each table), newcomers go to the shortest tables first, ties drawn, so the draw does not
     unbalance the room; the seat at that table is still drawn.
     """
-    players = _check_players(entrants, "entrants")
-    seats = _check_seats(open_seats, "open seats")
-    barred = frozenset(_check_seats(forbidden, "forbidden seats"))
+    players = check_players(entrants, "entrants")
+    seats = check_seats(open_seats, "open seats")
+    barred = frozenset(check_seats(forbidden, "forbidden seats"))
     allowed = sorted(seat for seat in seats if seat not in barred)
     if len(players) > len(allowed):
         raise DrawError(
@@ -195,13 +195,13 @@ def draw_into_open_seats(
     if seated is not None:
         current = {}
         for table, count in seated.items():
-            if not _is_int(count) or count < 0:
+            if not is_int(count) or count < 0:
                 raise DrawError("bad_count", f"Table {table} cannot seat {count!r} players.")
             current[table] = count
-    pool = _seat_pool(_by_table(allowed), current, len(players), rng)
-    order = tuple(_shuffled(players, rng))
+    pool = seat_pool(seats_by_table(allowed), current, len(players), rng)
+    order = tuple(shuffled(players, rng))
     return OpenSeatDraw(
-        seed=_seed_of(rng),
+        seed=seed_of(rng),
         entrants=players,
         open_seats=seats,
         forbidden=tuple(sorted(barred)),
@@ -258,7 +258,9 @@ class BreakDraw:
 
     def to_dict(self) -> Record:
         return {
-            **_header("break_table", self.seed, BREAKING_TABLES, MOVED_PLAYER_SEAT, DOUBLE_BLIND),
+            **record_header(
+                "break_table", self.seed, BREAKING_TABLES, MOVED_PLAYER_SEAT, DOUBLE_BLIND
+            ),
             "input": {
                 "breaking_table": self.breaking_table,
                 "players": list(self.players),
@@ -290,11 +292,11 @@ def break_table(
     get any seat, blinds and button included, except between the small blind and the button:
     pass those seats as ``forbidden`` and their cards are not shown.
     """
-    dealt_to = _check_players(players, "players at the breaking table")
-    seats = _check_seats(receiving_seats, "receiving seats")
-    barred = frozenset(_check_seats(forbidden, "forbidden seats"))
+    dealt_to = check_players(players, "players at the breaking table")
+    seats = check_seats(receiving_seats, "receiving seats")
+    barred = frozenset(check_seats(forbidden, "forbidden seats"))
     if breaking_table is not None:
-        if not _is_int(breaking_table) or breaking_table < 1:
+        if not is_int(breaking_table) or breaking_table < 1:
             raise DrawError("bad_seat", f"Tables are numbered from 1, not {breaking_table!r}.")
         if any(seat.table == breaking_table for seat in seats):
             raise DrawError(
@@ -312,14 +314,14 @@ def break_table(
     if len(dealt_to) > len(DECK):
         raise DrawError("too_many_players", "One deck deals a card to at most 52 players.")
     # Step 1: the seat cards are shown, then scrambled face down into a stack.
-    stack = tuple(_shuffled(shown, rng))
+    stack = tuple(shuffled(shown, rng))
     # Step 2: one playing card face up to each player; the highest card by suit takes the top
     # seat card, and so on down. Cards are unique, so there is never a tie.
-    deck = _shuffled(DECK, rng)
+    deck = shuffled(DECK, rng)
     cards = tuple(zip(dealt_to, deck, strict=False))
     ranked = sorted(cards, key=lambda dealt: dealt[1], reverse=True)
     return BreakDraw(
-        seed=_seed_of(rng),
+        seed=seed_of(rng),
         breaking_table=breaking_table,
         players=dealt_to,
         receiving_seats=seats,

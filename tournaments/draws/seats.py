@@ -19,11 +19,13 @@ type Record = dict[str, Any]
 # --- Seats and cards -------------------------------------------------------------------------
 
 
-def _is_int(value: object) -> bool:
+def is_int(value: object) -> bool:
+    """A count or a seat number: ``True`` is an ``int`` to Python, not a seat. The draws share
+    nothing with the betting engine (two independent pure packages), hence their own check."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_player(player: object) -> None:
+def check_player(player: object) -> None:
     if isinstance(player, bool) or not isinstance(player, str | int):
         raise DrawError(
             "bad_player", f"A player is named by a string or an integer, not {player!r}."
@@ -32,12 +34,12 @@ def _check_player(player: object) -> None:
         raise DrawError("bad_player", "A player's name cannot be empty.")
 
 
-def _check_players(players: Sequence[PlayerId], what: str) -> tuple[PlayerId, ...]:
+def check_players(players: Sequence[PlayerId], what: str) -> tuple[PlayerId, ...]:
     if isinstance(players, str):
         raise DrawError("bad_player", f"Give the {what} as a list, not one string.")
     result = tuple(players)
     for player in result:
-        _check_player(player)
+        check_player(player)
     if len(set(result)) != len(result):
         raise DrawError("duplicate_player", f"A player appears twice among the {what}.")
     return result
@@ -51,7 +53,7 @@ class SeatRef:
     seat: int
 
     def __post_init__(self) -> None:
-        if not (_is_int(self.table) and _is_int(self.seat)) or self.table < 1 or self.seat < 1:
+        if not (is_int(self.table) and is_int(self.seat)) or self.table < 1 or self.seat < 1:
             raise DrawError(
                 "bad_seat", f"Tables and seats are numbered from 1: {self.table!r}/{self.seat!r}."
             )
@@ -67,7 +69,7 @@ class SeatRef:
         return cls(data["table"], data["seat"])
 
 
-def _check_seats(seats: Collection[SeatRef], what: str) -> tuple[SeatRef, ...]:
+def check_seats(seats: Collection[SeatRef], what: str) -> tuple[SeatRef, ...]:
     result = tuple(seats)
     for seat in result:
         if not isinstance(seat, SeatRef):
@@ -102,7 +104,7 @@ class Card:
     suit: Suit
 
     def __post_init__(self) -> None:
-        if not _is_int(self.rank) or not 2 <= self.rank <= 14:
+        if not is_int(self.rank) or not 2 <= self.rank <= 14:
             raise DrawError(
                 "bad_card", f"A card's rank runs from 2 to 14 (ace), not {self.rank!r}."
             )
@@ -135,21 +137,25 @@ class Assignment:
         return {"player": self.player, **self.seat.to_dict()}
 
 
-def _citations(*rules: str) -> list[Record]:
+def citation_records(*rules: str) -> list[Record]:
+    """The rules a record applies, each with the rulebook edition."""
     return [{"rule": rule, "edition": EDITION} for rule in rules]
 
 
-def _header(kind: str, seed: str | int | None, *rules: str) -> Record:
+def record_header(kind: str, seed: str | int | None, *rules: str) -> Record:
+    """What every draw record opens with: its kind, the algorithm, the seed and its commitment,
+    the rules it applies."""
     return {
         "kind": kind,
         "algorithm": ALGORITHM,
         "seed": seed,
         "seed_sha256": None if seed is None else seed_commitment(seed),
-        "citations": _citations(*rules),
+        "citations": citation_records(*rules),
     }
 
 
-def _shuffled[T](items: Sequence[T], rng: random.Random) -> list[T]:
+def shuffled[T](items: Sequence[T], rng: random.Random) -> list[T]:
+    """A shuffled copy: the caller's list stays as it was."""
     result = list(items)
     rng.shuffle(result)
     return result
@@ -161,7 +167,7 @@ def _fill_evenly(
     """How many newcomers each table takes: always the table with the fewest players, ties
     broken by a random order of the tables, never past a table's capacity (water-filling)."""
     tables = sorted(capacity)
-    rank = {table: i for i, table in enumerate(_shuffled(tables, rng))}
+    rank = {table: i for i, table in enumerate(shuffled(tables, rng))}
     heap = [(current.get(t, 0), rank[t], t) for t in tables if capacity[t] > 0]
     heapq.heapify(heap)
     taken = dict.fromkeys(tables, 0)
@@ -173,7 +179,7 @@ def _fill_evenly(
     return taken
 
 
-def _seat_pool(
+def seat_pool(
     open_by_table: Mapping[int, Sequence[int]],
     current: Mapping[int, int] | None,
     count: int,
@@ -184,18 +190,19 @@ def _seat_pool(
     likely. Which seats at a table is drawn too: every open seat has the same chance."""
     if current is None:
         every = [SeatRef(t, s) for t in sorted(open_by_table) for s in sorted(open_by_table[t])]
-        return sorted(_shuffled(every, rng)[:count])
+        return sorted(shuffled(every, rng)[:count])
     capacity = {table: len(seats) for table, seats in open_by_table.items()}
     taken = _fill_evenly(capacity, current, count, rng)
     pool: list[SeatRef] = []
     for table in sorted(open_by_table):
         if taken[table]:
-            chosen = _shuffled(sorted(open_by_table[table]), rng)[: taken[table]]
+            chosen = shuffled(sorted(open_by_table[table]), rng)[: taken[table]]
             pool.extend(SeatRef(table, seat) for seat in sorted(chosen))
     return pool
 
 
-def _by_table(seats: Sequence[SeatRef]) -> dict[int, list[int]]:
+def seats_by_table(seats: Sequence[SeatRef]) -> dict[int, list[int]]:
+    """Seat numbers grouped by table, in the order given."""
     result: dict[int, list[int]] = {}
     for seat in seats:
         result.setdefault(seat.table, []).append(seat.seat)

@@ -60,5 +60,6 @@ def commitment_for(seed: str, inputs: Mapping[str, Any]) -> str:
     return _sha256(f"{seed}\n{canonical_json(inputs)}")
 
 
-def _seed_of(rng: random.Random) -> str | int | None:
+def seed_of(rng: random.Random) -> str | int | None:
+    """The seed a draw records: a ``SeededRandom``'s own, None for any other generator."""
     return rng.seed_value if isinstance(rng, SeededRandom) else None
