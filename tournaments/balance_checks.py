@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from tournaments.director_seats import _live_seat, _move
+from tournaments.director_seats import live_assignment, move_entrant
 from tournaments.draws.balancing import BalancePolicy, Game, SeatedPlayer, balance, tables_to_halt
 from tournaments.draws.breaks import (
     tables_to_break,
@@ -38,10 +38,10 @@ from tournaments.models import (
 from tournaments.seating import (
     FINAL_TABLE,
     Seating,
-    _lock,
-    _seating_changed,
     cite,
     load_seating,
+    lock_tournament,
+    mark_seating_changed,
     recently_moved,
 )
 
@@ -62,7 +62,7 @@ def check_balance(*, tournament_id: int) -> BalanceCheck:
     """What balancing needs now: tables to break (in the published order), the final-table
     redraw, or the moves of TDA 11; and tables that must halt (11-D). Recorded, not applied."""
     with transaction.atomic():
-        locked = _lock(tournament_id)
+        locked = lock_tournament(tournament_id)
         seating = load_seating(locked)  # players per table; who sits where only if needed
         counts = seating.counts
         players = sum(counts.values())
@@ -168,7 +168,7 @@ def apply_balance(*, check: BalanceCheck, by: User) -> list[SeatMove]:
     """Make the moves of a balancing check (one click). A check made before the seating last
     changed is stale: check again and look before moving anyone."""
     with transaction.atomic():
-        locked = _lock(check.tournament_id)
+        locked = lock_tournament(check.tournament_id)
         if check.seating_version != locked.seating_version:
             raise DrawError(
                 "stale_check", "The seating changed since this check; check again.",
@@ -186,7 +186,7 @@ def apply_balance(*, check: BalanceCheck, by: User) -> list[SeatMove]:
             with transaction.atomic():
                 for move in check.moves:
                     mover, to = entrants[move["player"]], SeatRef.from_dict(move["to"])
-                    live = _live_seat(mover.pk)
+                    live = live_assignment(mover.pk)
                     taken = SeatAssignment.objects.filter(
                         table_id=tables[to.table], seat=to.seat, ended_at__isnull=True
                     ).exists()
@@ -197,7 +197,7 @@ def apply_balance(*, check: BalanceCheck, by: User) -> list[SeatMove]:
                     ):
                         raise DrawError("stale_check", "The seating changed; check again.")
                     made.append(
-                        _move(
+                        move_entrant(
                             locked,
                             mover,
                             to,
@@ -212,5 +212,5 @@ def apply_balance(*, check: BalanceCheck, by: User) -> list[SeatMove]:
             raise DrawError(
                 "seat_taken", "A seat was taken at the same moment; check again."
             ) from exc
-        _seating_changed(locked)
+        mark_seating_changed(locked)
     return made

@@ -19,7 +19,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.scheduling import queue_clock_tick, tasks_run_in_process
-from tournaments.seating import _lock
+from tournaments.seating import lock_tournament
 
 
 def _levels(tournament: Tournament) -> dict[int, Level]:
@@ -85,7 +85,7 @@ def _schedule_tick(tournament: Tournament) -> None:
 
 def start_clock(*, tournament: Tournament, by: User) -> Tournament:
     with transaction.atomic():
-        locked = _lock(tournament.pk)
+        locked = lock_tournament(tournament.pk)
         if locked.clock_state != ClockState.STOPPED:
             raise DrawError("clock_started", "The clock has already started.")
         locked.clock_state, locked.level_number = ClockState.RUNNING, 1
@@ -96,7 +96,7 @@ def start_clock(*, tournament: Tournament, by: User) -> Tournament:
 
 def pause_clock(*, tournament: Tournament, by: User) -> Tournament:
     with transaction.atomic():
-        locked = _lock(tournament.pk)
+        locked = lock_tournament(tournament.pk)
         now = timezone.now()
         reached = _catch_up(locked, _levels(locked), now)
         if locked.clock_state != ClockState.RUNNING:
@@ -109,7 +109,7 @@ def pause_clock(*, tournament: Tournament, by: User) -> Tournament:
 
 def resume_clock(*, tournament: Tournament, by: User) -> Tournament:
     with transaction.atomic():
-        locked = _lock(tournament.pk)
+        locked = lock_tournament(tournament.pk)
         if locked.clock_state != ClockState.PAUSED:
             raise DrawError("clock_not_paused", "The clock is not paused.")
         locked.clock_state, locked.level_started_at = ClockState.RUNNING, timezone.now()
@@ -120,7 +120,7 @@ def resume_clock(*, tournament: Tournament, by: User) -> Tournament:
 def advance_level(*, tournament: Tournament, by: User, back: bool = False) -> Tournament:
     """Go to the next (or previous) level now, its full time ahead; a paused clock stays paused."""
     with transaction.atomic():
-        locked = _lock(tournament.pk)
+        locked = lock_tournament(tournament.pk)
         levels = _levels(locked)
         now = timezone.now()
         reached = _catch_up(locked, levels, now)
@@ -143,7 +143,7 @@ def tick_clock(*, tournament_id: int, version: int) -> Tournament | None:
     """The scheduled tick: pass the levels whose time ran out. A tick queued for an older clock
     (paused, resumed or moved since) does nothing; an early one is queued again."""
     with transaction.atomic():
-        locked = _lock(tournament_id)
+        locked = lock_tournament(tournament_id)
         if locked.clock_version != version or locked.clock_state != ClockState.RUNNING:
             return None
         reached = _catch_up(locked, _levels(locked), timezone.now())

@@ -27,10 +27,10 @@ from tournaments.models import (
 )
 from tournaments.seating import (
     WRONG_SEAT,
-    _lock,
-    _seating_changed,
     cite,
     load_seating,
+    lock_tournament,
+    mark_seating_changed,
     refuse_if_in_hand,
 )
 
@@ -42,7 +42,7 @@ def reserve_seat(
     out of it; once play has begun the player is seated there now."""
     reason = clean_reason(reason, "Say what the special need is.")
     with transaction.atomic():
-        locked = _lock(entrant.tournament_id)
+        locked = lock_tournament(entrant.tournament_id)
         entrant = Entrant.objects.get(pk=entrant.pk)
         table = TournamentTable.objects.get(pk=table.pk)
         if table.tournament_id != locked.pk or table.status != TournamentTableStatus.ACTIVE:
@@ -63,15 +63,15 @@ def reserve_seat(
             by=by,
         )  # fmt: skip
         if locked.status != TournamentStatus.REGISTERING and occupant is None:
-            _move(
+            move_entrant(
                 locked, entrant, SeatRef(table.number, seat), table.pk, by,
                 reason=MoveReason.RESERVED, note=reason, citations=cite(SPECIAL_NEEDS),
             )  # fmt: skip
-            _seating_changed(locked)
+            mark_seating_changed(locked)
     return reservation
 
 
-def _live_seat(entrant_id: int) -> tuple[int, int, int] | None:
+def live_assignment(entrant_id: int) -> tuple[int, int, int] | None:
     """The entrant's live assignment: (id, table number, seat), or None."""
     return (
         SeatAssignment.objects.filter(entrant_id=entrant_id, ended_at__isnull=True)
@@ -80,7 +80,7 @@ def _live_seat(entrant_id: int) -> tuple[int, int, int] | None:
     )
 
 
-def _move(
+def move_entrant(
     tournament: Tournament,
     entrant: Entrant,
     to: SeatRef,
@@ -92,7 +92,7 @@ def _move(
     citations: list[dict[str, str]],
 ) -> SeatMove:
     now = timezone.now()
-    live = _live_seat(entrant.pk)
+    live = live_assignment(entrant.pk)
     if live is not None:
         refuse_if_in_hand(tournament, [entrant.pk], doing="move them")
         SeatAssignment.objects.filter(pk=live[0]).update(ended_at=now)
@@ -117,8 +117,8 @@ def correct_wrong_seat(
     """TDA 7: a player found in the wrong seat moves to the assigned seat with the current
     stack. The assignment stands; the move is recorded."""
     with transaction.atomic():
-        locked = _lock(entrant.tournament_id)
-        live = _live_seat(entrant.pk)
+        locked = lock_tournament(entrant.tournament_id)
+        live = live_assignment(entrant.pk)
         if live is None:
             raise DrawError("not_seated", f"{entrant} has no seat to go to.", WRONG_SEAT)
         _, table, seat = live
@@ -136,7 +136,7 @@ def correct_wrong_seat(
 def set_button(*, table: TournamentTable, seat: int, by: User) -> TournamentTable:
     """Record where the dealer button is (balancing and new players' seats depend on it)."""
     with transaction.atomic():
-        locked = _lock(table.tournament_id)
+        locked = lock_tournament(table.tournament_id)
         table = TournamentTable.objects.get(pk=table.pk)
         if not 1 <= seat <= table.seats:
             raise ValidationError({"seat": f"{table} has seats 1 to {table.seats}."})

@@ -48,12 +48,12 @@ from tournaments.models import (
 from tournaments.seating import (
     FINAL_TABLE,
     Seating,
-    _lock,
-    _seat_dicts,
-    _seating_changed,
     cite,
     load_seating,
+    lock_tournament,
+    mark_seating_changed,
     refuse_if_in_hand,
+    seat_dicts,
 )
 
 #: The pure draw each kind of tournament draw runs (``replay`` knows them by these names).
@@ -101,7 +101,7 @@ def _draw_inputs(
     must give the same inputs, or the field changed in between and the draw is abandoned."""
     reserved = frozenset(seating.reserved)
     context: dict[str, Any] = {
-        "reserved": _seat_dicts(reserved),
+        "reserved": seat_dicts(reserved),
         "reserved_for": [seating.reserved[seat] for seat in sorted(reserved)],
         "seating_version": seating.tournament.seating_version,
     }
@@ -176,11 +176,11 @@ def _late_entry_inputs(
         # Not enough seats where they are dealt in at once: they may take those too, and
         # sit out until the button passes (TDA 8-A).
         forbidden = reserved
-    context["waits_for_button"] = _seat_dicts(set(open_seats) & (waiting - forbidden))
+    context["waits_for_button"] = seat_dicts(set(open_seats) & (waiting - forbidden))
     return {
         "entrants": players,
-        "open_seats": _seat_dicts(open_seats),
-        "forbidden": _seat_dicts(forbidden & set(open_seats)),
+        "open_seats": seat_dicts(open_seats),
+        "forbidden": seat_dicts(forbidden & set(open_seats)),
         "seated": [
             {"table": number, "players": count} for number, count in sorted(seating.counts.items())
         ],
@@ -215,11 +215,11 @@ def _break_inputs(
         layout, seats=seat_map, breaking_table=table, forbidden=forbidden,
         balancing_order=tournament.balancing_order,
     )  # fmt: skip
-    context["waits_for_button"] = _seat_dicts(set(receiving) & waiting)
+    context["waits_for_button"] = seat_dicts(set(receiving) & waiting)
     return {
         "breaking_table": table,
         "players": players,
-        "receiving_seats": _seat_dicts(receiving),
+        "receiving_seats": seat_dicts(receiving),
         "forbidden": [],
     }
 
@@ -255,7 +255,7 @@ def commit_draw(
     """Seal a fresh secret seed and publish its commitment with the draw's inputs: nothing is
     dealt yet. ``deal_draw`` then makes the draw and reveals the seed."""
     with transaction.atomic():
-        locked = _lock(tournament.pk)
+        locked = lock_tournament(tournament.pk)
         seating = load_seating(
             locked, everyone=kind == DrawKind.FINAL_TABLE, at=[table] if table else []
         )
@@ -297,7 +297,7 @@ def deal_draw(*, draw: Draw, by: User) -> Draw:
     (kept on record) and ``DrawError("stale_draw")`` asks for a new commitment."""
     stale = False
     with transaction.atomic():
-        locked = _lock(draw.tournament_id)
+        locked = lock_tournament(draw.tournament_id)
         draw = Draw.objects.get(pk=draw.pk)
         if draw.status != DrawStatus.COMMITTED:
             raise DrawError("not_committed", f"{draw} was already {draw.get_status_display()}.")
@@ -476,7 +476,7 @@ def _apply_draw(tournament: Tournament, draw: Draw, record: Mapping[str, Any], b
             recompute_places(tournament)
     if draw.kind == DrawKind.INITIAL:
         tournament.status = TournamentStatus.RUNNING
-    _seating_changed(tournament)
+    mark_seating_changed(tournament)
 
 
 def _move_note(card: str | None, waits: bool, reason: str) -> str:

@@ -32,10 +32,10 @@ from tournaments.seating import (
     CORRECTION,
     HAND_FOR_HAND,
     LATE_REGISTRATION,
-    _lock,
-    _seating_changed,
     cite,
     load_seating,
+    lock_tournament,
+    mark_seating_changed,
     multi_table,
     refuse_if_in_hand,
 )
@@ -68,7 +68,7 @@ def eliminate_player(
     ``confirm``: the caller asks for a confirmation (the director's page): a player still
     holding chips is put out only when ``confirm_chips`` is their chip count (``ChipsLeft``)."""
     with transaction.atomic():
-        locked = _lock(entrant.tournament_id)
+        locked = lock_tournament(entrant.tournament_id)
         refuse_if_in_hand(locked, [entrant.pk], doing="put them out")
         current = Entrant.objects.get(pk=entrant.pk)
         seated = current.status == EntrantStatus.SEATED
@@ -79,7 +79,7 @@ def eliminate_player(
 
 def eliminate_locked(locked: Tournament, entrant: Entrant, *, by: User) -> Elimination:
     """``eliminate_player``'s work, in the caller's transaction with the tournament row already
-    locked (``seating._lock``): the desk's settle busts players here (``table_hands``)."""
+    locked (``seating.lock_tournament``): the desk's settle busts players here (``table_hands``)."""
     entrant = Entrant.objects.get(pk=entrant.pk)
     if entrant.status != EntrantStatus.SEATED:
         raise DrawError(
@@ -117,7 +117,7 @@ def eliminate_locked(locked: Tournament, entrant: Entrant, *, by: User) -> Elimi
         # RP-8: everyone out on this hand shares the best of their places.
         same_hand = locked.eliminations.standing().filter(hand_for_hand_hand=hand)
         Entrant.objects.filter(pk__in=same_hand.values("entrant_id")).update(place=place)
-    _seating_changed(locked)
+    mark_seating_changed(locked)
     return elimination
 
 
@@ -164,7 +164,7 @@ def close_registration(*, tournament: Tournament, by: User) -> Tournament:
     """Late registration and re-entry end (TDA 8): the field is final, so the players already
     out get their finishing places, and every bust from now on gets one at once."""
     with transaction.atomic():
-        locked = _lock(tournament.pk)
+        locked = lock_tournament(tournament.pk)
         if not locked.registration_open:
             raise DrawError(
                 "registration_closed", "Registration is already closed.", LATE_REGISTRATION
@@ -190,7 +190,7 @@ def reinstate_player(*, entrant: Entrant, by: User, reason: str) -> Reinstatemen
     never by the director's hand."""
     reason = clean_reason(reason, "Say why the elimination is undone: it goes on record.")
     with transaction.atomic():
-        locked = _lock(entrant.tournament_id)
+        locked = lock_tournament(entrant.tournament_id)
         entrant = Entrant.objects.get(pk=entrant.pk)
         elimination = entrant.eliminations.standing().order_by("-id").first()
         if entrant.status != EntrantStatus.ELIMINATED or elimination is None:
@@ -243,7 +243,7 @@ def reinstate_player(*, entrant: Entrant, by: User, reason: str) -> Reinstatemen
                 TournamentStatus.FINAL_TABLE if final_drawn else TournamentStatus.RUNNING
             )
         recompute_places(locked)
-        _seating_changed(locked)
+        mark_seating_changed(locked)
     return reinstatement
 
 
@@ -251,7 +251,7 @@ def set_hand_for_hand(*, tournament: Tournament, on: bool, by: User) -> Tourname
     """Switch hand-for-hand play (TDA RP-8) on or off; switching on records the announcement
     time and starts counting hands, so busts on one hand share the place."""
     with transaction.atomic():
-        locked = _lock(tournament.pk)
+        locked = lock_tournament(tournament.pk)
         if locked.hand_for_hand == on:
             return locked
         if on and not multi_table(locked):

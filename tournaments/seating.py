@@ -1,7 +1,7 @@
 """The seating as it stands, and what every tournament write shares: the locked tournament row,
 the rule references stored with the records, the seating version. Seating changes are recorded as
 ``SeatMove`` rows, draws as ``Draw`` rows (committed before the deal, revealed after), both
-append-only; every write locks the tournament row first (:func:`_lock`), so two directors
+append-only; every write locks the tournament row first (:func:`lock_tournament`), so two directors
 drawing, breaking, balancing or eliminating at once are served one after the other; the
 database's unique live-seat constraints back that up.
 
@@ -56,7 +56,7 @@ def cite(*rules: str) -> list[dict[str, str]]:
     return [{"rule": rule, "edition": RULEBOOK_EDITION} for rule in rules]
 
 
-def _lock(tournament_id: int) -> Tournament:
+def lock_tournament(tournament_id: int) -> Tournament:
     """The tournament row, locked until the transaction ends: every seating write starts here."""
     return Tournament.objects.select_for_update().get(pk=tournament_id)
 
@@ -189,11 +189,12 @@ def recently_moved(tournament: Tournament, now: datetime, *, numbers: bool = Tru
     return set(rows.values_list("entrant__number" if numbers else "entrant_id", flat=True))
 
 
-def _seat_dicts(seats: Iterable[SeatRef]) -> list[dict[str, int]]:
+def seat_dicts(seats: Iterable[SeatRef]) -> list[dict[str, int]]:
+    """Seats as a record stores them, in table and seat order."""
     return [seat.to_dict() for seat in sorted(seats)]
 
 
-def _seating_changed(tournament: Tournament) -> None:
+def mark_seating_changed(tournament: Tournament) -> None:
     """Bump the seating version and queue a balancing check once the change is committed.
     Hand-for-hand ends by itself once play is on one table (the final table) or over: it
     keeps the tables in step with each other (TDA RP-8), and one table has nothing to wait for."""

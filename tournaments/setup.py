@@ -29,7 +29,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
-from tournaments.seating import _lock, the
+from tournaments.seating import lock_tournament, the
 
 
 def create_tournament(
@@ -148,7 +148,7 @@ def set_ante_type(*, tournament: Tournament, ante_type: str, by: User) -> Tourna
     already dealt keeps its game; a proposal shown before is stale, CR-TP.2) and goes on the
     clock's log ("ante_each" / "ante_big_blind")."""
     with transaction.atomic():
-        locked = _lock(tournament.pk)
+        locked = lock_tournament(tournament.pk)
         if refusal := ante_type_refusal(ante_type, locked.structure):
             raise ValidationError({"ante_type": refusal})
         if locked.ante_type != ante_type:
@@ -226,7 +226,7 @@ def register_entrants(
     (a different name typed with it is refused, never silently kept)."""
     cleaned = [" ".join(name.split()) for name in names]
     with transaction.atomic():
-        locked = _lock(tournament.pk)
+        locked = lock_tournament(tournament.pk)
         if not locked.registration_open:
             raise ValidationError({"name": "Registration and re-entry are closed."})
         if reentry_of is not None:

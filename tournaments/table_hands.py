@@ -24,7 +24,7 @@ Rules applied (each cited where it decides something):
 The TDA texts behind the last three are not in the bundled books, so Cardroom writes its
 procedure down (the CR book's TP section, ``rules/rulebooks/procedures.toml``) and cites that.
 
-Locking: every write takes the tournament row first (``seating._lock``, as every seating
+Locking: every write takes the tournament row first (``seating.lock_tournament``, as every seating
 change does), then the room table or the hand (``cardroom.services``): an elimination at the
 desk and a balancing move or a table break are served one after the other, never deadlocked.
 A player dealt into a hand not yet settled is not moved or put out (``seating.refuse_if_in_hand``).
@@ -71,7 +71,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
-from tournaments.seating import HAND_FOR_HAND, _lock, desk_hands
+from tournaments.seating import HAND_FOR_HAND, desk_hands, lock_tournament
 
 DEAD_BUTTON = "CR-BB.1"
 NEW_LIMITS = citations.NEW_LEVEL_NEXT_HAND
@@ -384,7 +384,7 @@ def next_hand_for_hand(*, tournament: Tournament, by: User, force: bool = False)
     finished (pushed) its hand of this one, naming it; ``force``: the director was asked
     ("3 of 4 tables have played: release the next hand anyway?") and said yes."""
     with transaction.atomic():
-        locked = _lock(tournament.pk)
+        locked = lock_tournament(tournament.pk)
         state = hand_for_hand_round(locked)
         if state is not None and not state.finished and not force:
             raise DrawError(
@@ -438,7 +438,7 @@ def deal_tournament_hand(
     if ttable is None:
         raise CannotDeal(f"{table} is not a table of a tournament in play.")
     with transaction.atomic():
-        tournament = _lock(ttable.tournament_id)
+        tournament = lock_tournament(ttable.tournament_id)
         if tournament.hand_for_hand:
             played = _played_this_round(table, tournament, _round_started(tournament))
             if played is not None:
@@ -493,7 +493,7 @@ def settle_tournament_hand(
     if ttable is None or not hand.names:
         raise Conflict("not_tournament_hand", f"{hand} was not dealt from a tournament's seating.")
     with transaction.atomic():
-        tournament = _lock(ttable.tournament_id)
+        tournament = lock_tournament(ttable.tournament_id)
 
         def apply(locked: Hand, result: dict[str, Any]) -> None:
             _apply_award(tournament, ttable, locked, result, by)

@@ -77,7 +77,7 @@ def race_deals(
     def deal(draw: Draw) -> Callable[[], str]:
         return lambda: draw_services.deal_draw(draw=draw, by=director).status
 
-    with mock.patch.object(draw_services, "_lock", racing_lock):
+    with mock.patch.object(draw_services, "lock_tournament", racing_lock):
         outcomes = in_threads(*(deal(draw) for draw in committed))
     return sorted(seen), outcomes
 
@@ -96,7 +96,7 @@ def test_without_the_lock_both_see_the_open_seat_and_only_the_constraint_stops_a
 def test_with_the_lock_the_second_draw_waits_and_sees_the_seat_taken(director: Any) -> None:
     tournament, committed = one_open_seat(director)
     version = Tournament.objects.get(pk=tournament.pk).seating_version
-    seen, outcomes = race_deals(committed, director, seating._lock)
+    seen, outcomes = race_deals(committed, director, seating.lock_tournament)
     assert seen == [version, version + 1]  # the second read only after the first committed
     assert outcomes == ["revealed", "stale_draw"]
     live = SeatAssignment.objects.filter(tournament=tournament, ended_at__isnull=True)
@@ -108,7 +108,7 @@ def race_eliminations(director: Any, lock: Callable[[int], Tournament] | None) -
     draw_services.draw_initial_seating(tournament=tournament, by=director)
     eliminations.close_registration(tournament=tournament, by=director)  # places are fixed at once
     barrier = threading.Barrier(2)
-    real = lock or seating._lock
+    real = lock or seating.lock_tournament
 
     def racing_lock(tournament_id: int) -> Tournament:
         locked = real(tournament_id)
@@ -120,7 +120,7 @@ def race_eliminations(director: Any, lock: Callable[[int], Tournament] | None) -
         entrant = tournament.entrants.get(number=number)
         return lambda: str(eliminations.eliminate_player(entrant=entrant, by=director).place)
 
-    with mock.patch.object(eliminations, "_lock", racing_lock):
+    with mock.patch.object(eliminations, "lock_tournament", racing_lock):
         outcomes = in_threads(bust(1), bust(2))
     return sorted(outcomes)
 
