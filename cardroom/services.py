@@ -400,7 +400,9 @@ def start_hand(
         )
 
 
-def _lock(hand: Hand, expected_seq: int) -> Hand:
+def lock_hand(hand: Hand, expected_seq: int) -> Hand:
+    """The hand row, locked until the transaction ends; ``StaleHand`` when another write moved
+    it past ``expected_seq``."""
     locked = Hand.objects.select_for_update().get(pk=hand.pk)
     if locked.seq != expected_seq:
         raise StaleHand(locked)
@@ -410,10 +412,10 @@ def _lock(hand: Hand, expected_seq: int) -> Hand:
 def _lock_open(
     hand: Hand, expected_seq: int, awarded: str = "is awarded: it takes no more actions or voids"
 ) -> Hand:
-    """The hand locked (``_lock``) for an action, a void or its award: refused once called
+    """The hand locked (``lock_hand``) for an action, a void or its award: refused once called
     dead (``HandVoided``) or awarded (an awarded hand is final: its chips are in the players'
     stacks; ``awarded`` says so in the refusal)."""
-    locked = _lock(hand, expected_seq)
+    locked = lock_hand(hand, expected_seq)
     if locked.state == HandStatus.VOIDED:
         raise HandVoided(locked)
     if locked.awarded_at is not None:

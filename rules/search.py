@@ -285,14 +285,14 @@ def _with_corrections(terms: list[Term]) -> list[Term]:
             continue
         if term.prefix and VocabularyWord.objects.filter(word__startswith=term.text).exists():
             continue  # still being typed: "strad" is on its way to "straddle"
-        if nearest := _nearest_word(term.text):
+        if nearest := nearest_word(term.text):
             fixes[term.text] = nearest
     return [
         term.with_alternative(fixes[term.text]) if term.text in fixes else term for term in terms
     ]
 
 
-def _nearest_word(word: str) -> str | None:
+def nearest_word(word: str) -> str | None:
     if connection.vendor == "postgresql":
         # ``trigram_similar`` is pg_trgm's ``%`` operator (GIN-indexed; cut-off 0.3).
         row = (

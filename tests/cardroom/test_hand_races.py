@@ -44,7 +44,7 @@ def test_two_real_requests_on_the_same_step_one_wins_one_gets_409(
 
 def run_pair(hand: Hand, user: Any) -> tuple[list[str], list[str]]:
     barrier, passed, outcomes = threading.Barrier(2), [], []
-    real_lock = services._lock
+    real_lock = services.lock_hand
 
     def racing_lock(h: Hand, expected_seq: int) -> Hand:
         locked = real_lock(h, expected_seq)
@@ -65,7 +65,7 @@ def run_pair(hand: Hand, user: Any) -> tuple[list[str], list[str]]:
         finally:
             connection.close()
 
-    with mock.patch.object(services, "_lock", racing_lock):
+    with mock.patch.object(services, "lock_hand", racing_lock):
         threads = [threading.Thread(target=enter, args=(a,)) for a in ("call", "fold")]
         for thread in threads:
             thread.start()
@@ -85,7 +85,7 @@ def test_without_the_row_lock_both_pass_the_check_and_only_the_unique_step_saves
             raise StaleHand(locked)
         return locked
 
-    with mock.patch.object(services, "_lock", no_lock):
+    with mock.patch.object(services, "lock_hand", no_lock):
         passed, outcomes = run_pair(hand, floor_manager)
     assert passed == ["checked", "checked"]  # the race happens: both read seq 0
     assert sorted(outcomes) == ["stale", "won"]

@@ -169,10 +169,10 @@ def test_typos_still_find_the_rule(typo: str, rules: set[str]) -> None:
 
 @pytest.mark.postgres
 def test_postgres_typos_use_trigram_similarity_over_the_rulebooks_words() -> None:
-    from rules.search import _nearest_word
+    from rules.search import nearest_word
 
-    assert _nearest_word("straddel") == "straddle"
-    assert _nearest_word("re-opning") in {"re-opening", "re-opened", "re-open"}
+    assert nearest_word("straddel") == "straddle"
+    assert nearest_word("re-opning") in {"re-opening", "re-opened", "re-open"}
     with connection.cursor() as cursor:
         cursor.execute("SELECT similarity('straddel', 'straddle') > 0.4")
         assert cursor.fetchone()[0]
