@@ -77,14 +77,14 @@ class KioskView(APIView):
         data = KioskInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fields = data.validated_data
-        placed = []
-        with transaction.atomic():  # on every list asked for, or on none
-            for game_list in fields["lists"]:
-                waitlists.add_to_list(
-                    game_list=game_list, name=fields["name"], alias=fields["alias"],
-                    source=EntrySource.KIOSK, by=None,
-                )  # fmt: skip
-                placed.append({"list": game_list.label})
+        with transaction.atomic():  # on every list asked for, or on none: the API's contract
+            adds = waitlists.add_to_lists(
+                game_lists=fields["lists"], name=fields["name"], alias=fields["alias"],
+                source=EntrySource.KIOSK, by=None,
+            )  # fmt: skip
+            if adds.refused:
+                raise adds.refused[0][1]  # the first list's refusal; the others' adds undone
+        placed = [{"list": entry.game_list.label} for entry in adds.added]
         typed = Player(name=" ".join(fields["name"].split()), alias=fields["alias"].strip())
         return Response({"public_name": typed.public_name, "lists": placed}, status=201)
 

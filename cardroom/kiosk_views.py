@@ -17,14 +17,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_not_required
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from cardroom import waitlists
-from cardroom.api_errors import Conflict
 from cardroom.models import Player, RoomSettings
 from cardroom.public_api import CountedThrottle
 from cardroom.waitlist_forms import PlayerNameForm
@@ -62,17 +60,14 @@ def kiosk(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         refused.count()
         return render(request, KIOSK, {**context, "form": form}, status=422)
-    placed = []
-    for game_list in form.cleaned_data["lists"]:
-        try:
-            entry = waitlists.add_to_list(
-                game_list=game_list, name=form.cleaned_data["name"], alias=form.cleaned_data["alias"],
-                source=EntrySource.KIOSK, by=None,
-            )  # fmt: skip
-        except (ValidationError, Conflict) as exc:
-            form.add_error(None, f"{game_list.label}: {refusal_text(exc)}")
-        else:
-            placed.append({"game_list": entry.game_list})
+    # The lists that can take the name are joined; each that cannot says why beside the form.
+    adds = waitlists.add_to_lists(
+        game_lists=form.cleaned_data["lists"], name=form.cleaned_data["name"],
+        alias=form.cleaned_data["alias"], source=EntrySource.KIOSK, by=None,
+    )  # fmt: skip
+    for game_list, exc in adds.refused:
+        form.add_error(None, f"{game_list.label}: {refusal_text(exc)}")
+    placed = [{"game_list": entry.game_list} for entry in adds.added]
     if not placed:
         refused.count()
         return render(request, KIOSK, {**context, "form": form}, status=422)

@@ -21,7 +21,7 @@ from cardroom.api_errors import Conflict
 from cardroom.desk import MAX_STACK
 from cardroom.models import Hand, Player, SeatEvent, Table, TableSeat
 from cardroom.reasons import clean_reason
-from cardroom.seat_models import name_key
+from cardroom.seat_models import initials, name_key
 from cardroom.table_choices import SeatEventKind, SeatStatus, TableKind, TableStatus, rule
 from cardroom.waitlist_models import live_offer, offer_text
 from rules.engine import citations
@@ -120,6 +120,22 @@ def seat_event(
     )  # fmt: skip
 
 
+def name_refusal(name: str) -> str | None:
+    """Why a typed name cannot be a player's, else None: the one check of a player's name on
+    every path (the seat map, the floor's and the kiosk's pages and APIs). A name must have
+    initials: the public board shows a player without an alias by them (``initials``), so
+    "!!!" would be a blank line there."""
+    clean = " ".join(str(name).split())
+    if not clean or len(clean) > 120:
+        return "Enter the player's name (at most 120 characters)."
+    if not initials(clean):
+        return (
+            "Type a name or initials (letters or numbers): the public board shows a player by"
+            " the initials of their name."
+        )
+    return None
+
+
 # --- players ----------------------------------------------------------------------------
 
 
@@ -136,8 +152,8 @@ def find_or_create_player(
     finds the first's player, so one name never makes two players."""
     clean = " ".join(str(name).split())
     alias = " ".join(str(alias).split())
-    if not clean or len(clean) > 120:
-        raise SeatRefused("name", "Enter the player's name (at most 120 characters).")
+    if (why := name_refusal(clean)) is not None:
+        raise SeatRefused("name", why)
     if len(alias) > 40:
         raise SeatRefused("alias", "An alias is at most 40 characters.")
     key = name_key(clean)

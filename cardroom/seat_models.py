@@ -25,6 +25,12 @@ def name_key(name: str) -> str:
     return " ".join(str(name).split()).casefold()
 
 
+def initials(name: str) -> str:
+    """A name as the public board shows it without an alias: the first character of each word
+    that starts with a letter or a digit ("John Smith": "J.S."); "!!!" and "(Jo)" give none."""
+    return "".join(f"{word[0].upper()}." for word in name.split() if word[:1].isalnum())
+
+
 class Player(models.Model):
     """A player the room knows: reused from visit to visit (and on the waitlists). The public
     board shows ``alias`` or the initials of ``name``, never the full name. One player per
@@ -60,7 +66,7 @@ class Player(models.Model):
         """What a public screen may show: the alias, else the initials ("John Smith": "J.S.")."""
         if self.alias.strip():
             return self.alias.strip()
-        return "".join(f"{word[0].upper()}." for word in self.name.split() if word[:1].isalnum())
+        return initials(self.name)
 
 
 class TableSeat(models.Model):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from cardroom import waitlists
+from cardroom import players, waitlists
 from cardroom.models import GameList, Table, WaitlistEntry
 from cardroom.parsers import whole_number
 from cardroom.reasons import REASON_MAX
@@ -69,8 +69,8 @@ class PlayerNameForm(forms.Form):
 
     def clean_name(self) -> str:
         name = " ".join(str(self.cleaned_data["name"]).split())
-        if not any(ch.isalnum() for ch in name):
-            raise ValidationError("Type a name or initials (letters or numbers).")
+        if (why := players.name_refusal(name)) is not None:
+            raise ValidationError(why)
         return name
 
     def clean_alias(self) -> str:

@@ -540,22 +540,14 @@ def waitlist_add(request: AuthenticatedRequest) -> HttpResponse:
         return render_lists(request, status=422, part="add-response", add_form=form)
     data = form.cleaned_data
     source = EntrySource.CALL_IN if data["call_in"] else EntrySource.FLOOR
-    added, refused = [], []
-    for game_list in data["lists"]:
-        try:
-            entry = waitlists.add_to_list(
-                game_list=game_list,
-                name=data["name"],
-                alias=data["alias"],
-                source=source,
-                by=request.user,
-            )
-        except (ValidationError, Conflict) as exc:
-            refused.append(f"{game_list.label}: {refusal_text(exc)}")
-        else:
-            added.append(f"{game_list.label} ({ordinal(waitlists.place_of(entry))})")
-    for message in refused:
-        form.add_error(None, message)
+    adds = waitlists.add_to_lists(
+        game_lists=data["lists"], name=data["name"], alias=data["alias"], source=source,
+        by=request.user,
+    )  # fmt: skip
+    added = [f"{e.game_list.label} ({ordinal(waitlists.place_of(e))})" for e in adds.added]
+    for game_list, exc in adds.refused:
+        form.add_error(None, f"{game_list.label}: {refusal_text(exc)}")
+    refused = bool(adds.refused)
     status = 422 if refused else 200
     shown = AddForm() if not refused else form
     notice = f"{data['name']} added to {', '.join(added)}." if added else ""

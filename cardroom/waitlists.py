@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -248,6 +249,8 @@ def add_to_list(
     the kiosk give an alias to a player the room already knows (the board would show it)."""
     if source not in EntrySource.values:
         raise ValidationError({"source": f"Unknown source {source!r}."})
+    if (why := players.name_refusal(name)) is not None:
+        raise WaitlistRefused("name", why)
     room = RoomSettings.current()
     kiosk = source == EntrySource.KIOSK
     if kiosk and not room.kiosk_enabled:
@@ -285,6 +288,42 @@ def add_to_list(
             note += f": check in within {room.call_in_minutes} minutes"
         record_event(locked, WaitlistEventKind.ADDED, by, entry=entry, note=note)
         return entry
+
+
+@dataclass(frozen=True)
+class ListAdds:
+    """What ``add_to_lists`` did: the entries on the lists that took the name, in the order
+    asked, and each list that did not with its refusal."""
+
+    added: list[WaitlistEntry]
+    refused: list[tuple[GameList, ValidationError | Conflict]]
+
+
+def add_to_lists(
+    *,
+    game_lists: Sequence[GameList],
+    name: str,
+    alias: str = "",
+    source: str = EntrySource.FLOOR,
+    by: User | None = None,
+) -> ListAdds:
+    """Put a name on several lists at once (the floor's page, the kiosk's page and API): each
+    list is joined on its own (``add_to_list``), so a player is down for every game that could
+    take them and told which could not and why (full, already down). A name the board could not
+    show (``players.name_refusal``) is refused before any list, for all of them at once.
+    A caller that must add to all or none (the kiosk's API) runs this in a transaction and
+    raises the first refusal."""
+    if (why := players.name_refusal(name)) is not None:
+        raise WaitlistRefused("name", why)
+    adds = ListAdds(added=[], refused=[])
+    for game_list in game_lists:
+        try:
+            entry = add_to_list(game_list=game_list, name=name, alias=alias, source=source, by=by)
+        except (ValidationError, Conflict) as exc:
+            adds.refused.append((game_list, exc))
+        else:
+            adds.added.append(entry)
+    return adds
 
 
 def refuse_when_full(game_list: GameList) -> None:
