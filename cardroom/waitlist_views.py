@@ -67,6 +67,13 @@ from cardroom.waitlist_models import (
 #: Who runs the lists (add, call, seat, check in, remove, must-move, start a table).
 LIST_RUNNERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.STAFF)
 PAGE = "cardroom/waitlists.html"
+#: Open tables a list shows a row for (each with its Call next and Seat forms), after every
+#: seat under a running offer: the seats are taken from the top, so these are the ones the
+#: floor fills next; the rest are counted and named by number. At 500 open tables one row each
+#: made a 950 KB page.
+OPEN_SEAT_ROWS = 12
+#: Table numbers named in the line under the rows; past these, how many more.
+MORE_TABLES_NAMED = 40
 
 
 # --- what the page shows --------------------------------------------------------------------
@@ -115,6 +122,14 @@ class Panel:
     #: Everyone on the list (``entries`` is a page of it).
     waiting: int = 0
     browse: Browse | None = None
+    #: The open tables past ``OPEN_SEAT_ROWS``, by number (they get rows as the first fill).
+    more_tables: list[int] = field(default_factory=list)
+
+    @property
+    def more_tables_named(self) -> str:
+        named = ", ".join(str(number) for number in self.more_tables[:MORE_TABLES_NAMED])
+        left = len(self.more_tables) - MORE_TABLES_NAMED
+        return named + (f" and {left} more" if left > 0 else "")
 
     @property
     def rows(self) -> list[tuple[WaitlistEntry, str, dict[str, Any], int]]:
@@ -207,6 +222,11 @@ def panels(
             if e.game_list_id == game_list.pk and e.called_table and e.called_seat
         ]
         seats.sort(key=lambda s: (s.table.number, s.seat))
+        offered = [s for s in seats if s.called]
+        free_rows = [s for s in seats if not s.called]
+        more_tables = [s.table.number for s in free_rows[OPEN_SEAT_ROWS:]]
+        keep = {id(s) for s in free_rows[:OPEN_SEAT_ROWS]} | {id(s) for s in offered}
+        seats = [s for s in seats if id(s) in keep]
         # Never one who plays at that table or missed this seat: one pass for every seat.
         nexts = waitlists.next_for_seats(
             game_list, [(s.table, s.seat) for s in seats if not s.called]
@@ -233,6 +253,7 @@ def panels(
                 notice=notices.get(game_list.pk, ""),
                 waiting=waiting,
                 browse=part,
+                more_tables=more_tables,
             )
         )
     # Who plays where, for every player a row or a seat names: one query for the page.

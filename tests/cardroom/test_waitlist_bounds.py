@@ -117,6 +117,39 @@ def test_the_page_shows_the_first_players_then_page_by_page_or_found_by_name(
         assert client.get(PAGE, junk).status_code == 200
 
 
+def test_a_list_shows_a_row_for_the_first_open_tables_and_names_the_rest(
+    persona_client: Any, floor_manager: Any
+) -> None:
+    """One row per open table made 950 KB at 500 tables: the rows stop at OPEN_SEAT_ROWS
+    (after every seat under an offer), and the rest are named by number in one line."""
+    from cardroom import waitlists
+    from cardroom.models import Table
+    from cardroom.waitlist_views import OPEN_SEAT_ROWS
+
+    game_list = room(floor_manager, waiting=4, tables=OPEN_SEAT_ROWS + 8)
+    client = persona_client("floor_manager")
+    few = client.get(PAGE).content.decode()
+    assert few.count('<li class="open-seat') == OPEN_SEAT_ROWS
+    assert "Also a seat open at 8 more tables (13, 14, 15, 16, 17, 18, 19, 20)" in few
+    # An offer at the last table: its row shows whatever its place.
+    last = Table.objects.get(number=OPEN_SEAT_ROWS + 8)
+    waitlists.call_player(
+        entry=game_list.entries.get(position=1), table=last, seat=1, by=floor_manager
+    )
+    offered = client.get(PAGE).content.decode()
+    assert offered.count('<li class="open-seat') == OPEN_SEAT_ROWS + 1
+    assert "called ·" in offered
+    # A room of many tables: the page stays small.
+    for number in range(OPEN_SEAT_ROWS + 9, OPEN_SEAT_ROWS + 69):
+        Table.objects.create(number=number, seats=9, status="open", small_blind=1, big_blind=2)
+    big = client.get(PAGE).content.decode()
+    assert big.count('<li class="open-seat') == OPEN_SEAT_ROWS + 1
+    assert "at 68 more tables (13, 14," in big and "51, 52 and 28 more):" in big  # 40 named
+    # Sixty more tables add their numbers and a menu option each (100 bytes), not a row each
+    # with its forms (about 1.9 KB).
+    assert len(big) < len(offered) + 60 * 100
+
+
 def test_each_open_seat_gets_its_next_player_in_one_pass(floor_manager: Any) -> None:
     """``next_for_seats`` answers what ``next_for_seat`` answers, seat by seat."""
     from cardroom import waitlists
