@@ -54,6 +54,7 @@ from django.views.decorators.http import require_safe
 
 from cardroom import waitlists
 from cardroom.models import Hand, HandStatus, Table, TableSeat
+from cardroom.numbers import grouped
 from cardroom.table_choices import DESK_VARIANTS, Structure, TableKind, TableStatus, Variant
 from cardroom.waitlist_models import (
     GameList,
@@ -254,9 +255,9 @@ def _tournament_clock(tournament: Tournament, now: datetime) -> dict[str, Any]:
         ends_at = {"ms": (ends - EPOCH) // MS, "local": timezone.localtime(ends).strftime("%H:%M")}
     blinds = ""
     if level is not None and not level["is_break"]:
-        blinds = f"{level['small_blind']:,} / {level['big_blind']:,}"
+        blinds = f"{grouped(level['small_blind'])} / {grouped(level['big_blind'])}"
         if level["ante"]:
-            blinds += f" · ante {level['ante']:,}"
+            blinds += f" · ante {grouped(level['ante'])}"
     return {
         "id": tournament.pk,
         "name": tournament.name,

@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import cache
+from django.utils.text import format_lazy
 
 from cardroom.models import Hand, HandAction
+from cardroom.numbers import grouped, grouped_lazy
 from cardroom.services import engine_blinds, engine_posts, engine_state
 from cardroom.table_choices import STANDARD_CHIPS
 from rules.engine.config import GameConfig
@@ -34,8 +36,8 @@ from rules.engine.state import (
 #: can raise to more than they hold. (The betting contract's own limit, 10^15 chips, is for
 #: the stateless API; a live table's stacks must also fit the database.)
 MAX_STACK = 2_147_483_647
-STACK_ERROR = f"A stack is at most {MAX_STACK:,} chips."
-AMOUNT_ERROR = f"An amount is at most {MAX_STACK:,} chips."
+STACK_ERROR = format_lazy("A stack is at most {} chips.", grouped_lazy(MAX_STACK))
+AMOUNT_ERROR = format_lazy("An amount is at most {} chips.", grouped_lazy(MAX_STACK))
 
 
 def desk_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
@@ -173,13 +175,7 @@ def reading_words(action: str, to: int) -> str:
     """What a chip reading counts as: "Raise to 600", "Call to 200" (the street's total, as the
     action panel's raise box takes it), "Check"."""
     word = READING_WORDS.get(action, action.replace("_", " ").capitalize())
-    return word if action == "check" else f"{word} to {chips(to)}"
-
-
-def chips(amount: int) -> str:
-    """An amount as the desk writes it everywhere: with thousands separators ("12,000"), like
-    the template's ``floatformat:"0g"``."""
-    return f"{amount:,}"
+    return word if action == "check" else f"{word} to {grouped(to)}"
 
 
 def refusal_of(state: Any, action: Action) -> IllegalAction:
@@ -196,7 +192,7 @@ def held_words(action: Action) -> str:
     """A held action as the dealer says it: "raise to 12,000", "call", "all-in"."""
     kind = ActionKind(action.kind)
     if kind is ActionKind.RAISE or kind is ActionKind.BET:
-        to = chips(action.to or 0)
+        to = grouped(action.to or 0)
         return f"{kind} to {to}" if kind is ActionKind.RAISE else f"bet {to}"
     return "all-in" if kind is ActionKind.ALL_IN else str(kind)
 
@@ -299,7 +295,7 @@ def log_line(
         refused = play_action(state, index, action)
     except (IllegalAction, ValueError):
         words = ACTION_WORDS.get(entry.action, entry.action.replace("_", " "))
-        amount = f" {chips(entry.to)}" if entry.to is not None else ""
+        amount = f" {grouped(entry.to)}" if entry.to is not None else ""
         return f"{who} {words}{amount}"
     if refused is None and any(h.index == index for h in state.held):
         return f"{who}: {held_words(action)} out of turn, held until its turn"
@@ -311,12 +307,12 @@ def log_line(
         return f"{who} checks"
     if kind is ActionKind.ALL_IN or paid == stack:
         # The chips in front of the player once all-in: this street's whole wager.
-        return f"{who} goes all-in for {chips(wager + paid)}"
+        return f"{who} goes all-in for {grouped(wager + paid)}"
     if kind is ActionKind.CALL:
-        return f"{who} calls {chips(paid)}"
+        return f"{who} calls {grouped(paid)}"
     if facing == 0:
-        return f"{who} bets {chips(wager + paid)}"
-    return f"{who} raises to {chips(wager + paid)}"
+        return f"{who} bets {grouped(wager + paid)}"
+    return f"{who} raises to {grouped(wager + paid)}"
 
 
 def correction_words(hand: Hand) -> str:
@@ -523,10 +519,10 @@ def award_words(won: int, returned: int, *, walk: bool = False) -> str:
     1 uncalled returned)" for a walk, "wins 600 · 150 uncalled returned" otherwise; the
     uncalled part of a bet is never won, it goes back to whoever bet it."""
     if walk:
-        return f"wins the blinds: {chips(won + returned)}" + (
-            f" ({chips(won)} won, {chips(returned)} uncalled returned)" if returned else ""
+        return f"wins the blinds: {grouped(won + returned)}" + (
+            f" ({grouped(won)} won, {grouped(returned)} uncalled returned)" if returned else ""
         )
-    parts = [f"wins {chips(won)}"] if won else []
+    parts = [f"wins {grouped(won)}"] if won else []
     if returned:
-        parts.append(f"{chips(returned)} uncalled returned")
+        parts.append(f"{grouped(returned)} uncalled returned")
     return " · ".join(parts)

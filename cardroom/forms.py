@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.http import QueryDict
+from django.utils.text import format_lazy
 
 from cardroom.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
 from cardroom.models import Table
+from cardroom.numbers import grouped_lazy
 from cardroom.parsers import whole_number
 from cardroom.reasons import REASON_MAX
 from cardroom.services import EDITABLE_FIELDS
@@ -86,11 +88,14 @@ class WholeNumberField(forms.IntegerField):
         super().__init__(**kwargs)
         low, high = self.min_value, self.max_value
         self.error_messages["invalid"] = "A whole number in digits, like 100."
-        if high is not None:
-            self.error_messages["max_value"] = f"At most {high:,}{unit}."
-        if low is not None:
-            lowest = f"At least {low:,}{unit}." if low else "Cannot be negative."
-            self.error_messages["min_value"] = lowest
+        # Lazy: fields are made when their form's module loads, and the number is written in
+        # the locale active when the message is shown.
+        if isinstance(high, int):
+            most = format_lazy("At most {}{}.", grouped_lazy(high), unit)
+            self.error_messages["max_value"] = most
+        if isinstance(low, int):
+            least = format_lazy("At least {}{}.", grouped_lazy(low), unit)
+            self.error_messages["min_value"] = least if low else "Cannot be negative."
 
     def to_python(self, value: Any) -> int | None:
         if value in self.empty_values:

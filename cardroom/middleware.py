@@ -10,6 +10,8 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
+from cardroom.numbers import grouped
+
 logger = logging.getLogger(__name__)
 
 
@@ -70,7 +72,7 @@ class BodySizeLimitMiddleware:
                     {
                         "error": {
                             "code": "payload_too_large",
-                            "message": f"The body is {length:,} bytes; at most {limit:,} here.",
+                            "message": f"The body is {grouped(length)} bytes; at most {grouped(limit)} here.",
                         }
                     },
                     status=413,

@@ -28,8 +28,11 @@ import math
 from typing import Any
 
 from django.conf import settings
+from django.utils.text import format_lazy
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import JSONParser
+
+from cardroom.numbers import grouped_lazy
 
 MAX_DEPTH = 64
 #: The largest integer a JSON client (an IEEE double) holds exactly: Number.MAX_SAFE_INTEGER.
@@ -43,9 +46,9 @@ class BodyRefused(ParseError):
 #: Integers this long are refused while decoding, before Python converts them; shorter ones
 #: beyond 2^53 - 1 are decoded so that the refusal can name their field (below).
 _MAX_DIGITS = 40
-_UNSAFE = (
-    f"Integers beyond ±{MAX_SAFE_INTEGER:,} (2^53 − 1) are refused: JSON clients "
-    "cannot hold them exactly."
+_UNSAFE = format_lazy(
+    "Integers beyond ±{} (2^53 − 1) are refused: JSON clients cannot hold them exactly.",
+    grouped_lazy(MAX_SAFE_INTEGER),
 )
 
 

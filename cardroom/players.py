@@ -20,6 +20,7 @@ from django.utils import timezone
 from cardroom.api_errors import Conflict
 from cardroom.desk import MAX_STACK
 from cardroom.models import Hand, Player, SeatEvent, Table, TableSeat
+from cardroom.numbers import grouped
 from cardroom.reasons import clean_reason
 from cardroom.seat_models import initials, name_key
 from cardroom.table_choices import SeatEventKind, SeatStatus, TableKind, TableStatus, rule
@@ -51,15 +52,11 @@ class SeatRefused(ValidationError):
         return first
 
 
-def _chips(amount: int) -> str:  # 5000: "5,000"
-    return f"{amount:,}"
-
-
 def _whole(value: Any, field: str, *, allow_zero: bool = False) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < (0 if allow_zero else 1):
         raise SeatRefused(field, "A whole number of chips" + ("." if allow_zero else ", above 0."))
     if value > MAX_STACK:
-        raise SeatRefused(field, f"At most {_chips(MAX_STACK)} chips.")
+        raise SeatRefused(field, f"At most {grouped(MAX_STACK)} chips.")
     return value
 
 
@@ -187,23 +184,25 @@ def check_buy_in(
     if amount % chip:
         raise SeatRefused(
             field,
-            f"{lead}{_chips(amount)} is not a whole number of the smallest chip that plays here"
-            f" ({_chips(chip)}){rule(citations.SMALLEST_CHIP)}.",
+            f"{lead}{grouped(amount)} is not a whole number of the smallest chip that plays here"
+            f" ({grouped(chip)}){rule(citations.SMALLEST_CHIP)}.",
             citations.SMALLEST_CHIP,
         )
     if stack == 0 and amount < table.min_buy_in:
         raise SeatRefused(
             field,
-            f"{lead}{buy_in} {_chips(amount)} is below this table's minimum of"
-            f" {_chips(table.min_buy_in)} (the house's minimum buy-in for the game).",
+            f"{lead}{buy_in} {grouped(amount)} is below this table's minimum of"
+            f" {grouped(table.min_buy_in)} (the house's minimum buy-in for the game).",
         )
     if stack + amount > table.max_buy_in:
-        what = f"{buy_in} {_chips(amount)}" if stack == 0 else f"{_chips(stack + amount)} in front"
+        what = (
+            f"{buy_in} {grouped(amount)}" if stack == 0 else f"{grouped(stack + amount)} in front"
+        )
         raise SeatRefused(
             field,
-            f"{lead}{what} is above this table's maximum of {_chips(table.max_buy_in)}"
+            f"{lead}{what} is above this table's maximum of {grouped(table.max_buy_in)}"
             f"{rule(MAX_BUY_IN)}."
-            + (f" Add at most {_chips(table.max_buy_in - stack)}." if stack else ""),
+            + (f" Add at most {grouped(table.max_buy_in - stack)}." if stack else ""),
             MAX_BUY_IN,
         )
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.models import Hand, Table, TableSeat
+from cardroom.numbers import grouped
 from cardroom.table_choices import SeatStatus
 from rules.engine import citations
 from rules.engine.button_draw import card_words
@@ -81,9 +82,9 @@ def seat_map(table: Table, seated: list[TableSeat]) -> list[dict[str, Any]]:
                 "owes": [w for w, owed in (("big", s.owes_big), ("small", s.owes_small)) if owed],
                 # The Add/Rebuy box's range (players.add_chips): a rebuy from the minimum
                 # buy-in; chips added up to a stack of the maximum (RRoP-14.16).
-                "add_range": f"{table.min_buy_in:,}–{table.max_buy_in:,}"
+                "add_range": f"{grouped(table.min_buy_in)}–{grouped(table.max_buy_in)}"
                 if s.stack == 0
-                else f"up to {max(table.max_buy_in - s.stack, 0):,}",
+                else f"up to {grouped(max(table.max_buy_in - s.stack, 0))}",
             }
         )
     return rows
@@ -191,7 +192,7 @@ def proposal_view(
     if straddler:
         for row in rows:
             if row["seat"] == straddler["seat"]:
-                row["roles"].append(f"May straddle {straddle:,}")
+                row["roles"].append(f"May straddle {grouped(straddle)}")
     return {
         **proposal,
         "amounts": game,
@@ -254,4 +255,4 @@ def straddler_words(proposal: dict[str, Any], straddle: int) -> dict[str, Any] |
         return None
     name = (proposal.get("names") or {}).get(str(seat), "")
     who = f"Seat {seat}" + (f" ({name})" if name else "")
-    return {"seat": seat, "name": name, "words": f"{who} straddles {straddle:,}"}
+    return {"seat": seat, "name": name, "words": f"{who} straddles {grouped(straddle)}"}

@@ -21,6 +21,7 @@ from cardroom.models import (
     Table,
     TableChange,
 )
+from cardroom.numbers import grouped
 from cardroom.reasons import clean_reason
 from cardroom.table_choices import TableKind, TableStatus
 from cardroom.waitlist_base import record_event
@@ -171,7 +172,7 @@ def check_table_change(
 
 def who_sits(seats: list[Any]) -> str:
     """ "seat 7: Ana Ruiz (1,200 chips), seat 9: Bo Li (800 chips)": live ``TableSeat`` rows."""
-    return ", ".join(f"seat {s.seat}: {s.player} ({s.stack:,} chips)" for s in seats)
+    return ", ".join(f"seat {s.seat}: {s.player} ({grouped(s.stack)} chips)" for s in seats)
 
 
 def hand_in_play(table: Table) -> Hand | None:

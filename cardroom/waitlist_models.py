@@ -16,6 +16,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from cardroom.append_only import AppendOnly, chain_unique
+from cardroom.numbers import grouped
 from cardroom.table_choices import Structure, TableKind, TableStatus, Variant, choice_check
 
 if TYPE_CHECKING:
@@ -120,7 +121,7 @@ def game_label(
     if structure == Structure.FIXED_LIMIT:
         low, high = bets or (big_blind, 2 * big_blind)
         prefix = prefix if not glue else "Limit"
-    return f"{prefix}{glue}{short} {low:,}/{high:,}"
+    return f"{prefix}{glue}{short} {grouped(low)}/{grouped(high)}"
 
 
 class GameList(models.Model):

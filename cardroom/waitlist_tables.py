@@ -23,6 +23,7 @@ from cardroom.models import (
     WaitlistEntry,
     WaitlistEvent,
 )
+from cardroom.numbers import grouped
 from cardroom.table_choices import TableKind, TableStatus
 from cardroom.waitlist_models import EntryStatus, StartRule, WaitlistEventKind
 from cardroom.waitlists import WaitlistRefused
@@ -108,7 +109,7 @@ def move_must_move_player(
         moved = players.move_to_table(seat=first, to_table=to_table, to_seat=to_seat, by=by)
         game_list = waitlists.lock_list(main)
         entry = game_list.entries.filter(player=first.player, status__in=["waiting", "called"])
-        note = f"From must-move {current.table} seat {first.seat}, stack {first.stack:,}"
+        note = f"From must-move {current.table} seat {first.seat}, stack {grouped(first.stack)}"
         if (waiting := entry.select_for_update().first()) is not None:
             waitlists.mark_seated(game_list, waiting, moved, by, note)
         waitlists.record_event(
@@ -276,7 +277,7 @@ def start_game(
                 table=locked, player=entry.player, seat=where[entry.player_id], buy_in=buy_in, by=by
             )
             how = "Seat draw" if rule == StartRule.DRAW else "First come, first seated"
-            waitlists.mark_seated(game, entry, live, by, f"{how}; buy-in {buy_in:,}")
+            waitlists.mark_seated(game, entry, live, by, f"{how}; buy-in {grouped(buy_in)}")
         return entries
 
 

@@ -39,6 +39,7 @@ from cardroom.models import (
     WaitlistEntry,
     WaitlistEvent,
 )
+from cardroom.numbers import grouped
 from cardroom.parsers import whole_number
 from cardroom.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.roles import READERS, Role, has_role, role_required
@@ -304,7 +305,7 @@ def moving(
     if live is None or live.table_id == table.pk:
         return None
     return {
-        "text": f"Moves with {live.stack:,} from {live.table}",
+        "text": f"Moves with {grouped(live.stack)} from {live.table}",
         "add": max(0, table.min_buy_in - live.stack),
         "add_max": max(0, table.max_buy_in - live.stack),
     }
@@ -702,9 +703,9 @@ def entry_seat(request: AuthenticatedRequest, entry_id: int) -> HttpResponse:
             where = moved.note.removeprefix("Moved from ").split(" with ", 1)[0]
             return (
                 f"{entry.player} moved from {where} to {table}, seat {data['seat']}:"
-                f" {stack:,} in front."
+                f" {grouped(stack)} in front."
             )
-        return f"{entry.player} seated at {table}, seat {data['seat']}, with {stack:,}."
+        return f"{entry.player} seated at {table}, seat {data['seat']}, with {grouped(stack)}."
 
     return entry_action(request, entry_id, run, form_class=SeatForm, keep_buy_in=True)
 

@@ -40,6 +40,7 @@ from cardroom.models import (
     TableSeat,
     WaitlistEntry,
 )
+from cardroom.numbers import grouped
 from cardroom.reasons import clean_reason
 from cardroom.table_choices import Structure, TableStatus, Variant, rule, variant_refusal
 from cardroom.waitlist_base import (
@@ -338,12 +339,12 @@ def refuse_when_full(game_list: GameList) -> None:
         raise WaitlistRefused(
             "game_list",
             f"The {game_list.label} list is full: house policy, a list holds at most"
-            f" {per_list:,} names (more than the room can call in a night). Ask the floor.",
+            f" {grouped(per_list)} names (more than the room can call in a night). Ask the floor.",
         )
     if live.filter(game_list__closed_at__isnull=True).count() >= in_room:
         raise WaitlistRefused(
             "game_list",
-            f"The waitlists are full: house policy, the room holds at most {in_room:,} names"
+            f"The waitlists are full: house policy, the room holds at most {grouped(in_room)} names"
             " on all its lists together. Ask the floor.",
         )
 
@@ -607,7 +608,7 @@ def seat_from_list(
         live = players.seat_player(
             table=locked_table, player=entry.player, seat=seat, buy_in=amount, by=by
         )
-        return mark_seated(locked_list, entry, live, by, f"Buy-in {amount:,}")
+        return mark_seated(locked_list, entry, live, by, f"Buy-in {grouped(amount)}")
 
 
 def _seat_moving(
@@ -628,22 +629,24 @@ def _seat_moving(
     if stack + add < table.min_buy_in:
         raise players.SeatRefused(
             "buy_in",
-            f"{entry.player} has {stack:,} at {elsewhere.table}: add at least {needed:,} to"
-            f" reach {table}'s minimum buy-in of {table.min_buy_in:,}.",
+            f"{entry.player} has {grouped(stack)} at {elsewhere.table}: add at least {grouped(needed)} to"
+            f" reach {table}'s minimum buy-in of {grouped(table.min_buy_in)}.",
         )
     if add and stack + add > table.max_buy_in:
         raise players.SeatRefused(
             "buy_in",
-            f"{entry.player}: {stack + add:,} in front is above {table}'s maximum of"
-            f" {table.max_buy_in:,}"
-            f"{rule(players.MAX_BUY_IN)}. Add at most {max(0, table.max_buy_in - stack):,}.",
+            f"{entry.player}: {grouped(stack + add)} in front is above {table}'s maximum of"
+            f" {grouped(table.max_buy_in)}"
+            f"{rule(players.MAX_BUY_IN)}. Add at most {grouped(max(0, table.max_buy_in - stack))}.",
             players.MAX_BUY_IN,
         )
     moved = players.move_to_table(seat=elsewhere, to_table=table, to_seat=seat, by=by)
     if add:
         moved = players.add_chips(seat=moved, amount=add, by=by)
-    note = f"Moved from {elsewhere.table} seat {elsewhere.seat} with {stack:,}"
-    return mark_seated(game_list, entry, moved, by, note + (f", added {add:,}" if add else ""))
+    note = f"Moved from {elsewhere.table} seat {elsewhere.seat} with {grouped(stack)}"
+    return mark_seated(
+        game_list, entry, moved, by, note + (f", added {grouped(add)}" if add else "")
+    )
 
 
 def mark_seated(

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from rest_framework import serializers
 
+from cardroom.numbers import grouped
 from rules.engine.chips import Physical
 from rules.engine.config import GameConfig
 from rules.engine.errors import BadInput, IllegalAction
@@ -176,7 +177,9 @@ def check(kind: Kind, value: Any, path: str) -> Any:
         if isinstance(value, bool) or not isinstance(value, int):
             raise BadInput(f"`{path}` must be a whole number.", path)
         if not kind.minimum <= value <= kind.maximum:
-            raise BadInput(f"`{path}` must be from {kind.minimum:,} to {kind.maximum:,}.", path)
+            raise BadInput(
+                f"`{path}` must be from {grouped(kind.minimum)} to {grouped(kind.maximum)}.", path
+            )
         return value
     if isinstance(kind, Choice):
         if not isinstance(value, str) or value not in kind.choices:
@@ -190,7 +193,7 @@ def check(kind: Kind, value: Any, path: str) -> Any:
         if not isinstance(value, list):
             raise BadInput(f"`{path}` must be a list.", path)
         if len(value) > kind.max_items:
-            raise BadInput(f"`{path}` holds at most {kind.max_items:,} entries.", path)
+            raise BadInput(f"`{path}` holds at most {grouped(kind.max_items)} entries.", path)
         if len(value) < kind.min_items:
             raise BadInput(f"`{path}` needs at least {kind.min_items} entry.", path)
         return [check(kind.item, item, f"{path}.{i}") for i, item in enumerate(value)]
@@ -239,7 +242,7 @@ def read_hand(data: Any) -> HandRequest:
     total = sum(seat.stack for seat in seats)
     if total > MAX_TOTAL:
         raise BadInput(
-            f"The stacks total {total:,}: a hand holds at most {MAX_TOTAL:,} chips, so that"
+            f"The stacks total {grouped(total)}: a hand holds at most {grouped(MAX_TOTAL)} chips, so that"
             " every total in the answer is exact in every JSON client.",
             "seats",
         )
@@ -288,7 +291,7 @@ def read_physical(data: Any) -> Physical:
     total = sum(checked["chips"]) + sum(checked["prior_chips"])
     if total > MAX_TOTAL:
         raise BadInput(
-            f"The chips in front total {total:,}: at most {MAX_TOTAL:,}, so that the chips"
+            f"The chips in front total {grouped(total)}: at most {grouped(MAX_TOTAL)}, so that the chips"
             " returned are exact in every JSON client.",
             "physical.chips",
         )

@@ -12,7 +12,9 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import format_lazy
 
+from cardroom.numbers import grouped_lazy
 from cardroom.parsers import whole_number
 from rules import rulebook_format as fmt
 from rules.models import (
@@ -153,7 +155,9 @@ def _clean(title: str, text: str) -> tuple[str, str]:
 #: A house rule's number is also its place in the book (``Rule.order``, a PositiveIntegerField:
 #: at most 2^31 - 1 on PostgreSQL): nine digits always fit.
 MAX_HOUSE_NUMBER = 999_999_999
-HOUSE_NUMBER_ERROR = f"A house rule number is a whole number from 1 to {MAX_HOUSE_NUMBER:,}."
+HOUSE_NUMBER_ERROR = format_lazy(
+    "A house rule number is a whole number from 1 to {}.", grouped_lazy(MAX_HOUSE_NUMBER)
+)
 
 
 def create_house_rule(*, by: User, title: str, text: str, number: str = "") -> Rule:

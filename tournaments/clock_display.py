@@ -15,6 +15,7 @@ from typing import Any
 from django.core import signing
 from django.db.models import Count, Q
 
+from cardroom.numbers import grouped
 from tournaments.clock_reading import ClockReading, level_dict, read_clock
 from tournaments.models import ClockState, EntrantStatus, Level, Tournament, TournamentAnte
 
@@ -105,8 +106,10 @@ def level_line(level: Mapping[str, Any] | None) -> str:
         return "–"
     if level["is_break"]:
         return f"{level['name']} · {round(level['seconds'] / 60)} min"
-    ante = f" ante {level['ante']:,}{ante_kind(level)}" if level["ante"] else ""
-    return f"{level['name']} · {level['small_blind']:,} / {level['big_blind']:,}{ante}"
+    ante = f" ante {grouped(level['ante'])}{ante_kind(level)}" if level["ante"] else ""
+    return (
+        f"{level['name']} · {grouped(level['small_blind'])} / {grouped(level['big_blind'])}{ante}"
+    )
 
 
 def ante_kind(level: Mapping[str, Any]) -> str:
@@ -120,11 +123,11 @@ def room_labels(state: Mapping[str, Any]) -> dict[str, str]:
     return {
         "time_left": duration_label(state["remaining_ms"]),
         "next_break": duration_label(state["next_break_ms"]),
-        "blinds": f"{level['small_blind']:,} / {level['big_blind']:,}",
-        "ante": f"{level['ante']:,}" if level["ante"] else "–",
+        "blinds": f"{grouped(level['small_blind'])} / {grouped(level['big_blind'])}",
+        "ante": f"{grouped(level['ante'])}" if level["ante"] else "–",
         "ante_kind": "Big-blind ante" if state.get("ante_type") == BIG_BLIND else "Ante each",
         "next": level_line(state["next_level"]),
-        "average_stack": f"{state['average_stack']:,}",
+        "average_stack": f"{grouped(state['average_stack'])}",
     }
 
 

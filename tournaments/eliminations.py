@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom.numbers import grouped
 from cardroom.reasons import clean_reason
 from tournaments.draws.errors import (
     DrawError,
@@ -49,7 +50,7 @@ class ChipsLeft(DrawError):
         self.entrant, self.chips = entrant, entrant.chips
         super().__init__(
             "confirm_chips",
-            f"{entrant.name} still has {entrant.chips:,} chips: eliminate them anyway?"
+            f"{entrant.name} still has {grouped(entrant.chips)} chips: eliminate them anyway?"
             " (A player is out when they have no chips left, normally settled at the desk.)",
         )
 
