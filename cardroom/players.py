@@ -117,6 +117,9 @@ def seat_event(
     )  # fmt: skip
 
 
+# --- players ----------------------------------------------------------------------------
+
+
 def name_refusal(name: str) -> str | None:
     """Why a typed name cannot be a player's, else None: the one check of a player's name on
     every path (the seat map, the floor's and the kiosk's pages and APIs). A name must have
@@ -131,9 +134,6 @@ def name_refusal(name: str) -> str | None:
             " the initials of their name."
         )
     return None
-
-
-# --- players ----------------------------------------------------------------------------
 
 
 def find_or_create_player(
