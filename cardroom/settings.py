@@ -166,6 +166,9 @@ CELERY_RESULT_BACKEND = env_url(
     "CELERY_RESULT_BACKEND", CELERY_BROKER_URL, ("redis", "rediss", "rpc", "db+postgresql")
 )
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
+# The queue the web processes send tasks to and the workers take them from: several
+# deployments (or the test suite's parallel workers) can share one Redis, each on its own.
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery") or "celery"
 # The public API's rate limits count in the broker's Redis when there is one (a round trip
 # instead of a database write on every public request; cardroom/public_api.py). The log-in
 # throttle stays on the database cache, whose advisory lock makes its counts exact.

@@ -107,6 +107,9 @@ def queue_of_this_worker(settings: Any) -> None:
     queue = f"cardroom-tests-{worker}"
     settings.CELERY_TASK_DEFAULT_QUEUE = queue
     celery_app.conf.task_default_queue = queue
+    # Processes a test starts (celery beat, the production stack's gunicorn and worker) use
+    # the same queue: they read it from the environment (cardroom/settings.py).
+    os.environ["CELERY_TASK_DEFAULT_QUEUE"] = queue
 
 
 def between_requests() -> Any:
