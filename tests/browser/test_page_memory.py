@@ -223,12 +223,22 @@ def test_the_polling_pages_stay_flat(
         )
         tournament = running_at(director, seconds_in=30)
     names = iter(["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"])
+    joined: list[Any] = []
 
     def join(i: int) -> None:
+        """A player joins, and at the next poll leaves: every poll brings a change, and after
+        an even number of them the list is what it was (a row each added is content, not a
+        leak; under load four new rows passed the bound)."""
         with between_requests():
-            waitlists.add_to_list(
-                game_list=game_list, name=f"{next(names)} Wait", source="floor", by=floor_manager
-            )
+            if i % 2 and joined:
+                waitlists.remove_entry(entry=joined.pop(), reason="Went home", by=floor_manager)
+                return
+            joined.append(
+                waitlists.add_to_list(
+                    game_list=game_list, name=f"{next(names)} Wait", source="floor",
+                    by=floor_manager,
+                )
+            )  # fmt: skip
 
     # Each page, what it polls, what changes before each poll and how many polls are read:
     # the room display's state comes every 3 s and its time counts every second by itself.
