@@ -37,6 +37,13 @@ class Memory:
         self.cdp.send("Performance.enable")
 
     def read(self) -> tuple[int, int]:
+        # After a poll's swap has settled: during htmx's settle delay the old content is still
+        # held (the swap's own references), and under load a read landed there (+190 nodes,
+        # the waitlists' whole list counted twice, in one CI run and not the next).
+        self.page.wait_for_function(
+            "() => !document.querySelector('.htmx-swapping, .htmx-settling, .htmx-added')"
+        )
+        self.page.wait_for_timeout(250)
         self.cdp.send("HeapProfiler.collectGarbage")
         values = {m["name"]: m["value"] for m in self.cdp.send("Performance.getMetrics")["metrics"]}
         return int(values["Nodes"]), int(values["JSEventListeners"])
