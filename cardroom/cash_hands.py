@@ -15,13 +15,11 @@ import random
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom import players, services
 from cardroom.api_errors import Conflict
 from cardroom.models import Hand, HandStatus, Table, TableSeat
-from cardroom.reasons import clean_reason
 from cardroom.table_choices import SeatEventKind, SeatStatus
 from rules.engine import citations
 from rules.engine.errors import BadInput
@@ -154,12 +152,9 @@ def deal_next_hand(
     want = (plan.button if button is None else button, want_small, big or plan.big)
     corrected = want != (plan.button, plan.small, plan.big)
     if corrected:
-        try:
-            reason = clean_reason(
-                reason, "Say why the button or the blinds differ from the proposal."
-            )
-        except ValidationError as refused:
-            raise players.SeatRefused("reason", refused.message_dict["reason"][0]) from refused
+        reason = players.seat_map_reason(
+            reason, "Say why the button or the blinds differ from the proposal."
+        )
     for field, value in zip(("button", "small", "big"), want, strict=True):
         if value is not None and (not isinstance(value, int) or not 1 <= value <= locked.seats):
             raise players.SeatRefused(field, f"Seats at {locked} are numbered 1 to {locked.seats}.")

@@ -325,14 +325,20 @@ def leave_seat(*, seat: TableSeat, by: User | None) -> TableSeat:
     return live
 
 
+def seat_map_reason(reason: Any, missing: str) -> str:
+    """``reasons.clean_reason``, refused as the seat map refuses (``SeatRefused``, 422
+    ``seat_refused``) rather than as a plain ValidationError."""
+    try:
+        return clean_reason(reason, missing)
+    except ValidationError as refused:
+        raise SeatRefused("reason", refused.message_dict["reason"][0]) from refused
+
+
 @transaction.atomic
 def correct_stack(*, seat: TableSeat, stack: int, reason: str, by: User | None) -> TableSeat:
     """Set the chips in front of a player to a count made at the table, saying why."""
     stack = _whole(stack, "stack", allow_zero=True)
-    try:
-        note = clean_reason(reason, "Say why the stack is corrected.")
-    except ValidationError as refused:
-        raise SeatRefused("reason", refused.message_dict["reason"][0]) from refused
+    note = seat_map_reason(reason, "Say why the stack is corrected.")
     table, live = _lock_seat(seat)
     _refuse_in_hand(table, live, "correct the stack")
     change = stack - live.stack
