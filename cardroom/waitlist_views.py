@@ -223,11 +223,10 @@ def panels(
             if e.game_list_id == game_list.pk and e.called_table and e.called_seat
         ]
         seats.sort(key=lambda s: (s.table.number, s.seat))
-        offered = [s for s in seats if s.called]
-        free_rows = [s for s in seats if not s.called]
-        more_tables = [s.table.number for s in free_rows[OPEN_SEAT_ROWS:]]
-        keep = {id(s) for s in free_rows[:OPEN_SEAT_ROWS]} | {id(s) for s in offered}
-        seats = [s for s in seats if id(s) in keep]
+        not_offered = [s for s in seats if not s.called]
+        more_tables = [s.table.number for s in not_offered[OPEN_SEAT_ROWS:]]
+        shown_rows = not_offered[:OPEN_SEAT_ROWS]
+        seats = [s for s in seats if s.called or s in shown_rows]
         # Never one who plays at that table or missed this seat: one pass for every seat.
         nexts = waitlists.next_for_seats(
             game_list, [(s.table, s.seat) for s in seats if not s.called]
