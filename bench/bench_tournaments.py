@@ -66,8 +66,8 @@ def _measure(work: Callable[[], Any]) -> tuple[Any, float, int]:
 def _field(entrants: int, tables: int, first_table: int) -> tuple[Any, Any]:
     from django.contrib.auth.models import User
 
-    from cardroom.models import Table
-    from cardroom.table_choices import TableKind
+    from cardroom.tables.choices import TableKind
+    from cardroom.tables.models import Table
     from tournaments.setup import create_tournament, register_entrants
 
     director, _ = User.objects.get_or_create(username="bench-director")

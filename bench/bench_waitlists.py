@@ -73,11 +73,12 @@ def build_room() -> dict[str, Any]:
     from django.contrib.auth.models import Group, User
     from django.utils import timezone
 
-    from cardroom import waitlists
-    from cardroom.models import Player, Table, TableSeat, WaitlistEntry
-    from cardroom.roles import Role
-    from cardroom.seat_models import name_key
-    from cardroom.services import create_table, start_hand
+    from cardroom.core.roles import Role
+    from cardroom.seats.models import Player, TableSeat, name_key
+    from cardroom.tables.models import Table
+    from cardroom.tables.services import create_table, start_hand
+    from cardroom.waitlists import services as waitlists
+    from cardroom.waitlists.models import WaitlistEntry
 
     user, _ = User.objects.get_or_create(username="bench-manager")
     user.groups.add(Group.objects.get_or_create(name=Role.FLOOR_MANAGER.value)[0])
@@ -159,8 +160,8 @@ def bench(room: dict[str, Any]) -> dict[str, float]:
     from django.conf import settings
     from django.test import Client
 
-    from cardroom import board
-    from cardroom.waitlist_views import version
+    from cardroom.screens import board
+    from cardroom.waitlists.views import version
 
     user, game_list, other = room["user"], room["list"], room["other"]
     client = Client()

@@ -179,7 +179,7 @@ def age_everything(minutes: int = 5) -> None:
     changes (a card changed within ``floor.OVERLAP`` of the last poll is sent again)."""
     from django.utils import timezone
 
-    from cardroom.models import Hand, Table
+    from cardroom.tables.models import Hand, Table
     from tournaments.models import SeatAssignment, Tournament
 
     past = timezone.now() - timedelta(minutes=minutes)
@@ -202,9 +202,9 @@ def bench_dashboard(sizes: tuple[int, ...] | None = None) -> dict[str, float]:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from cardroom.models import Table
-    from cardroom.roles import Role
-    from cardroom.services import create_table, record_action, set_table_status, start_hand
+    from cardroom.core.roles import Role
+    from cardroom.tables.models import Table
+    from cardroom.tables.services import create_table, record_action, set_table_status, start_hand
 
     sizes = sizes or sized((10, 100, 400), (4,))
     user, _ = User.objects.get_or_create(username="bench-manager")

@@ -66,10 +66,10 @@ def seed() -> dict[str, Any]:
     from django.contrib.auth.models import User
     from django.core.management import call_command
 
-    from cardroom import waitlists
-    from cardroom.models import Table
-    from cardroom.players import find_or_create_player, seat_player
-    from tournaments.clock import start_clock
+    from cardroom.seats.services import find_or_create_player, seat_player
+    from cardroom.tables.models import Table
+    from cardroom.waitlists import services as waitlists
+    from tournaments.clock.services import start_clock
     from tournaments.models import ClockState, Tournament
 
     call_command("migrate", verbosity=0)
@@ -115,10 +115,11 @@ class Writer(threading.Thread):
     def run(self) -> None:
         from django.db import connection
 
-        from cardroom import waitlists
-        from cardroom.models import Table, TableSeat
-        from cardroom.players import find_or_create_player, leave_seat, seat_player
-        from cardroom.waitlist_models import GameList
+        from cardroom.seats.models import TableSeat
+        from cardroom.seats.services import find_or_create_player, leave_seat, seat_player
+        from cardroom.tables.models import Table
+        from cardroom.waitlists import services as waitlists
+        from cardroom.waitlists.models import GameList
 
         rng = random.Random(7)
         by = self.seeded["manager"]

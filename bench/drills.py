@@ -156,7 +156,8 @@ def drill_postgres(seeded: dict[str, object], client: Client) -> dict[str, objec
     # Every 201 is exactly one stored action, and the sequence numbers have no gaps or repeats.
     from django.db import connection
 
-    from cardroom.models import Hand, Ruling
+    from cardroom.rulings.models import Ruling
+    from cardroom.tables.models import Hand
 
     connection.close()  # this process's own connection died with the restart too
     stored, gaps = 0, 0
@@ -187,8 +188,8 @@ def drill_celery(env: dict[str, str]) -> dict[str, object]:
     from django.contrib.auth.models import User
     from django.db import connection
 
-    from cardroom.services import create_table
-    from tournaments.clock import start_clock
+    from cardroom.tables.services import create_table
+    from tournaments.clock.services import start_clock
     from tournaments.models import ClockEvent, Tournament
     from tournaments.setup import create_tournament
 

@@ -53,8 +53,8 @@ def seed() -> dict[str, Any]:
     from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
-    from cardroom.models import Hand, HandStatus, Table
-    from cardroom.services import create_table, start_hand, void_hand
+    from cardroom.tables.models import Hand, HandStatus, Table
+    from cardroom.tables.services import create_table, start_hand, void_hand
 
     call_command("migrate", verbosity=0)
     call_command("demo_data", verbosity=0)
@@ -94,8 +94,8 @@ def seed() -> dict[str, Any]:
 
 def seed_tournament(manager: Any, director: Any) -> Any:
     """A new tournament each run: 36 players drawn over 8 tournament tables (room 201-208)."""
-    from cardroom.models import Table
-    from cardroom.services import create_table
+    from cardroom.tables.models import Table
+    from cardroom.tables.services import create_table
     from tournaments.draw_services import draw_initial_seating
     from tournaments.models import Tournament, TournamentStatus
     from tournaments.setup import create_tournament, register_entrants

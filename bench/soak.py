@@ -64,8 +64,8 @@ def void_live_hands() -> int:
     """After a broken round: call the hands left in progress dead, so the desks deal afresh."""
     from django.contrib.auth.models import User
 
-    from cardroom.models import Hand, HandStatus
-    from cardroom.services import void_hand
+    from cardroom.tables.models import Hand, HandStatus
+    from cardroom.tables.services import void_hand
 
     manager = User.objects.get(username="shift-manager")
     live = Hand.objects.filter(table__number__in=CASH_TABLES, state=HandStatus.IN_PROGRESS)

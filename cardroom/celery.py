@@ -29,7 +29,7 @@ app.conf.beat_schedule = {
         "schedule": CLOCK_SWEEP_EVERY,
         "options": {"expires": CLOCK_SWEEP_EVERY},  # no backlog while no worker runs
     },
-    # /healthz reports "degraded" when no worker has run this for a minute (cardroom/health.py).
+    # /healthz reports "degraded" when no worker has run this for a minute (cardroom/core/health.py).
     "heartbeat": {
         "task": "cardroom.heartbeat",
         "schedule": HEARTBEAT_EVERY,

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils.csp import CSP
 
-from cardroom.environment import (
+from cardroom.core.environment import (
     ImproperlyConfiguredEnv,
     database_from_url,
     env_bool,
@@ -64,10 +64,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: an API body over its limit is refused (413, JSON) before anything reads it.
-    "cardroom.middleware.BodySizeLimitMiddleware",
+    "cardroom.core.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # A NUL byte in an address, a parameter or a form field: 400 before any view (and query).
-    "cardroom.nul_bytes.NulByteMiddleware",
+    "cardroom.core.nul_bytes.NulByteMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -78,7 +78,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "cardroom.middleware.DatabaseUnavailableMiddleware",
+    "cardroom.core.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "cardroom.urls"
@@ -96,7 +96,7 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "cardroom.roles.roles_context",
+                "cardroom.core.roles.roles_context",
             ],
         },
     },
@@ -133,12 +133,12 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "login"
 # Failed log-ins allowed per username and per address within the window (seconds); more are
-# refused until the window ends (cardroom/login_throttle.py).
+# refused until the window ends (cardroom/core/login_throttle.py).
 CARDROOM_LOGIN_FAILURES_PER_USERNAME = 5
 CARDROOM_LOGIN_FAILURES_PER_ADDRESS = 20
 CARDROOM_LOGIN_FAILURE_WINDOW = 15 * 60
 # Every log-in (the app's page, the admin's) counts its attempt before checking the password.
-AUTHENTICATION_BACKENDS = ["cardroom.login_throttle.ThrottledModelBackend"]
+AUTHENTICATION_BACKENDS = ["cardroom.core.login_throttle.ThrottledModelBackend"]
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_time_zone("DJANGO_TIME_ZONE", "UTC")
@@ -170,7 +170,7 @@ CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
 # deployments (or the test suite's parallel workers) can share one Redis, each on its own.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery") or "celery"
 # The public API's rate limits count in the broker's Redis when there is one (a round trip
-# instead of a database write on every public request; cardroom/public_api.py). The log-in
+# instead of a database write on every public request; cardroom/core/public_api.py). The log-in
 # throttle stays on the database cache, whose advisory lock makes its counts exact.
 if CELERY_BROKER_URL and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CACHES["throttle"] = {
@@ -203,12 +203,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # The API speaks JSON only: one body format to validate, document and fuzz.
     # ... refusing integers beyond 2^53 - 1, which JSON clients cannot hold exactly (400).
-    "DEFAULT_PARSER_CLASSES": ["cardroom.parsers.SafeJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["cardroom.core.parsers.SafeJSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "cardroom.pagination.BoundedLimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "cardroom.core.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
-    "EXCEPTION_HANDLER": "cardroom.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "cardroom.core.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
@@ -217,7 +217,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Public only while CARDROOM_PUBLIC_API_DOCS is on; otherwise the floor's roles.
-    "SERVE_PERMISSIONS": ["cardroom.public_api.ApiDocsPermission"],
+    "SERVE_PERMISSIONS": ["cardroom.core.public_api.ApiDocsPermission"],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # Deep links put a link inside each operation's toggle button: a control inside a
@@ -229,8 +229,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "BettingActionEnum": "rules.betting.ACTIONS",
         "ReadActionEnum": "rules.betting.VERBALS",
-        "BettingStructureEnum": "cardroom.table_choices.Structure",
-        "GameVariantEnum": "cardroom.table_choices.Variant",
+        "BettingStructureEnum": "cardroom.tables.choices.Structure",
+        "GameVariantEnum": "cardroom.tables.choices.Variant",
         "TournamentAnteTypeEnum": "tournaments.models.TournamentAnte",
         "StructureCodeEnum": [(code, code) for code in ("no_limit", "pot_limit", "fixed_limit")],
     },
@@ -251,7 +251,7 @@ CARDROOM_API_MAX_BODY = env_int(
 
 
 # Requests per client (its user, else its address) to the public endpoints, counted in the
-# shared cache; over the rate is a 429 with Retry-After (cardroom/public_api.py).
+# shared cache; over the rate is a 429 with Retry-After (cardroom/core/public_api.py).
 def _env_rate(name: str, default: str) -> str:
     """A DRF rate, ``<requests>/<sec|min|hour|day>``, or a message naming the variable."""
     value = env_str(name, default) or default
@@ -275,7 +275,7 @@ CARDROOM_THROTTLE_RATES = {
 # House policy on the cash game's waitlists: how many names one list holds, and the whole room
 # (every open list together). A list longer than the room can call in a night only hides the
 # players who will be called; the kiosk adds names without a log-in. Over either cap an add is
-# refused with the policy in words (cardroom/waitlists.py, 409 ``list_full``).
+# refused with the policy in words (cardroom/waitlists/services.py, 409 ``list_full``).
 CARDROOM_WAITLIST_MAX_PER_LIST = env_int("CARDROOM_WAITLIST_MAX_PER_LIST", 500, minimum=1)
 CARDROOM_WAITLIST_MAX_IN_ROOM = env_int("CARDROOM_WAITLIST_MAX_IN_ROOM", 5000, minimum=1)
 # Players shown per list on the floor's page and per list in the API's lists (the rest page by
@@ -313,7 +313,7 @@ if not DEBUG:
     if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# A client's address for the log-in throttle and the rate limits (cardroom/client_address.py):
+# A client's address for the log-in throttle and the rate limits (cardroom/core/client_address.py):
 # REMOTE_ADDR, or the one this many trusted proxies in front put in X-Forwarded-For (never a
 # header the client could forge). The TLS proxy is one proxy.
 CARDROOM_TRUSTED_PROXIES = env_int(

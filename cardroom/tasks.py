@@ -2,8 +2,7 @@
 
 from celery import shared_task
 
-from cardroom import waitlists
-from cardroom.health import record_worker_heartbeat
+from cardroom.core.health import record_worker_heartbeat
 
 
 @shared_task(name="cardroom.ping")
@@ -16,9 +15,3 @@ def ping(token: str) -> str:
 def heartbeat() -> None:
     """Every few seconds (celery beat): say a worker is alive, for ``/healthz``."""
     record_worker_heartbeat()
-
-
-@shared_task(name="cardroom.lapse_waitlists", ignore_result=True)
-def lapse_waitlists() -> int:
-    """Every few seconds (celery beat): offers and call-in deadlines that ran out move on."""
-    return waitlists.lapse_due()

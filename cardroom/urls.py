@@ -5,34 +5,33 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import SimpleRouter
 
-from cardroom import (
-    board,
-    converters,  # noqa: F401 - registers <id:…> before the includes
-    kiosk_api,
-    kiosk_views,
-    seat_views,
-    views,
-    waitlist_api,
-    waitlist_views,
-)
-from cardroom.api import (
-    HandActionsView,
-    HandDetailView,
-    HandVoidView,
-    RulingViewSet,
-    TableEvaluateView,
-    TableHandsView,
-    TableViewSet,
-)
-from cardroom.api_docs import ApiDocsView
-from cardroom.login_throttle import ThrottledLoginView, admin_login
-from cardroom.seat_api import (
+from cardroom import views
+from cardroom.core.api_docs import ApiDocsView
+from cardroom.core.login_throttle import ThrottledLoginView, admin_login
+from cardroom.rulings import views as ruling_views
+from cardroom.rulings.api import RulingViewSet
+from cardroom.screens import board
+from cardroom.screens import views as floor_views
+from cardroom.seats import views as seat_views
+from cardroom.seats.api import (
     HandAwardView,
     NextHandView,
     PlayerSearchView,
     TableSeatsView,
     TableSeatView,
 )
+from cardroom.tables import views as table_views
+from cardroom.tables.api import (
+    HandActionsView,
+    HandDetailView,
+    HandVoidView,
+    TableEvaluateView,
+    TableHandsView,
+    TableViewSet,
+)
+from cardroom.waitlists import api as waitlist_api
+from cardroom.waitlists import kiosk_api, kiosk_views
+from cardroom.waitlists import views as waitlist_views
 from rules.api import RuleDetailView, RuleListView
 from rules.betting import AwardView, EvaluateView, InterpretView
 from tournaments.api import TournamentViewSet
@@ -107,17 +106,17 @@ api_patterns = [
 ]
 
 floor_patterns = [
-    path("tables/", views.table_list, name="table_list"),
-    path("tables/new/", views.table_create, name="table_create"),
-    path("tables/validate/", views.table_validate, name="table_validate"),
-    path("tables/<id:number>/", views.table_detail, name="table_detail"),
-    path("tables/<id:number>/edit/", views.table_edit, name="table_edit"),
-    path("tables/<id:number>/status/", views.table_status, name="table_status"),
-    path("tables/<id:number>/desk/", views.desk, name="desk"),
-    path("tables/<id:number>/desk/deal/", views.desk_deal, name="desk_deal"),
-    path("hands/<id:hand_id>/act/", views.desk_act, name="desk_act"),
-    path("hands/<id:hand_id>/count/", views.desk_interpret, name="desk_interpret"),
-    path("hands/<id:hand_id>/void/<str:what>/", views.desk_void, name="desk_void"),
+    path("tables/", table_views.table_list, name="table_list"),
+    path("tables/new/", table_views.table_create, name="table_create"),
+    path("tables/validate/", table_views.table_validate, name="table_validate"),
+    path("tables/<id:number>/", table_views.table_detail, name="table_detail"),
+    path("tables/<id:number>/edit/", table_views.table_edit, name="table_edit"),
+    path("tables/<id:number>/status/", table_views.table_status, name="table_status"),
+    path("tables/<id:number>/desk/", table_views.desk, name="desk"),
+    path("tables/<id:number>/desk/deal/", table_views.desk_deal, name="desk_deal"),
+    path("hands/<id:hand_id>/act/", table_views.desk_act, name="desk_act"),
+    path("hands/<id:hand_id>/count/", table_views.desk_interpret, name="desk_interpret"),
+    path("hands/<id:hand_id>/void/<str:what>/", table_views.desk_void, name="desk_void"),
     path("hands/<id:hand_id>/award/", seat_views.desk_award, name="desk_award"),
     path("tables/<id:number>/desk/next/", seat_views.desk_next, name="desk_next"),
     path("tables/<id:number>/desk/seats/", seat_views.seat_add, name="seat_add"),
@@ -127,8 +126,8 @@ floor_patterns = [
         name="seat_change",
     ),
     path("tables/<id:number>/desk/players/", seat_views.player_names, name="player_names"),
-    path("floor/", views.floor, name="floor"),
-    path("floor/updates/", views.floor_updates, name="floor_updates"),
+    path("floor/", floor_views.floor, name="floor"),
+    path("floor/updates/", floor_views.floor_updates, name="floor_updates"),
     path("board/", board.board, name="board"),
     path("board/live/", board.board_live, name="board_live"),
     path("floor/waitlists/", waitlist_views.waitlist_page, name="waitlists"),
@@ -176,12 +175,12 @@ floor_patterns = [
         name="must_move_action",
     ),
     path("kiosk/", kiosk_views.kiosk, name="kiosk"),
-    path("rulings/", views.ruling_list, name="ruling_list"),
-    path("rulings/export.csv", views.ruling_export, name="ruling_export"),
-    path("rulings/new/", views.ruling_create, name="ruling_create"),
-    path("rulings/cite/", views.ruling_cite_search, name="ruling_cite_search"),
-    path("rulings/cite/add/", views.ruling_cite_add, name="ruling_cite_add"),
-    path("rulings/<id:ruling_id>/", views.ruling_detail, name="ruling_detail"),
+    path("rulings/", ruling_views.ruling_list, name="ruling_list"),
+    path("rulings/export.csv", ruling_views.ruling_export, name="ruling_export"),
+    path("rulings/new/", ruling_views.ruling_create, name="ruling_create"),
+    path("rulings/cite/", ruling_views.ruling_cite_search, name="ruling_cite_search"),
+    path("rulings/cite/add/", ruling_views.ruling_cite_add, name="ruling_cite_add"),
+    path("rulings/<id:ruling_id>/", ruling_views.ruling_detail, name="ruling_detail"),
 ]
 
 urlpatterns = [

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from cardroom.read_only_admin import ReadOnlyAdmin, ReadOnlyInline
-from cardroom.request_types import staff_user
+from cardroom.core.read_only_admin import ReadOnlyAdmin, ReadOnlyInline
+from cardroom.core.request_types import staff_user
 from rules.models import Rule, RuleAlias, Rulebook, RuleExample, RuleRevision, Section
 from rules.services import update_house_rule
 

@@ -1,7 +1,7 @@
 """The rulebook's REST API: search and read rules by citation; floor managers write house rules.
 
 Reading is public while ``CARDROOM_PUBLIC_RULEBOOK`` is on (as the pages are), otherwise for
-staff and up. Errors have the one shape of ``cardroom.api_errors``.
+staff and up. Errors have the one shape of ``cardroom.core.api_errors``.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.pagination import BoundedLimitOffsetPagination
-from cardroom.public_api import PublicRateThrottle
-from cardroom.request_types import AuthenticatedApiRequest
-from cardroom.roles import Role, can_read, has_role
+from cardroom.core.pagination import BoundedLimitOffsetPagination
+from cardroom.core.public_api import PublicRateThrottle
+from cardroom.core.request_types import AuthenticatedApiRequest
+from cardroom.core.roles import Role, can_read, has_role
 from rules.models import Rule
 from rules.search import MAX_QUERY, Hit, resolve_citation, search_rules
 from rules.services import create_house_rule, update_house_rule

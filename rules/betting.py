@@ -22,8 +22,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.api_errors import error_body
-from cardroom.public_api import PublicRateThrottle
+from cardroom.core.api_errors import error_body
+from cardroom.core.public_api import PublicRateThrottle
 from rules.betting_request import ACTIONS as ACTIONS
 from rules.betting_request import HAND, PHYSICAL, read_hand, read_physical, serializer_for
 from rules.betting_request import MAX_ACTIONS as MAX_ACTIONS

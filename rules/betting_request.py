@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from rest_framework import serializers
 
-from cardroom.numbers import grouped
+from cardroom.core.numbers import grouped
 from rules.engine.chips import Physical
 from rules.engine.config import GameConfig
 from rules.engine.errors import BadInput, IllegalAction
@@ -31,7 +31,7 @@ VERBALS = ("check", "call", "bet", "raise", "all_in")
 
 #: The contract's limits: seat numbers 1 to 12, at most 1,000 actions, every number from 0 to
 #: 10^15 (exact in every JSON client). A body over 256 KB is refused before it is read
-#: (``cardroom.middleware.BodySizeLimitMiddleware``).
+#: (``cardroom.core.middleware.BodySizeLimitMiddleware``).
 MAX_SEAT = 12
 MAX_ACTIONS = 1000
 MAX_CHIPS = 10**15

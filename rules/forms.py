@@ -7,7 +7,7 @@ from typing import Any, cast
 from django import forms
 from django.urls import reverse
 
-from cardroom.parsers import whole_number
+from cardroom.core.parsers import whole_number
 from rules.models import Rulebook, Section
 from rules.search import MAX_QUERY
 from rules.services import HOUSE_NUMBER_ERROR, MAX_HOUSE_NUMBER

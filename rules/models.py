@@ -8,7 +8,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from cardroom.append_only import AppendOnly, chain_unique
+from cardroom.core.append_only import AppendOnly, chain_unique
 
 
 class BookKind(models.TextChoices):

@@ -14,8 +14,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import format_lazy
 
-from cardroom.numbers import grouped_lazy
-from cardroom.parsers import whole_number
+from cardroom.core.numbers import grouped_lazy
+from cardroom.core.parsers import whole_number
 from rules import rulebook_format as fmt
 from rules.models import (
     BookKind,

@@ -17,8 +17,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
-from cardroom.request_types import AuthenticatedRequest, HtmxRequest
-from cardroom.roles import READERS, Role, RoleRequired, can_read, role_required
+from cardroom.core.request_types import AuthenticatedRequest, HtmxRequest
+from cardroom.core.roles import READERS, Role, RoleRequired, can_read, role_required
 from rules.forms import HouseRuleForm, NewHouseRuleForm, SearchForm
 from rules.models import Rule, Rulebook, Section
 from rules.search import resolve_citation, search_rules

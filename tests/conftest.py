@@ -85,8 +85,8 @@ def pytest_configure(config: pytest.Config) -> None:
         # CELERY_BROKER_URL names a Redis; tests/cardroom/test_throttle_cache.py opts in.
         settings.CACHES.pop("throttle", None)
         # Transactional tests empty every table between tests: the append-only audit logs
-        # let that flush through (their one deliberate exception, cardroom/audit.py).
-        from cardroom.audit import allow_flush
+        # let that flush through (their one deliberate exception, cardroom/core/audit.py).
+        from cardroom.core.audit import allow_flush
 
         allow_flush()
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -248,7 +248,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 @pytest.fixture
 def floor_manager(db: None) -> Any:
-    from cardroom.roles import Role
+    from cardroom.core.roles import Role
     from tests.factories import make_user
 
     return make_user(username="fm", role=Role.FLOOR_MANAGER)
@@ -256,7 +256,7 @@ def floor_manager(db: None) -> Any:
 
 @pytest.fixture
 def director(db: None) -> Any:
-    from cardroom.roles import Role
+    from cardroom.core.roles import Role
     from tests.factories import make_user
 
     return make_user(username="td", role=Role.DIRECTOR)
@@ -264,7 +264,7 @@ def director(db: None) -> Any:
 
 @pytest.fixture
 def staff(db: None) -> Any:
-    from cardroom.roles import Role
+    from cardroom.core.roles import Role
     from tests.factories import make_user
 
     return make_user(username="staffer", role=Role.STAFF)

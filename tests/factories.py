@@ -4,8 +4,8 @@ from typing import Any
 
 from django.contrib.auth.models import Group, User
 
-from cardroom.models import Table
-from cardroom.roles import Role
+from cardroom.core.roles import Role
+from cardroom.tables.models import Table
 
 TEST_PASSWORD = "pw-for-tests-123"
 
@@ -34,7 +34,7 @@ def make_table(
 ) -> Table:  # fmt: skip
     """A valid 1/2 no-limit hold'em table through the service (history included), whose draw
     for the first button goes to the lowest seat (``button_seed`` None: the table's own)."""
-    from cardroom.services import create_table
+    from cardroom.tables.services import create_table
 
     if by is None:
         by = User.objects.filter(username="factory").first() or make_user(
@@ -56,7 +56,7 @@ def make_hand(
     stacks: dict[int, int] | None = None,
 ) -> Any:  # fmt: skip
     """A hand dealt through the service (1/2 no-limit, three players of 200 by default)."""
-    from cardroom.services import start_hand
+    from cardroom.tables.services import start_hand
 
     table = table or make_table(number=9)
     by = by or User.objects.get(username="factory")

@@ -5,7 +5,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from cardroom.api_errors import Conflict
+from cardroom.core.api_errors import Conflict
 
 
 def run_at_once(

@@ -200,9 +200,9 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     pages do."""
     from django.core.management import call_command
 
-    from cardroom.roles import Role
-    from cardroom.ruling_services import log_ruling
-    from cardroom.services import (
+    from cardroom.core.roles import Role
+    from cardroom.rulings.services import log_ruling
+    from cardroom.tables.services import (
         record_action,
         start_hand,
         update_table,
@@ -271,7 +271,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     tournament.refresh_from_db()
     # The cash game's waitlist: a list for the table's game, a call-in on it.
-    from cardroom import waitlists
+    from cardroom.waitlists import services as waitlists
 
     game_list = waitlists.open_list(
         variant=table.variant, structure=table.structure, small_blind=table.small_blind,
@@ -281,11 +281,11 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
         game_list=game_list, name=text("player.name"), alias=text("player.alias")[:40],
         source="call_in", by=manager,
     )  # fmt: skip
-    from cardroom.waitlist_tables import create_must_move
+    from cardroom.waitlists.tables import create_must_move
 
     must_move = create_must_move(table=table, main=game_list, by=manager)
     # Two players in the table's seat map: the seat API's seat 4 and a proposal.
-    from cardroom import players
+    from cardroom.seats import services as players
 
     for number, name in ((4, "Ana Ruiz"), (5, "Bo Lind")):
         player = players.find_or_create_player(name=name, by=manager)
@@ -319,8 +319,9 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
 def showdown_table(manager: Any, text: Callable[[str], str]) -> Any:
     """Table 9, three players from its seat map checked down to the showdown: its desk shows
     the showdown's taps (a form no other desk of the world shows)."""
-    from cardroom import players, table_play
-    from cardroom.services import engine_state, record_action
+    from cardroom.seats import services as players
+    from cardroom.tables import play as table_play
+    from cardroom.tables.services import engine_state, record_action
     from tests.factories import make_table
 
     table = make_table(number=9, by=manager, name=text("table.name"))

@@ -14,8 +14,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import DatabaseError, IntegrityError, connection, models, transaction
 
-from cardroom import audit
-from cardroom.models import HandAction, Ruling, RulingKind
+from cardroom.core import audit
+from cardroom.rulings.models import Ruling, RulingKind
+from cardroom.tables.models import HandAction
 from tests.factories import make_hand
 
 pytestmark = pytest.mark.django_db
@@ -24,11 +25,12 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     """A row in every audit log, each written by its service."""
-    from cardroom.ruling_services import log_ruling
-    from cardroom.services import record_action, void_last_action
+    from cardroom.rulings.services import log_ruling
+    from cardroom.tables.services import record_action, void_last_action
     from rules.services import create_house_rule
     from tests.tournaments.factories import make_tournament
-    from tournaments import balance_checks, clock, director_seats, draw_services, eliminations
+    from tournaments import balance_checks, director_seats, draw_services, eliminations
+    from tournaments.clock import services as clock
     from tournaments.models import EntrantStatus
 
     house = create_house_rule(by=floor_manager, title="Phones", text="No phones at the table.")
@@ -54,7 +56,8 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     balance_checks.check_balance(tournament_id=tournament.pk)
     clock.start_clock(tournament=tournament, by=director)
     # The cash game: a player seated with a buy-in, one waiting on a list.
-    from cardroom import players, waitlists
+    from cardroom.seats import services as players
+    from cardroom.waitlists import services as waitlists
     from tests.factories import make_table
 
     table = make_table(number=11)
@@ -113,7 +116,7 @@ def test_the_ruling_form_refuses_a_forged_kind(persona_client: Any, world: dict[
 
 
 def test_the_ruling_service_refuses_a_forged_kind(director: Any, world: dict[str, Any]) -> None:
-    from cardroom.ruling_services import log_ruling
+    from cardroom.rulings.services import log_ruling
 
     with pytest.raises(ValidationError) as caught:
         log_ruling(
@@ -272,7 +275,7 @@ def test_every_column_of_an_audit_log_is_in_its_chain_or_deliberately_outside(la
 
 
 def test_every_append_only_model_declares_a_chain() -> None:
-    from cardroom.append_only import AppendOnly
+    from cardroom.core.append_only import AppendOnly
 
     logs = {m._meta.label for m in apps.get_models() if issubclass(m, AppendOnly)}
     assert logs == set(audit.CHAINS)

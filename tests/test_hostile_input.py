@@ -510,7 +510,7 @@ def current_seq(body: Any, url: str, path: tuple[Any, ...]) -> Any:
     """A hand write's ``expected_seq`` set to its hand's sequence now (unless it is the field
     under test): a stale one is a 409 before any other field is read, and the sweep's own
     writes move the hand on."""
-    from cardroom.models import Hand
+    from cardroom.tables.models import Hand
 
     found = re.match(r"(?:/api/v1)?/hands/([0-9]+)/", url)
     if not found or not isinstance(body, dict) or "expected_seq" not in body:
@@ -622,7 +622,7 @@ def test_the_ruling_filters_take_an_impossible_date(
 def test_desk_stacks_are_bounded_by_the_action_column(
     world: dict[str, Any], clients: Callable[[str], Client]
 ) -> None:
-    from cardroom.desk import MAX_STACK
+    from cardroom.tables.desk import MAX_STACK
 
     manager = clients("floor_manager")
     before = counts()
@@ -641,8 +641,8 @@ def test_a_raise_as_large_as_the_largest_stack_is_stored(
     world: dict[str, Any], clients: Callable[[str], Client]
 ) -> None:
     """The bound is the column's: a hand with two stacks at the bound plays to an all-in."""
-    from cardroom.desk import MAX_STACK
-    from cardroom.models import Hand
+    from cardroom.tables.desk import MAX_STACK
+    from cardroom.tables.models import Hand
     from tests.factories import make_table
 
     client = clients("floor_manager")
@@ -744,7 +744,7 @@ def test_eliminating_with_chips_confirmed_in_unicode_digits_asks_again(
 def test_a_showdown_tap_in_unicode_digits_is_refused_on_the_desk(
     floor_manager: Any, clients: Callable[[str], Client]
 ) -> None:
-    from cardroom.models import Hand
+    from cardroom.tables.models import Hand
     from tests.cardroom.desk_client import check_it_down, deal, post, seat
     from tests.factories import make_table
 
@@ -768,7 +768,7 @@ def test_an_out_of_turn_action_for_a_seat_not_dealt_in_is_refused_with_its_rule(
     world: dict[str, Any], clients: Callable[[str], Client]
 ) -> None:
     """``KeyError`` in the engine's ``_hold``: seat 7 is not at the hand (seats 1 to 3)."""
-    from cardroom.models import Hand
+    from cardroom.tables.models import Hand
 
     hand = Hand.objects.get(pk=world["hand"])
     client = clients("floor_manager")

@@ -6,7 +6,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from cardroom.models import Table
+from cardroom.tables.models import Table
 
 pytestmark = pytest.mark.django_db
 

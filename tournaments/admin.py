@@ -3,7 +3,7 @@ pages and the API), which lock, record and commit; the admin is for looking."""
 
 from django.contrib import admin
 
-from cardroom.read_only_admin import ReadOnlyAdmin, ReadOnlyInline
+from cardroom.core.read_only_admin import ReadOnlyAdmin, ReadOnlyInline
 from tournaments.models import (
     BalanceCheck,
     Draw,

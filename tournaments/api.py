@@ -2,7 +2,7 @@
 
 Reads for every floor role, writes for tournament directors. A refusal by the seating rules is
 422 ``{"error": {"code", "message", "citations", "edition"}}``; a draw or balancing check made
-stale by another change is 409 (both answered by ``cardroom/api_errors.py``). The bodies are in
+stale by another change is 409 (both answered by ``cardroom/core/api_errors.py``). The bodies are in
 ``tournaments/serializers.py``.
 """
 
@@ -21,18 +21,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.models import Table
-from cardroom.request_types import AuthenticatedApiRequest
-from cardroom.roles import READERS, Role, role_permission
+from cardroom.core.request_types import AuthenticatedApiRequest
+from cardroom.core.roles import READERS, Role, role_permission
+from cardroom.tables.models import Table
 from tournaments import (
     balance_checks,
-    clock,
     director_seats,
     draw_services,
     eliminations,
     setup,
     table_hands,
 )
+from tournaments.clock import services as clock
 from tournaments.models import (
     BalanceCheck,
     Draw,

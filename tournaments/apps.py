@@ -10,7 +10,7 @@ class TournamentsConfig(AppConfig):
         # name, through tournaments.scheduling, and never import them). A table's settings
         # never strand the tournament playing there: the tables' service is below the
         # tournaments and only runs the check it is given.
-        from cardroom.services import TABLE_CHANGE_CHECKS
+        from cardroom.tables.services import TABLE_CHANGE_CHECKS
         from tournaments import tasks  # noqa: F401
         from tournaments.table_hands import refuse_stranding_the_tournament
 

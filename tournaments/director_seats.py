@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.reasons import clean_reason
+from cardroom.core.reasons import clean_reason
 from tournaments.draws.errors import (
     SPECIAL_NEEDS,
     DrawError,

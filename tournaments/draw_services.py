@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from cardroom import audit
+from cardroom.core import audit
 from tournaments.draws.breaks import (
     seat_cards_for_break,
     tables_needed,
@@ -496,7 +496,7 @@ def _insert(model: type[models.Model], rows: list[dict[str, Any]]) -> None:
     are not plain numbers or text are prepared by their field, as the ORM would."""
     if not rows:
         return
-    if model._meta.label in audit.CHAINS:  # an audit log: each row chained (cardroom/audit.py)
+    if model._meta.label in audit.CHAINS:  # an audit log: each row chained (cardroom/core/audit.py)
         audit.link_rows(model, rows)
     meta = model._meta
     fields = [cast("models.Field[Any, Any]", meta.get_field(name)) for name in rows[0]]  # concrete

@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.numbers import grouped
-from cardroom.reasons import clean_reason
+from cardroom.core.numbers import grouped
+from cardroom.core.reasons import clean_reason
 from tournaments.draws.errors import (
     DrawError,
 )

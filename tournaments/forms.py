@@ -7,9 +7,9 @@ from typing import Any, cast
 
 from django import forms
 
-from cardroom.models import Table
-from cardroom.reasons import REASON_MAX
-from cardroom.table_choices import Structure, TableKind, Variant, desk_variant_choices
+from cardroom.core.reasons import REASON_MAX
+from cardroom.tables.choices import Structure, TableKind, Variant, desk_variant_choices
+from cardroom.tables.models import Table
 from tournaments.models import (
     BalancingPolicy,
     Entrant,

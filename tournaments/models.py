@@ -16,8 +16,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 
-from cardroom.append_only import AppendOnly, AppendOnlyQuerySet, chain_unique
-from cardroom.table_choices import Structure, Variant, choice_check
+from cardroom.core.append_only import AppendOnly, AppendOnlyQuerySet, chain_unique
+from cardroom.tables.choices import Structure, Variant, choice_check
 
 #: The rulebook edition every seating reference is written against.
 RULEBOOK_EDITION = "TDA 2024"
@@ -39,7 +39,7 @@ class BalancingPolicy(models.TextChoices):
 
 
 class TournamentAnte(models.TextChoices):
-    """Who pays a level's ante (the values of ``cardroom.table_choices.AnteType``; a level
+    """Who pays a level's ante (the values of ``cardroom.tables.choices.AnteType``; a level
     with no ante has none either way)."""
 
     EACH = "each", "Per player: every player antes"

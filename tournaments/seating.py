@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from django.db.models import Count, Q, QuerySet
 
-from cardroom.models import Hand, HandStatus
+from cardroom.tables.models import Hand, HandStatus
 from tournaments.draws.balancing import SeatedPlayer
 from tournaments.draws.errors import ALTERNATES_AND_LATE_ENTRIES, FINAL_TABLE_SIZE, DrawError
 from tournaments.draws.positions import seats_between_button_and_small_blind

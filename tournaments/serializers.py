@@ -1,5 +1,5 @@
 """The tournaments API's bodies: what it answers (``...Serializer``) and what it reads
-(``...InSerializer``), and the refusal shape it documents (``cardroom/api_errors.py`` answers
+(``...InSerializer``), and the refusal shape it documents (``cardroom/core/api_errors.py`` answers
 it). The views are in ``tournaments/api.py``."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
-from cardroom.reasons import REASON_MAX
-from cardroom.table_choices import Structure, Variant, desk_variant_choices
-from tournaments.clock_reading import level_dict, read_clock
+from cardroom.core.reasons import REASON_MAX
+from cardroom.tables.choices import Structure, Variant, desk_variant_choices
+from tournaments.clock.reading import level_dict, read_clock
 from tournaments.models import (
     BalanceCheck,
     BalancingPolicy,

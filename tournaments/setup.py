@@ -12,9 +12,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 
-from cardroom.models import Table
-from cardroom.seat_models import name_key
-from cardroom.table_choices import Structure, TableKind, Variant, variant_refusal
+from cardroom.seats.models import name_key
+from cardroom.tables.choices import Structure, TableKind, Variant, variant_refusal
+from cardroom.tables.models import Table
 from tournaments.draws.breaks import (
     default_break_order,
 )

@@ -25,7 +25,7 @@ The TDA texts behind the last three are not in the bundled books, so Cardroom wr
 procedure down (the CR book's TP section, ``rules/rulebooks/procedures.toml``) and cites that.
 
 Locking: every write takes the tournament row first (``seating.lock_tournament``, as every seating
-change does), then the room table or the hand (``cardroom.services``): an elimination at the
+change does), then the room table or the hand (``cardroom.tables.services``): an elimination at the
 desk and a balancing move or a table break are served one after the other, never deadlocked.
 A player dealt into a hand not yet settled is not moved or put out (``seating.refuse_if_in_hand``).
 """
@@ -42,20 +42,16 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, QuerySet
 
-from cardroom import services
-from cardroom.api_errors import Conflict
-from cardroom.cash_hands import draw_words, proposal_version
-from cardroom.models import Hand, HandStatus, Table
-from cardroom.reasons import clean_reason
-from cardroom.table_choices import (
-    Structure,
-    default_raise_cap,
-    smallest_chip_in_play,
-)
+from cardroom.core.api_errors import Conflict
+from cardroom.core.reasons import clean_reason
+from cardroom.seats.hands import draw_words, proposal_version
+from cardroom.tables import services
+from cardroom.tables.choices import Structure, default_raise_cap, smallest_chip_in_play
+from cardroom.tables.models import Hand, HandStatus, Table
 from rules.engine import citations
 from rules.engine.errors import BadInput
 from rules.engine.rotation import Plan, Previous, SeatState, plan_next_hand
-from tournaments.clock_reading import level_dict, read_clock
+from tournaments.clock.reading import level_dict, read_clock
 from tournaments.draws.errors import DrawError
 from tournaments.eliminations import advance_hand_for_hand, eliminate_locked
 from tournaments.models import (
@@ -105,7 +101,7 @@ def tournament_table_for(table: Table) -> TournamentTable | None:
 
 def refuse_stranding_the_tournament(table: Table, changes: dict[str, Any]) -> None:
     """A room table a tournament plays at keeps its kind and at least the tournament's seats
-    until the tournament is done there (``cardroom.services.TABLE_CHANGE_CHECKS``)."""
+    until the tournament is done there (``cardroom.tables.services.TABLE_CHANGE_CHECKS``)."""
     playing = tournament_table_for(table)
     if playing is None:
         return

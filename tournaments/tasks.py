@@ -12,7 +12,8 @@ from celery import shared_task
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from tournaments import balance_checks, clock
+from tournaments import balance_checks
+from tournaments.clock import services as clock
 from tournaments.models import ClockState, Level, Tournament
 from tournaments.scheduling import ADVANCE_CLOCK, ADVANCE_CLOCKS, CHECK_BALANCE
 

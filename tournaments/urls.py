@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from tournaments import clock_views, views
+from tournaments import views
+from tournaments.clock import views as clock_views
 
 app_name = "tournaments"
 

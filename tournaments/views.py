@@ -22,10 +22,10 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
-from cardroom.navigation import redirect_to
-from cardroom.parsers import whole_number
-from cardroom.request_types import AuthenticatedRequest, HtmxRequest
-from cardroom.roles import READERS, Role, role_required
+from cardroom.core.navigation import redirect_to
+from cardroom.core.parsers import whole_number
+from cardroom.core.request_types import AuthenticatedRequest, HtmxRequest
+from cardroom.core.roles import READERS, Role, role_required
 from tournaments import (
     balance_checks,
     director_seats,
@@ -34,7 +34,7 @@ from tournaments import (
     setup,
     table_hands,
 )
-from tournaments.clock_reading import read_clock
+from tournaments.clock.reading import read_clock
 from tournaments.draws.errors import DrawError
 from tournaments.forms import (
     AnteTypeForm,

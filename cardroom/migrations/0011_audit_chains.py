@@ -4,7 +4,7 @@ from django.apps.registry import Apps
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db import migrations
 
-from cardroom.audit import chain_existing
+from cardroom.core.audit import chain_existing
 
 
 def drop_rulings_triggers(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:

@@ -1,10 +1,10 @@
 """Every audit log is append-only in the database (UPDATE, DELETE and, on
-PostgreSQL, TRUNCATE refused; ``cardroom/audit.py``), and one row per ``prev_hash`` in a stream
+PostgreSQL, TRUNCATE refused; ``cardroom/core/audit.py``), and one row per ``prev_hash`` in a stream
 so two writers can never fork a chain."""
 
 from django.db import migrations, models
 
-from cardroom.audit import AppendOnlyTriggers
+from cardroom.core.audit import AppendOnlyTriggers
 
 
 class Migration(migrations.Migration):

@@ -5,7 +5,7 @@ made again around it (SQLite rebuilds the table to add a column with a default).
 
 from django.db import migrations, models
 
-from cardroom.audit import ReinstallAppendOnlyTriggers
+from cardroom.core.audit import ReinstallAppendOnlyTriggers
 
 
 class Migration(migrations.Migration):

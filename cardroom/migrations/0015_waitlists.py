@@ -9,7 +9,7 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
-from cardroom.audit import AppendOnlyTriggers
+from cardroom.core.audit import AppendOnlyTriggers
 
 
 class Migration(migrations.Migration):

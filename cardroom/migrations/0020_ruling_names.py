@@ -6,7 +6,7 @@ default)."""
 
 from django.db import migrations, models
 
-from cardroom.audit import ReinstallAppendOnlyTriggers
+from cardroom.core.audit import ReinstallAppendOnlyTriggers
 
 
 class Migration(migrations.Migration):

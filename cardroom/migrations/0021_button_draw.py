@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import migrations, models
 
-import cardroom.models
+import cardroom.tables.models
 
 
 def seed_each_table(apps: Any, schema_editor: Any) -> None:
@@ -30,7 +30,7 @@ class Migration(migrations.Migration):
             model_name="table",
             name="button_seed",
             field=models.CharField(
-                default=cardroom.models.new_button_seed, editable=False, max_length=64
+                default=cardroom.tables.models.new_button_seed, editable=False, max_length=64
             ),
         ),
         migrations.RunPython(seed_each_table, migrations.RunPython.noop, elidable=False),

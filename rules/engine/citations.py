@@ -80,7 +80,7 @@ BIG_BLIND_ANTE = "CR-DM.2"  # posted by the big blind after the blind; dead mone
 TOURNAMENT_DEALT_IN = "CR-TP.1"  # every seated player is dealt in, present or not
 NEW_LEVEL_NEXT_HAND = "CR-TP.2"  # the clock's level when dealt; no deal in a break
 SAME_HAND_BUSTS = "CR-TP.3"  # more chips at the start of the hand: the better place
-# The games a table may be set up for (cardroom/table_choices.py: DESK_VARIANTS).
+# The games a table may be set up for (cardroom/tables/choices.py: DESK_VARIANTS).
 GAMES_AT_THE_DESK = "CR-GM.1"  # button games with blinds and four rounds: hold'em, Omaha
 
 ALL = frozenset(

@@ -58,7 +58,7 @@ HANDS = (
     ("raise", "fold", "call", "bet", "call", "check", "check", "check", "check"),
     ("raise", "call", "call", "check", "check", "bet", "fold", "fold"),
 )
-USERS = {  # username: role (cardroom.roles.Role values)
+USERS = {  # username: role (cardroom.core.roles.Role values)
     "shift-floor": "Staff",
     "shift-clock": "Staff",
     "shift-manager": "Floor manager",
@@ -92,7 +92,7 @@ def seed(*, level_seconds: int) -> int:
     from django.contrib.auth.models import Group, User
     from django.core.management import call_command
 
-    from cardroom.services import create_table
+    from cardroom.tables.services import create_table
     from rules.models import Rule
 
     if not Rule.objects.exists():
@@ -117,8 +117,8 @@ def new_tournament(*, level_seconds: int) -> int:
     """A freezeout of 18 on the three room tables, seats drawn, the clock running."""
     from django.contrib.auth.models import User
 
-    from cardroom.models import Table
-    from tournaments.clock import start_clock
+    from cardroom.tables.models import Table
+    from tournaments.clock.services import start_clock
     from tournaments.draw_services import draw_initial_seating
     from tournaments.models import Tournament
     from tournaments.setup import create_tournament, register_entrants
@@ -148,7 +148,7 @@ def clock_to_show(
     for it. None when the clock is not running."""
     from django.utils import timezone
 
-    from tournaments.clock_reading import read_clock
+    from tournaments.clock.reading import read_clock
 
     now = timezone.now()
     reading = read_clock(tournament, levels, now)
@@ -190,8 +190,8 @@ STREET_WORDS = {"preflop": r"pre-?flop", "flop": "flop", "turn": "turn", "river"
 def card_expectation(number: int) -> tuple[str, list[re.Pattern[str]], list[re.Pattern[str]]]:
     """What the floor's card for room table ``number`` must show now: (a description, patterns
     that must match its text, patterns that must not)."""
-    from cardroom.models import HandStatus, Table
-    from cardroom.services import engine_state
+    from cardroom.tables.models import HandStatus, Table
+    from cardroom.tables.services import engine_state
     from rules.engine.state import snapshot
     from tournaments.models import SeatAssignment, TournamentTable
 
@@ -484,7 +484,7 @@ class Shift:
 
     def hand_steps(self, desk: str, number: int) -> Iterator[None]:
         """Deal and play one full hand at ``number`` on ``desk``, one step per ``next()``."""
-        from cardroom.models import Table
+        from cardroom.tables.models import Table
 
         page = self.pages[desk]
         script = HANDS[self.hands_dealt[number] % len(HANDS)]
@@ -505,7 +505,7 @@ class Shift:
         self.record.counts["hands played"] += 1
 
     def live_hand(self, table: Any) -> Any:
-        from cardroom.models import HandStatus
+        from cardroom.tables.models import HandStatus
 
         return table.hands.filter(state=HandStatus.IN_PROGRESS).first()
 
@@ -563,7 +563,7 @@ class Shift:
     def log_ruling(self) -> None:
         from playwright.sync_api import expect
 
-        from cardroom.models import Ruling
+        from cardroom.rulings.models import Ruling
 
         number = CASH_TABLES[self.record.counts["rulings"] % len(CASH_TABLES)]
         page = self.pages["director"]
@@ -687,7 +687,7 @@ class Shift:
     def check_clock(self, wait_for_change: float) -> None:
         """Both clock pages show the level the clock is at; when the level runs out within
         ``wait_for_change`` seconds, wait for it and time the new level's appearance."""
-        from tournaments.clock_reading import level_names
+        from tournaments.clock.reading import level_names
         from tournaments.models import Tournament
 
         tournament = Tournament.objects.get(pk=self.tournament_id)

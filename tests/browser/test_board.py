@@ -25,12 +25,12 @@ ONE_CHANGE_MS = 9_000
 def room(floor_manager: Any, director: Any) -> Iterator[dict[str, Any]]:
     from django.db.models import F
 
-    from cardroom.models import Player
-    from cardroom.players import find_or_create_player, seat_player
-    from cardroom.waitlist_models import GameList, WaitlistEntry
+    from cardroom.seats.models import Player
+    from cardroom.seats.services import find_or_create_player, seat_player
+    from cardroom.waitlists.models import GameList, WaitlistEntry
     from tests.factories import make_table
     from tests.tournaments.factories import make_tournament
-    from tournaments.clock import start_clock
+    from tournaments.clock.services import start_clock
     from tournaments.models import Tournament
 
     small = make_table(number=4, seats=9)
@@ -84,7 +84,7 @@ def game(page: Page, label: str) -> Any:
 def test_the_tv_follows_a_seat_change_by_itself(
     live_server: Any, browser: Any, room: dict[str, Any]
 ) -> None:
-    from cardroom.players import find_or_create_player, seat_player
+    from cardroom.seats.services import find_or_create_player, seat_player
 
     SHOTS.mkdir(exist_ok=True)
     page, errors = open_board(browser, live_server.url, {"width": 1366, "height": 900})
@@ -161,8 +161,8 @@ def test_a_forty_character_alias_stays_in_its_card_on_a_phone(
 ) -> None:
     """The kiosk takes an alias of 40 characters with no space: it wraps inside its card, and
     the phone never scrolls sideways (it made the page 439 px wide at 390)."""
-    from cardroom.models import Player
-    from cardroom.waitlist_models import GameList, WaitlistEntry
+    from cardroom.seats.models import Player
+    from cardroom.waitlists.models import GameList, WaitlistEntry
 
     alias = "TheExtraordinarilyLongAliasWithoutSpaces"
     assert len(alias) == 40

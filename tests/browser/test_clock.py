@@ -40,7 +40,7 @@ def running_at(director: Any, *, seconds_in: float, entrants: int = 9) -> Any:
     from django.db.models import F
 
     from tests.tournaments.factories import make_tournament
-    from tournaments.clock import start_clock
+    from tournaments.clock.services import start_clock
     from tournaments.models import Tournament
 
     tournament = make_tournament(
@@ -56,7 +56,7 @@ def running_at(director: Any, *, seconds_in: float, entrants: int = 9) -> Any:
 def server_seconds_left(tournament: Any) -> float:
     from django.utils import timezone
 
-    from tournaments.clock_reading import read_clock
+    from tournaments.clock.reading import read_clock
     from tournaments.models import Tournament
 
     fresh = Tournament.objects.get(pk=tournament.pk)
@@ -76,7 +76,7 @@ def open_display(page: Any, live_server: Any, tournament: Any) -> None:
 def test_the_room_display_shows_the_level_and_the_room_facts_without_navigation(
     login_page: Any, director: Any, staff: Any, live_server: Any
 ) -> None:
-    from tournaments.clock import pause_clock
+    from tournaments.clock.services import pause_clock
     from tournaments.models import Entrant, EntrantStatus
 
     tournament = running_at(director, seconds_in=1200 + 300)  # Level 2, 15 minutes left
@@ -183,7 +183,7 @@ def test_the_level_after_a_break_is_numbered_on_from_the_level_before_it(
 def test_the_display_reconnects_by_itself_after_the_network_drops(
     login_page: Any, director: Any, staff: Any, live_server: Any
 ) -> None:
-    from tournaments.clock import advance_level
+    from tournaments.clock.services import advance_level
 
     tournament = running_at(director, seconds_in=60)
     page = login_page("staffer")
@@ -313,7 +313,7 @@ def test_the_room_display_fits_the_screen_with_nothing_below_the_fold(
     fullest state too (paused, hand-for-hand, the long next level of a big-blind ante), the
     bottom row (players left, average stack) and Full screen inside the window, the big clock
     as large as the space left (it was 1190 px tall at 1920x1080)."""
-    from tournaments.clock import pause_clock, resume_clock
+    from tournaments.clock.services import pause_clock, resume_clock
     from tournaments.models import Level, Tournament
 
     tournament = running_at(director, seconds_in=1200 + 300)  # Level 2, 15 minutes left
@@ -351,7 +351,7 @@ def test_a_tv_opens_the_room_display_from_its_link_without_a_log_in(
     """The director copies the TV link from the clock page; a TV with nobody logged in opens
     it, follows the clock through its polls, and a touch turns the sound on and its note off."""
     from tests.conftest import between_requests
-    from tournaments.clock import advance_level
+    from tournaments.clock.services import advance_level
 
     tournament = running_at(director, seconds_in=60)
     page = login_page("td")

@@ -17,8 +17,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_a_refused_deal_under_debug_keeps_the_desk_and_a_clean_console(
     login_page: Any, director: Any, live_server: Any, settings: Any
 ) -> None:
-    from cardroom.models import Table
-    from cardroom.table_removal import delete_table
+    from cardroom.tables.models import Table
+    from cardroom.tables.removal import delete_table
     from tests.factories import make_table
 
     settings.DEBUG = True  # the live server renders with it, as under ``make run``

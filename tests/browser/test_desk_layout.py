@@ -17,7 +17,7 @@ SHOTS = Path("/tmp/cardroom-desk-shots")
 
 
 def seated_table(director: Any) -> Any:
-    from cardroom import players
+    from cardroom.seats import services as players
     from tests.factories import make_table
 
     table = make_table(number=5, seats=6)
@@ -37,7 +37,7 @@ def box(page: Any, selector: str) -> dict[str, float]:
 def test_the_seat_map_is_beside_the_hand_not_under_its_log(
     login_page: Any, director: Any, live_server: Any, size: tuple[int, int]
 ) -> None:
-    from cardroom import cash_hands
+    from cardroom.seats import hands as cash_hands
 
     width, height = size
     table = seated_table(director)
@@ -86,7 +86,7 @@ def test_opening_seat_a_player_moves_nothing_else_on_the_desk(
 def test_the_chip_readers_reading_goes_in_as_the_action_with_one_press(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
-    from cardroom import cash_hands
+    from cardroom.seats import hands as cash_hands
 
     table = seated_table(director)
     hand = cash_hands.deal_next_hand(table=table, by=director, straddle=False)

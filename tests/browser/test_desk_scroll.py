@@ -30,8 +30,8 @@ def settled(page: Any) -> None:
 def test_a_hand_keyed_with_nine_seated_keeps_the_hand_in_view(
     login_page: Any, director: Any, live_server: Any, size: tuple[int, int]
 ) -> None:
-    from cardroom import players
-    from cardroom.models import Hand
+    from cardroom.seats import services as players
+    from cardroom.tables.models import Hand
     from tests.factories import make_table
 
     width, height = size
@@ -76,8 +76,8 @@ def test_seat_map_forms_keep_the_focus_and_show_their_refusal_beside_them(
     """Between hands: after seating a player the focus is on the next
     open seat, not Deal (a second Enter must not deal); a refused Add chips keeps its form
     open with the amount, the refusal beside it on screen, the focus in the box."""
-    from cardroom import players
-    from cardroom.models import Hand
+    from cardroom.seats import services as players
+    from cardroom.tables.models import Hand
     from tests.factories import make_table
 
     table = make_table(number=7, seats=9, min_buy_in=2000, max_buy_in=20000)
@@ -124,8 +124,9 @@ def test_an_open_seat_form_holds_only_the_seat_map_and_folded_seats_stay_legible
     another device enters actions: the hand (to act, pot) keeps following, the box stays
     open with the amount and the focus; closed, the seat map catches up. A folded seat
     is drawn at full opacity (its text keeps its contrast)."""
-    from cardroom import cash_hands, players
-    from cardroom.services import engine_state, record_action
+    from cardroom.seats import hands as cash_hands
+    from cardroom.seats import services as players
+    from cardroom.tables.services import engine_state, record_action
     from tests.conftest import between_requests
     from tests.factories import make_table
 
@@ -167,8 +168,9 @@ def test_a_full_table_fits_1366x900_without_scrolling(
 ) -> None:
     """Nine seated, the desk opened afresh at 1366x900: the action buttons
     during the hand, and at showdown the taps and Push, are on screen without scrolling."""
-    from cardroom import cash_hands, players
-    from cardroom.services import engine_state, record_action
+    from cardroom.seats import hands as cash_hands
+    from cardroom.seats import services as players
+    from cardroom.tables.services import engine_state, record_action
     from rules.engine.state import legal_options
     from tests.factories import make_table
 

@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def seated_table(director: Any, names: tuple[str, ...] = ("Ana Ruiz", "Bo Chen", "Cy Diaz")) -> Any:
-    from cardroom import players
+    from cardroom.seats import services as players
     from tests.factories import make_table
 
     table = make_table(number=5, seats=6)
@@ -26,8 +26,8 @@ def seated_table(director: Any, names: tuple[str, ...] = ("Ana Ruiz", "Bo Chen",
 
 def to_showdown(table: Any, director: Any) -> Any:
     """Deal the proposal and call or check it down: the hand waits for the taps."""
-    from cardroom import cash_hands
-    from cardroom.services import engine_state, record_action
+    from cardroom.seats import hands as cash_hands
+    from cardroom.tables.services import engine_state, record_action
     from rules.engine.state import legal_options
 
     hand = cash_hands.deal_next_hand(table=table, by=director, straddle=False)
@@ -72,8 +72,8 @@ def test_enter_on_a_showdown_tap_does_nothing_and_p_pushes_from_the_tap(
 def test_a_second_device_sees_seat_changes_between_hands_and_before_the_first(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
-    from cardroom import players
-    from cardroom.models import TableSeat
+    from cardroom.seats import services as players
+    from cardroom.seats.models import TableSeat
 
     table = seated_table(director)
     page = login_page("td")
@@ -105,8 +105,9 @@ def test_after_a_push_the_next_deal_is_on_screen_at_1024x768_with_nine_seated(
 ) -> None:
     """A laptop's 1024x768, nine players. Pushing the pot swaps the award in; the
     next hand's Deal must be on screen without scrolling (the dealer's next press)."""
-    from cardroom import cash_hands, players
-    from cardroom.services import engine_state, record_action
+    from cardroom.seats import hands as cash_hands
+    from cardroom.seats import services as players
+    from cardroom.tables.services import engine_state, record_action
     from tests.factories import make_table
 
     table = make_table(number=7, seats=9, min_buy_in=2000, max_buy_in=20000)
@@ -148,8 +149,8 @@ def test_a_corrected_deal_shows_the_hands_header_and_its_correction_at_1024x768(
     """The dealer scrolls down to Correct, corrects the button with a reason and deals: the
     new hand's header (with the correction and its reason) and the action panel are on
     screen, not scrolled past."""
-    from cardroom import players
-    from cardroom.models import Hand
+    from cardroom.seats import services as players
+    from cardroom.tables.models import Hand
     from tests.factories import make_table
 
     table = make_table(number=7, seats=9, min_buy_in=2000, max_buy_in=20000)
@@ -182,7 +183,7 @@ def test_enter_in_the_name_box_does_not_seat_a_player_for_a_buy_in_nobody_typed(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
     """The buy-in starts empty and required, so Enter in the name box stops there."""
-    from cardroom.models import TableSeat
+    from cardroom.seats.models import TableSeat
 
     table = seated_table(director)
     page = login_page("td")
@@ -224,7 +225,7 @@ def test_a_refused_seat_form_keeps_what_was_typed_with_the_reason_in_its_row(
     else got there first") and a name of spaces: the reason is in the seat's row, not at the
     top of the desk off screen, in the page's words ("Player: ...", never "name: ..."), and
     the focus is on the Player box, with what was typed."""
-    from cardroom import players
+    from cardroom.seats import services as players
     from tests.factories import make_table
 
     table = seated_table(director)

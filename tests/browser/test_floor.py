@@ -75,7 +75,7 @@ class Floor:
 
 def start_tournament(director: Any) -> Any:
     from tests.tournaments.factories import make_tournament
-    from tournaments.clock import start_clock
+    from tournaments.clock.services import start_clock
     from tournaments.draw_services import draw_initial_seating
 
     tournament = make_tournament(
@@ -92,8 +92,8 @@ def seated_at(tournament: Any, number: int) -> int:
 
 
 def act(hand: Any, by: Any, seat: int, action: str) -> None:
-    from cardroom.models import Hand
-    from cardroom.services import record_action
+    from cardroom.tables.models import Hand
+    from cardroom.tables.services import record_action
 
     hand = Hand.objects.get(pk=hand.pk)
     record_action(hand=hand, by=by, expected_seq=hand.seq, seat=seat, action=action)
@@ -107,11 +107,11 @@ def test_open_floor_pages_follow_every_change_within_one_poll(
     from django.core.management import call_command
     from django.utils import timezone
 
-    from cardroom.models import Hand, Table
-    from cardroom.ruling_services import log_ruling
-    from cardroom.services import set_table_status, start_hand
+    from cardroom.rulings.services import log_ruling
+    from cardroom.tables.models import Hand, Table
+    from cardroom.tables.services import set_table_status, start_hand
     from tests.factories import make_table
-    from tournaments.clock import advance_level
+    from tournaments.clock.services import advance_level
     from tournaments.eliminations import eliminate_player
 
     call_command("load_rulebook", verbosity=0)
@@ -179,7 +179,7 @@ def test_open_floor_pages_follow_every_change_within_one_poll(
 def test_a_filter_chosen_on_the_page_gets_no_card_it_does_not_show(
     live_server: Any, browser: Any, floor_manager: Any, staff: Any
 ) -> None:
-    from cardroom.services import set_table_status, start_hand, update_table
+    from cardroom.tables.services import set_table_status, start_hand, update_table
     from tests.factories import make_table
 
     tables = {n: make_table(number=n, by=floor_manager) for n in (1, 2, 3)}
@@ -210,7 +210,7 @@ def test_a_filter_chosen_on_the_page_gets_no_card_it_does_not_show(
 def test_a_floor_page_recovers_by_itself_after_failed_polls(
     live_server: Any, browser: Any, floor_manager: Any, staff: Any
 ) -> None:
-    from cardroom.services import start_hand
+    from cardroom.tables.services import start_hand
     from tests.factories import make_table
 
     table = make_table(number=1, by=floor_manager)
@@ -244,7 +244,7 @@ def test_a_floor_page_recovers_by_itself_after_failed_polls(
 def test_focus_stays_on_a_card_the_poll_changes(
     live_server: Any, browser: Any, floor_manager: Any
 ) -> None:
-    from cardroom.services import start_hand
+    from cardroom.tables.services import start_hand
     from tests.factories import make_table
 
     table = make_table(number=1, by=floor_manager)
@@ -282,7 +282,7 @@ def test_a_room_fits_on_one_screen(
 ) -> None:  # fmt: skip
     """Five cards a row at 1366 px, three at 1024 px, each with the facts a floor person scans
     first; a tournament table shows the tournament's level and who is seated there now."""
-    from cardroom.services import start_hand
+    from cardroom.tables.services import start_hand
     from tests.factories import make_table
 
     for number in range(1, 9):
@@ -368,8 +368,8 @@ def test_closing_a_table_with_players_seated_asks_naming_them(
 ) -> None:
     """Close on a card with players seated asks "Close it anyway?" naming them; only the
     second button closes it; the closed table's desk says so instead of offering a Deal."""
-    from cardroom import players
-    from cardroom.models import Table
+    from cardroom.seats import services as players
+    from cardroom.tables.models import Table
     from tests.factories import make_table
 
     table = make_table(number=2, by=floor_manager)

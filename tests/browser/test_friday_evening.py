@@ -54,7 +54,7 @@ def log_in(browser: Any, base: str, username: str, size: tuple[int, int]) -> tup
 
 
 def seat_everyone(table: Any, by: Any, *, leave_open: tuple[int, ...] = (), prefix: str) -> None:
-    from cardroom import players
+    from cardroom.seats import services as players
 
     for seat in range(1, table.seats + 1):
         if seat not in leave_open:
@@ -71,8 +71,9 @@ def panel(page: Page, label: str) -> Any:
 def test_a_friday_evening_on_the_cash_floor(
     live_server: Any, browser: Any, floor_manager: Any, staff: Any
 ) -> None:
-    from cardroom import players
-    from cardroom.models import TableSeat, WaitlistEntry, WaitlistEvent
+    from cardroom.seats import services as players
+    from cardroom.seats.models import TableSeat
+    from cardroom.waitlists.models import WaitlistEntry, WaitlistEvent
     from tests.factories import make_table
 
     base = live_server.url

@@ -57,7 +57,7 @@ def assert_flat(before: tuple[int, int], after: tuple[int, int], what: str) -> N
 
 
 def nine_seated(director: Any, number: int = 7) -> Any:
-    from cardroom import players
+    from cardroom.seats import services as players
     from tests.factories import make_table
 
     table = make_table(number=number, seats=9, min_buy_in=40, max_buy_in=400)
@@ -181,7 +181,7 @@ def test_someone_else_got_there_first_is_shown_beside_the_action_panel(
 def test_a_double_tap_at_the_desk_enters_one_action_without_a_refusal(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
-    from cardroom.models import Hand
+    from cardroom.tables.models import Hand
 
     table = nine_seated(director, number=9)
     page = login_page("td")
@@ -209,8 +209,8 @@ def watch_polls(page: Any, url_part: str, change: Callable[[int], None], polls: 
 def test_the_polling_pages_stay_flat(
     login_page: Any, director: Any, floor_manager: Any, live_server: Any
 ) -> None:
-    from cardroom import waitlists
-    from cardroom.services import set_table_status
+    from cardroom.tables.services import set_table_status
+    from cardroom.waitlists import services as waitlists
     from tests.browser.test_clock import running_at
     from tests.factories import make_table
 

@@ -17,7 +17,7 @@ def rulebook(transactional_db: None) -> None:
 
 
 def original_ruling(director: Any, *, table: Any = None) -> Any:
-    from cardroom.ruling_services import log_ruling
+    from cardroom.rulings.services import log_ruling
     from tests.factories import make_table
 
     return log_ruling(
@@ -33,7 +33,7 @@ def original_ruling(director: Any, *, table: Any = None) -> Any:
 def test_a_director_amends_a_ruling_keeping_its_citations(
     login_page: Any, director: Any, rulebook: None
 ) -> None:
-    from cardroom.models import Ruling
+    from cardroom.rulings.models import Ruling
 
     original = original_ruling(director)
     page = login_page("td")
@@ -74,8 +74,8 @@ def test_a_director_amends_a_ruling_keeping_its_citations(
 def test_a_floor_manager_picks_the_table_from_a_list_and_the_players_by_name(
     login_page: Any, floor_manager: Any, rulebook: None, live_server: Any
 ) -> None:
-    from cardroom import players
-    from cardroom.models import Ruling
+    from cardroom.rulings.models import Ruling
+    from cardroom.seats import services as players
     from tests.factories import make_table
 
     make_table(number=2, name="Feature")
@@ -107,7 +107,7 @@ def test_a_floor_manager_picks_the_table_from_a_list_and_the_players_by_name(
 def test_a_director_drops_a_citation_when_amending(
     login_page: Any, director: Any, rulebook: None, live_server: Any
 ) -> None:
-    from cardroom.models import Ruling
+    from cardroom.rulings.models import Ruling
 
     original = original_ruling(director)
     page = login_page("td")

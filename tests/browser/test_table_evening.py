@@ -114,7 +114,7 @@ def change(desk: Desk, seat: int, button: str, amount: int | None = None) -> Non
 
 
 def test_an_evening_at_a_cash_table(login_page: Any, director: Any, live_server: Any) -> None:
-    from cardroom.models import SeatEvent
+    from cardroom.seats.models import SeatEvent
     from tests.factories import make_table
 
     make_table(number=5, seats=6, min_buy_in=40, max_buy_in=400)
@@ -243,7 +243,8 @@ class DeadButton:
 
 def test_an_evening_at_a_tournament_table(login_page: Any, director: Any, live_server: Any) -> None:
     from tests.tournaments.factories import make_tournament
-    from tournaments import balance_checks, clock, eliminations
+    from tournaments import balance_checks, eliminations
+    from tournaments.clock import services as clock
     from tournaments.draw_services import draw_initial_seating
     from tournaments.models import Entrant, EntrantStatus, SeatAssignment
 

@@ -65,7 +65,7 @@ def test_the_settings_refuse_stranding_players_and_ask_before_closing(
 ) -> None:
     """Fewer seats than a player sits in is refused on the page naming them, what
     was typed kept; closing asks, naming who is seated, and Close anyway closes."""
-    from cardroom import players
+    from cardroom.seats import services as players
     from tests.factories import make_table
 
     table = make_table(number=4, by=floor_manager, max_buy_in=2000)

@@ -49,8 +49,8 @@ def test_a_poll_crossing_seat_now_ends_in_the_newest_state(
     """A poll leaves with the lists as they are; "Seat now" goes out before it is answered;
     the poll's (older) answer lands first, then the action's. The page shows Ana seated and
     Bo next, and "Seat now" for Bo works (no "Someone else changed this first")."""
-    from cardroom import waitlists
-    from cardroom.models import TableSeat
+    from cardroom.seats.models import TableSeat
+    from cardroom.waitlists import services as waitlists
     from tests.factories import make_table
 
     table = make_table(number=1, by=floor_manager, seats=9)
@@ -114,8 +114,8 @@ def test_after_enter_adds_a_player_the_name_box_has_the_focus(
 ) -> None:
     """The floor types names one after the other: Enter adds (from the Name box or the Alias
     box), and the Name box, empty, has the focus for the next one."""
-    from cardroom import waitlists
-    from cardroom.models import WaitlistEntry
+    from cardroom.waitlists import services as waitlists
+    from cardroom.waitlists.models import WaitlistEntry
 
     waitlists.open_list(
         variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
@@ -146,8 +146,8 @@ def test_enter_in_a_reason_never_takes_a_player_off_the_list(
     with no question. The move comes first, each reason says which it is,
     and Enter in the reason for taking off removes nobody (only the Remove button does);
     Enter in the reason for the move moves."""
-    from cardroom import waitlists
-    from cardroom.models import WaitlistEntry
+    from cardroom.waitlists import services as waitlists
+    from cardroom.waitlists.models import WaitlistEntry
 
     nlhe = waitlists.open_list(
         variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
@@ -190,7 +190,7 @@ def test_after_each_action_the_focus_stays_in_its_panel(
     """After Call next, Seat, Release and Make must-move the focus does not fall to the top
     of the page: it lands on what the action said, in the same panel (the
     notice, announced), and the next Tab carries on from there."""
-    from cardroom import waitlists
+    from cardroom.waitlists import services as waitlists
     from tests.factories import make_table
 
     one = make_table(number=1, by=floor_manager, seats=9)
@@ -239,7 +239,7 @@ def test_after_each_action_the_focus_stays_in_its_panel(
 def test_a_refused_kiosk_name_puts_the_focus_on_the_field_in_error(
     live_server: Any, browser: Any, floor_manager: Any
 ) -> None:
-    from cardroom import waitlists
+    from cardroom.waitlists import services as waitlists
 
     waitlists.open_list(
         variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
@@ -260,7 +260,7 @@ def test_a_poll_keeps_the_focus_on_the_same_control(
 ) -> None:
     """The lists are swapped whole when a poll brings a change: the control that had the
     focus (here Call next) has it again afterwards, not the top of the page."""
-    from cardroom import waitlists
+    from cardroom.waitlists import services as waitlists
     from tests.factories import make_table
 
     one = make_table(number=1, by=floor_manager, seats=9)
@@ -288,8 +288,8 @@ def test_start_table_and_seat_now_ask_each_buy_in_and_keep_what_was_typed(
     and on to Start; Enter in a box starts; a buy-in outside the table's limits is refused
     beside its box, naming the player and the limit, with every box as typed and the focus
     on the one to correct. Seat now the same, for its one player."""
-    from cardroom import waitlists
-    from cardroom.models import TableSeat
+    from cardroom.seats.models import TableSeat
+    from cardroom.waitlists import services as waitlists
     from tests.factories import make_table
 
     one = make_table(number=1, by=floor_manager, seats=9)  # buy-in 40 to 200
@@ -391,7 +391,7 @@ def test_a_long_list_shows_its_first_players_then_page_by_page_and_finds_a_name(
     """A list of 10,000 made a 14.9 MB page: the page shows the first players with
     how many more; Next goes down the list, a poll keeps that part, Find a player finds one
     at their place."""
-    from cardroom import waitlists
+    from cardroom.waitlists import services as waitlists
     from tests.cardroom.test_waitlist_bounds import fill_list
 
     settings.CARDROOM_WAITLIST_PAGE_ROWS = 5
@@ -432,8 +432,8 @@ def test_an_offer_that_runs_out_is_said_lit_and_chimed_at_the_next_poll(
 
     from django.utils import timezone
 
-    from cardroom import waitlists
-    from cardroom.models import WaitlistEntry
+    from cardroom.waitlists import services as waitlists
+    from cardroom.waitlists.models import WaitlistEntry
     from tests.factories import make_table
 
     table = make_table(number=1, by=floor_manager, seats=9)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cardroom.models import Hand, Table
+from cardroom.tables.models import Hand, Table
 
 
 def post(client: Any, url: str, data: dict[str, Any]) -> Any:

@@ -12,8 +12,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from cardroom import board
-from cardroom.models import Player, Table, TableSeat
+from cardroom.screens import board
+from cardroom.seats.models import Player, TableSeat
+from cardroom.tables.models import Table
 from tests.factories import make_hand, make_table
 
 pytestmark = pytest.mark.django_db
@@ -118,8 +119,8 @@ def test_a_voided_hand_does_not_make_a_table_run(fake_clock: FakeClock) -> None:
     with its own seats, never the voided hand's."""
     from django.contrib.auth.models import User
 
-    from cardroom.models import Hand, HandStatus
-    from cardroom.services import void_hand
+    from cardroom.tables.models import Hand, HandStatus
+    from cardroom.tables.services import void_hand
 
     by = User.objects.get_or_create(username="factory")[0]
     table = make_table(
@@ -140,7 +141,7 @@ def test_a_voided_hand_does_not_make_a_table_run(fake_clock: FakeClock) -> None:
 
 
 def wait(game_list: Any, *names: str, status: str = "waiting") -> None:
-    from cardroom.waitlist_models import WaitlistEntry
+    from cardroom.waitlists.models import WaitlistEntry
 
     start = game_list.entries.count()
     for position, name in enumerate(names, start=start + 1):
@@ -151,7 +152,7 @@ def wait(game_list: Any, *names: str, status: str = "waiting") -> None:
 
 
 def game_list(small: int = 1, big: int = 2, label: str = "NLHE 1/2") -> Any:
-    from cardroom.waitlist_models import GameList
+    from cardroom.waitlists.models import GameList
 
     return GameList.objects.create(small_blind=small, big_blind=big, label=label)
 
@@ -323,7 +324,7 @@ def test_tournament_clock_is_the_same_instant_at_every_build(director: Any) -> N
     from django.db.models import F
 
     from tests.tournaments.factories import make_tournament
-    from tournaments.clock import start_clock
+    from tournaments.clock.services import start_clock
     from tournaments.models import Tournament
 
     tournament = make_tournament(by=director, tables=1, entrants=9, name="Friday Turbo")
@@ -347,7 +348,7 @@ def test_tournament_clock_is_the_same_instant_at_every_build(director: Any) -> N
 
 def test_paused_clock_shows_time_left(director: Any) -> None:
     from tests.tournaments.factories import make_tournament
-    from tournaments.clock import pause_clock, start_clock
+    from tournaments.clock.services import pause_clock, start_clock
 
     tournament = make_tournament(by=director, tables=1, entrants=3, name="Paused Event")
     start_clock(tournament=tournament, by=director)
@@ -372,7 +373,7 @@ def test_a_list_change_shows_without_waiting_for_the_shared_cache(
 ) -> None:
     """The waitlists bump the board version: the shared copy is keyed by it, so only this
     process's one-second memo stands between a new name and the board."""
-    from cardroom import waitlists
+    from cardroom.waitlists import services as waitlists
 
     fill(make_table(number=1), 9)
     with django_capture_on_commit_callbacks(execute=True):
@@ -390,7 +391,7 @@ def test_a_list_change_shows_without_waiting_for_the_shared_cache(
 
 
 def test_a_call_in_past_its_deadline_is_not_shown(floor_manager: Any) -> None:
-    from cardroom.waitlist_models import WaitlistEntry
+    from cardroom.waitlists.models import WaitlistEntry
 
     fill(make_table(number=1), 9)
     nl = game_list()
@@ -404,7 +405,7 @@ def test_a_call_in_past_its_deadline_is_not_shown(floor_manager: Any) -> None:
 
 def test_a_seat_map_table_everyone_left_is_not_running(fake_clock: FakeClock) -> None:
     """Its last hand (dealt from the seat map: it has names) is recent, but nobody is there."""
-    from cardroom.services import start_hand
+    from cardroom.tables.services import start_hand
 
     table = make_table(number=2)
     fill(table, 3)
@@ -425,7 +426,7 @@ def test_a_seated_tournament_with_its_clock_stopped_shows_one_state(director: An
     """Seated, clock not started: "Seated" above "Not started", never "Running"; once the
     clock runs the tournament reads "Running"."""
     from tests.tournaments.factories import make_tournament
-    from tournaments.clock import start_clock
+    from tournaments.clock.services import start_clock
     from tournaments.draw_services import draw_initial_seating
 
     tournament = make_tournament(by=director, tables=1, entrants=3, name="Saturday Deepstack")

@@ -14,9 +14,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from cardroom import players, table_play
-from cardroom.models import Hand, Table
-from cardroom.services import engine_state, record_action
+from cardroom.seats import services as players
+from cardroom.tables import play as table_play
+from cardroom.tables.models import Hand, Table
+from cardroom.tables.services import engine_state, record_action
 from rules.engine.button_draw import card_words, draw_for_button, replay_button_draw
 from tests.factories import LOWEST_SEAT_DRAWS_THE_BUTTON, make_table
 

@@ -6,8 +6,11 @@ from typing import Any
 
 import pytest
 
-from cardroom import cash_hands, players, services
-from cardroom.models import Hand, Table, TableSeat
+from cardroom.seats import hands as cash_hands
+from cardroom.seats import services as players
+from cardroom.seats.models import TableSeat
+from cardroom.tables import services
+from cardroom.tables.models import Hand, Table
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

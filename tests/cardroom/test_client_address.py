@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import RequestFactory
 
-from cardroom.client_address import client_address
+from cardroom.core.client_address import client_address
 
 
 def address(forwarded: str | None, remote: str = "10.0.0.1") -> str:

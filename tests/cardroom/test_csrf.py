@@ -10,8 +10,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from cardroom.models import Table
-from cardroom.table_choices import TableStatus
+from cardroom.tables.choices import TableStatus
+from cardroom.tables.models import Table
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

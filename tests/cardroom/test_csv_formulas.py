@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from cardroom.rulings import FORMULA_STARTS, spreadsheet_safe
+from cardroom.rulings.reading import FORMULA_STARTS, spreadsheet_safe
 from tests.factories import make_table
 
 PREFIXES = ("=", "+", "-", "@", "\t", "\r")

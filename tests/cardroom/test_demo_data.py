@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 
-from cardroom.models import Table
+from cardroom.tables.models import Table
 
 pytestmark = pytest.mark.django_db
 

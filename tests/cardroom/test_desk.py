@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.models import Hand
+from cardroom.tables.models import Hand
 from tests.factories import make_hand, make_table
 
 pytestmark = pytest.mark.django_db
@@ -139,7 +139,7 @@ def test_the_ruling_form_offers_the_chip_reader_for_the_hand_in_dispute(
 def play(hand: Any, *steps: tuple[int, str, int | None]) -> None:
     from django.contrib.auth.models import User
 
-    from cardroom.services import record_action
+    from cardroom.tables.services import record_action
 
     by = User.objects.get(username="factory")
     for seat, action, to in steps:
@@ -148,7 +148,7 @@ def play(hand: Any, *steps: tuple[int, str, int | None]) -> None:
 
 
 def log_lines(hand: Any) -> list[str]:
-    from cardroom.desk import desk_view
+    from cardroom.tables.desk import desk_view
 
     hand.refresh_from_db()
     return [line["text"] for line in desk_view(hand)["log"]]
@@ -170,7 +170,7 @@ def test_the_action_log_states_the_amounts_in_the_dealers_words() -> None:
 def test_the_log_says_checks_and_bets_and_words_a_voided_action_as_entered() -> None:
     from django.contrib.auth.models import User
 
-    from cardroom.services import void_last_action
+    from cardroom.tables.services import void_last_action
 
     hand = make_hand()
     play(hand, (1, "call", None), (2, "call", None), (3, "check", None))  # to the flop

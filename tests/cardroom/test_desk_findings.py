@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from cardroom.desk import award_words
-from cardroom.models import Hand, Table
+from cardroom.tables.desk import award_words
+from cardroom.tables.models import Hand, Table
 from tests.cardroom import desk_client
 from tests.cardroom.desk_client import deal, fold_to_the_big_blind, latest, post, to_act
 from tests.factories import make_table
@@ -83,7 +83,7 @@ def test_a_deal_as_proposed_shows_no_correction(persona_client: Any, table: Tabl
 
 
 def test_a_tournament_hands_correction_reads_the_same(director: Any) -> None:
-    from cardroom.desk import correction_words
+    from cardroom.tables.desk import correction_words
 
     hand = Hand(
         button=5,
@@ -125,7 +125,7 @@ def test_the_log_and_the_action_panel_write_amounts_with_thousands_separators(
 
 
 def test_a_held_action_is_worded_with_separators_too() -> None:
-    from cardroom.desk import held_words
+    from cardroom.tables.desk import held_words
     from rules.engine.state import Action, ActionKind
 
     assert held_words(Action(3, ActionKind.RAISE, 12000)) == "raise to 12,000"
@@ -342,7 +342,7 @@ def test_the_seat_forms_buy_in_starts_empty_and_required_with_the_range_beside_i
 
 
 def test_a_stack_typed_wrong_is_corrected_with_a_reason(persona_client: Any, table: Table) -> None:
-    from cardroom.models import SeatEvent, TableSeat
+    from cardroom.seats.models import SeatEvent, TableSeat
 
     client = persona_client("director")
     seat(client, table, 1, "Zed Enter", buy_in=400)

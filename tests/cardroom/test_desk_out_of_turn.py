@@ -5,9 +5,9 @@ from typing import Any
 
 import pytest
 
-from cardroom.desk import desk_view
-from cardroom.models import Hand, HandAction
-from cardroom.services import engine_state, record_action, void_last_action
+from cardroom.tables.desk import desk_view
+from cardroom.tables.models import Hand, HandAction
+from cardroom.tables.services import engine_state, record_action, void_last_action
 from rules.engine.errors import IllegalAction
 from tests.factories import make_hand, make_table
 

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from cardroom.desk import TapError, ranking_from_taps, showdown_from_taps
-from cardroom.models import Hand, Player, SeatEvent, Table, TableSeat
+from cardroom.seats.models import Player, SeatEvent, TableSeat
+from cardroom.tables.desk import TapError, ranking_from_taps, showdown_from_taps
+from cardroom.tables.models import Hand, Table
 from tests.cardroom.desk_client import check_it_down, post, seat, to_act
 from tests.factories import make_hand, make_table
 
@@ -266,7 +267,7 @@ def test_a_deal_from_a_proposal_the_seat_map_has_left_behind_is_a_409(
 def test_the_name_box_suggests_players_the_room_knows_who_are_not_seated(
     persona_client: Any, table: Table, floor_manager: Any
 ) -> None:
-    from cardroom import players
+    from cardroom.seats import services as players
 
     players.find_or_create_player(name="Ana Ruiz", by=floor_manager)
     players.find_or_create_player(name="Dana Ames", by=floor_manager)

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from cardroom.models import Hand, Table, TableSeat
+from cardroom.seats.models import TableSeat
+from cardroom.tables.models import Hand, Table
 from tests.cardroom.desk_client import deal, fold_to_the_big_blind, heads_up, post, seat
 from tests.factories import make_table
 
@@ -113,7 +114,7 @@ def test_the_log_and_the_facts_of_a_hand_with_a_missed_blind_post(
 ) -> None:
     """Seat 1 posts 2 live + 1 dead (CR-BB.3): the log keeps its verbs and amounts, and the
     hand's facts say the pot includes the dead chip."""
-    from cardroom.services import record_action, start_hand
+    from cardroom.tables.services import record_action, start_hand
 
     hand = start_hand(
         table=table,
@@ -166,7 +167,7 @@ def test_why_a_seat_waits_and_no_straddle_offered_heads_up_or_behind_a_dead_smal
 ) -> None:
     """A returning player who would post is held back by the button (CR-BB.6), not by a
     choice to wait for the big blind; the straddle box only where the engine posts one."""
-    from cardroom.seat_words import proposal_view, waiting_words
+    from cardroom.seats.words import proposal_view, waiting_words
 
     client = persona_client("director")
     for number, name in ((1, "Ana Ruiz"), (2, "Bo Chen"), (3, "Cy Diaz")):
@@ -237,7 +238,7 @@ def test_the_desk_replays_the_hand_once_for_its_seats_and_its_showdown(
 ) -> None:
     """One ``engine_state`` per render, shared by the seats and the showdown panel (the
     action log steps through the hand on its own, to word each action)."""
-    from cardroom import seat_views
+    from cardroom.seats import views as seat_views
 
     client = persona_client("director")
     heads_up(client, table)
@@ -251,7 +252,7 @@ def test_the_desk_replays_the_hand_once_for_its_seats_and_its_showdown(
         return real(replayed)
 
     monkeypatch.setattr(seat_views, "engine_state", counted)
-    monkeypatch.setattr("cardroom.desk.engine_state", counted)
+    monkeypatch.setattr("cardroom.tables.desk.engine_state", counted)
     html = client.get(f"/tables/{table.number}/desk/").content.decode()
     assert 'id="showdown"' in html
     assert calls == [hand.pk]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.models import Hand, Table
+from cardroom.tables.models import Hand, Table
 from tests.cardroom.desk_client import deal, fold_to_the_big_blind, post, seat, to_act
 from tests.factories import make_table
 from tests.tournaments.factories import make_tournament

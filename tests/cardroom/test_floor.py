@@ -9,9 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cardroom.floor import OVERLAP, poll
-from cardroom.models import Hand, Ruling, Table
-from cardroom.services import record_action, set_table_status, void_hand, void_last_action
+from cardroom.rulings.models import Ruling
+from cardroom.screens.floor import OVERLAP, poll
+from cardroom.tables.models import Hand, Table
+from cardroom.tables.services import record_action, set_table_status, void_hand, void_last_action
 from tests.factories import make_hand, make_table
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +44,7 @@ def cursor_of(html: str) -> str:
 
 def age_everything(minutes: int = 5) -> None:
     """Make every stamp old, so only what the test changes next counts as a change."""
-    from cardroom import audit
+    from cardroom.core import audit
     from tournaments.models import SeatAssignment, Tournament
 
     past = timezone.now() - timedelta(minutes=minutes)
@@ -134,10 +135,10 @@ def test_every_change_a_floor_person_cares_about_reaches_the_card(
     (by hand and on time): each makes the next poll send that card, and only it."""
     from django.core.management import call_command
 
-    from cardroom.ruling_services import log_ruling
-    from cardroom.services import start_hand
+    from cardroom.rulings.services import log_ruling
+    from cardroom.tables.services import start_hand
     from tests.tournaments.factories import make_tournament
-    from tournaments.clock import advance_level
+    from tournaments.clock.services import advance_level
     from tournaments.draw_services import draw_initial_seating
     from tournaments.eliminations import eliminate_player
 
@@ -210,7 +211,7 @@ def test_every_change_a_floor_person_cares_about_reaches_the_card(
 
 def test_a_level_reached_on_time_reaches_the_cards_without_any_write(director: Any) -> None:
     from tests.tournaments.factories import make_tournament
-    from tournaments.clock import start_clock
+    from tournaments.clock.services import start_clock
     from tournaments.draw_services import draw_initial_seating
 
     tournament = make_tournament(by=director, tables=1, entrants=6, first_table=41)
@@ -261,7 +262,7 @@ def test_a_filter_never_gets_a_card_it_does_not_show(floor_manager: Any) -> None
 def test_a_ruling_updates_the_feed(floor_manager: Any, director: Any) -> None:
     from django.core.management import call_command
 
-    from cardroom.ruling_services import log_ruling
+    from cardroom.rulings.services import log_ruling
 
     call_command("load_rulebook", verbosity=0)
     table = make_table(number=1, by=floor_manager)
@@ -302,7 +303,7 @@ def test_tournament_cards_show_the_tournament_level_and_who_is_seated_now(
     persona_client: Any, director: Any, floor_manager: Any
 ) -> None:
     from tests.tournaments.factories import make_tournament
-    from tournaments.clock import advance_level
+    from tournaments.clock.services import advance_level
     from tournaments.draw_services import draw_initial_seating
     from tournaments.eliminations import eliminate_player
 

@@ -7,9 +7,12 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom import players, waitlist_tables, waitlists
-from cardroom.models import MustMove, Table
-from cardroom.services import SeatedAtClose, set_table_status
+from cardroom.seats import services as players
+from cardroom.tables.models import Table
+from cardroom.tables.services import SeatedAtClose, set_table_status
+from cardroom.waitlists import services as waitlists
+from cardroom.waitlists import tables as waitlist_tables
+from cardroom.waitlists.models import MustMove
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db
@@ -101,8 +104,8 @@ def test_the_settings_ask_before_closing_a_table_with_players_seated(
     """The table's settings (form, API) ask as the Close buttons do, naming who is seated:
     without the confirmation the table stays open; once it is empty it closes in one step
     (ending a must-move)."""
-    from cardroom.models import TableSeat
-    from cardroom.services import update_table
+    from cardroom.seats.models import TableSeat
+    from cardroom.tables.services import update_table
 
     table = table_with_two(floor_manager)
     with pytest.raises(SeatedAtClose, match=r"2 players seated: Ann Lee, Bo Chan\. Close it"):

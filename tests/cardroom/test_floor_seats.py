@@ -9,8 +9,11 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from cardroom import audit, players, waitlists
-from cardroom.models import Table, TableSeat
+from cardroom.core import audit
+from cardroom.seats import services as players
+from cardroom.seats.models import TableSeat
+from cardroom.tables.models import Table
+from cardroom.waitlists import services as waitlists
 from tests.cardroom.test_floor import age_everything, card_of, cursor_of, queries_for
 from tests.factories import make_hand, make_table
 
@@ -25,7 +28,7 @@ def seat(table: Table, number: int, name: str, by: Any, buy_in: int = 100) -> Ta
 def age_seat_maps_and_lists() -> None:
     """Everything old, the seat map's and the waitlists' logs included (emptied in the audit
     logs' deliberate exception), so only the test's next change counts."""
-    from cardroom.waitlist_models import GameList
+    from cardroom.waitlists.models import GameList
 
     age_everything()
     GameList.objects.update(opened_at=timezone.now() - timedelta(minutes=5))
@@ -135,7 +138,7 @@ def test_a_must_move_tables_card_says_so_from_the_next_poll(
 ) -> None:
     """A must-move table is marked on the floor: its card says which game it
     feeds from the next poll, and no more once the must-move ends."""
-    from cardroom import waitlist_tables
+    from cardroom.waitlists import tables as waitlist_tables
 
     table = make_table(number=4, by=floor_manager)
     make_table(number=5, by=floor_manager)

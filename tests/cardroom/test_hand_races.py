@@ -8,9 +8,9 @@ from unittest import mock
 import pytest
 from rest_framework.authtoken.models import Token
 
-from cardroom import services
-from cardroom.models import Hand
-from cardroom.services import StaleHand, record_action
+from cardroom.tables import services
+from cardroom.tables.models import Hand
+from cardroom.tables.services import StaleHand, record_action
 from tests.factories import make_hand
 from tests.live_requests import post_json
 

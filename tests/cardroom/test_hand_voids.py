@@ -6,8 +6,8 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom.models import Hand, HandAction
-from cardroom.services import engine_state, record_action, void_hand, void_last_action
+from cardroom.tables.models import Hand, HandAction
+from cardroom.tables.services import engine_state, record_action, void_hand, void_last_action
 from tests.factories import make_hand
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom.models import Hand, HandAction
-from cardroom.services import (
+from cardroom.tables.models import Hand, HandAction
+from cardroom.tables.services import (
     StaleHand,
     engine_state,
     record_action,

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-from cardroom.health import HEARTBEAT_KEY, record_worker_heartbeat
+from cardroom.core.health import HEARTBEAT_KEY, record_worker_heartbeat
 from cardroom.tasks import heartbeat
 
 

@@ -16,7 +16,7 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.db import DatabaseCache
 from django.test import Client
 
-from cardroom.login_throttle import LoginThrottle
+from cardroom.core.login_throttle import LoginThrottle
 from tests.factories import TEST_PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db

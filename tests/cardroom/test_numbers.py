@@ -1,4 +1,4 @@
-"""Numbers for people are grouped by the active locale in one place (cardroom.numbers.grouped),
+"""Numbers for people are grouped by the active locale in one place (cardroom.core.numbers.grouped),
 the way the templates group them, and nowhere by hand."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from cardroom.desk import STACK_ERROR
-from cardroom.forms import WholeNumberField
-from cardroom.numbers import grouped, grouped_lazy
+from cardroom.core.numbers import grouped, grouped_lazy
+from cardroom.tables.desk import STACK_ERROR
+from cardroom.tables.forms import WholeNumberField
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: The code that writes for people. bench/ prints figures for engineers; the pure engine and
@@ -124,4 +124,4 @@ def test_no_number_is_grouped_by_hand() -> None:
         for path in sorted((ROOT / folder).rglob("*.py"))
         for line, what in hand_made_grouping(path.read_text(encoding="utf-8"))
     ]
-    assert found == [], "group numbers with cardroom.numbers.grouped:\n" + "\n".join(found)
+    assert found == [], "group numbers with cardroom.core.numbers.grouped:\n" + "\n".join(found)

@@ -12,8 +12,9 @@ from unittest import mock
 import pytest
 from rest_framework.test import APIClient
 
-from cardroom import waitlists
-from cardroom.models import Player, RoomSettings, SeatEvent, TableSeat, WaitlistEntry, WaitlistEvent
+from cardroom.seats.models import Player, SeatEvent, TableSeat
+from cardroom.waitlists import services as waitlists
+from cardroom.waitlists.models import RoomSettings, WaitlistEntry, WaitlistEvent
 from tests.factories import make_table
 from tests.races import run_at_once
 

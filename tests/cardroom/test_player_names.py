@@ -9,9 +9,10 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
-from cardroom import players, waitlists
-from cardroom.api_errors import Conflict
-from cardroom.models import Player
+from cardroom.core.api_errors import Conflict
+from cardroom.seats import services as players
+from cardroom.seats.models import Player
+from cardroom.waitlists import services as waitlists
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

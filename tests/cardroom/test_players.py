@@ -1,4 +1,4 @@
-"""The cash seat map's services (cardroom/players.py): buy-ins, chips added, rebuys, sitting
+"""The cash seat map's services (cardroom/seats/services.py): buy-ins, chips added, rebuys, sitting
 out and returning, leaving, corrections, and hands dealt from the seat map and settled back
 into it, with every change on the seat map's log."""
 
@@ -7,10 +7,15 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from cardroom import cash_hands, players, services, waitlists
-from cardroom.api_errors import Conflict
-from cardroom.models import Hand, Player, SeatEvent, Table, TableSeat, WaitlistEntry
-from cardroom.players import SeatRefused
+from cardroom.core.api_errors import Conflict
+from cardroom.seats import hands as cash_hands
+from cardroom.seats import services as players
+from cardroom.seats.models import Player, SeatEvent, TableSeat
+from cardroom.seats.services import SeatRefused
+from cardroom.tables import services
+from cardroom.tables.models import Hand, Table
+from cardroom.waitlists import services as waitlists
+from cardroom.waitlists.models import WaitlistEntry
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db
@@ -501,7 +506,7 @@ def test_a_moving_button_table_moves_the_button_to_the_next_player(floor_manager
 def test_refusals_answer_422_with_the_field_and_the_rule_and_conflicts_409(
     table: Table, floor_manager: Any
 ) -> None:
-    from cardroom.api_errors import refusal as answer
+    from cardroom.core.api_errors import refusal as answer
 
     with pytest.raises(SeatRefused) as exc:
         seat(table, "Ana Ruiz", 1, 5000, floor_manager)

@@ -8,8 +8,10 @@ from unittest import mock
 
 import pytest
 
-from cardroom import cash_hands, players
-from cardroom.models import Hand, SeatEvent, Table, TableSeat
+from cardroom.seats import hands as cash_hands
+from cardroom.seats import services as players
+from cardroom.seats.models import SeatEvent, TableSeat
+from cardroom.tables.models import Hand, Table
 from tests.factories import make_table
 from tests.races import run_at_once
 

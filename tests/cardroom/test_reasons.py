@@ -5,8 +5,8 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom import services
-from cardroom.reasons import REASON_MAX, clean_reason
+from cardroom.core.reasons import REASON_MAX, clean_reason
+from cardroom.tables import services
 from tests.factories import make_hand, make_table
 
 

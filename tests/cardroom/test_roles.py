@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.test import RequestFactory
 
-from cardroom.roles import (
+from cardroom.core.roles import (
     READERS,
     RULING_WRITERS,
     Role,
@@ -197,7 +197,7 @@ RULING = {"situation": "Seat 2 pushed out two chips", "decision": "Call", "cite"
 @pytest.fixture
 def tables(director) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     """A cash table 4, and a tournament's table 101 (closed: nobody opened it yet)."""
-    from cardroom.models import Table
+    from cardroom.tables.models import Table
     from tests.factories import make_table
     from tests.tournaments.factories import make_tournament
 
@@ -211,7 +211,7 @@ def tables(director) -> dict[str, Any]:  # type: ignore[no-untyped-def]
 def test_a_floor_manager_logs_a_cash_ruling_on_the_page_and_in_the_api(
     rulebook: None, tables: dict[str, Any], persona_client, api_client_for
 ) -> None:  # type: ignore[no-untyped-def]
-    from cardroom.models import Ruling
+    from cardroom.rulings.models import Ruling
 
     client = persona_client("floor_manager")
     assert client.get("/rulings/new/?table=4").status_code == 200
@@ -230,7 +230,7 @@ def test_a_floor_manager_logs_a_cash_ruling_on_the_page_and_in_the_api(
 def test_a_tournament_ruling_is_the_directors_alone(
     rulebook: None, tables: dict[str, Any], persona_client, api_client_for
 ) -> None:  # type: ignore[no-untyped-def]
-    from cardroom.models import Ruling
+    from cardroom.rulings.models import Ruling
 
     page = persona_client("floor_manager").post("/rulings/new/", {**RULING, "table": 101})
     assert page.status_code == 403
@@ -260,7 +260,7 @@ def test_a_tournament_ruling_is_the_directors_alone(
 def test_a_floor_manager_does_not_amend_a_tournaments_ruling(
     rulebook: None, tables: dict[str, Any], director, persona_client
 ) -> None:  # type: ignore[no-untyped-def]
-    from cardroom.ruling_services import log_ruling
+    from cardroom.rulings.services import log_ruling
 
     ruling = log_ruling(
         table=tables["room"], director=director, situation="s", decision="d",

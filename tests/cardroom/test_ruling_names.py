@@ -13,9 +13,11 @@ from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from cardroom import audit, players, services
-from cardroom.models import Ruling
-from cardroom.ruling_services import log_ruling
+from cardroom.core import audit
+from cardroom.rulings.models import Ruling
+from cardroom.rulings.services import log_ruling
+from cardroom.seats import services as players
+from cardroom.tables import services
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

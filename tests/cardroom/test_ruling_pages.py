@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from cardroom.models import Ruling
-from cardroom.ruling_services import log_ruling
+from cardroom.rulings.models import Ruling
+from cardroom.rulings.services import log_ruling
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from cardroom.models import Ruling
+from cardroom.rulings.models import Ruling
 from tests.factories import make_hand, make_table
 
 pytestmark = pytest.mark.django_db

@@ -13,9 +13,9 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 
-from cardroom.models import Ruling
-from cardroom.roles import Role
-from cardroom.ruling_services import log_ruling
+from cardroom.core.roles import Role
+from cardroom.rulings.models import Ruling
+from cardroom.rulings.services import log_ruling
 from tests.factories import make_table, make_user
 from tests.live_requests import post_json
 

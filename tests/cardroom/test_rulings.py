@@ -7,8 +7,8 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection
 
-from cardroom.models import Ruling, RulingCitation
-from cardroom.ruling_services import log_ruling
+from cardroom.rulings.models import Ruling, RulingCitation
+from cardroom.rulings.services import log_ruling
 from tests.factories import make_hand, make_table
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +66,7 @@ def test_a_withdrawn_rule_cannot_be_cited(director: Any, rulebook: None) -> None
 def test_a_ruling_points_at_a_hand_and_action_of_its_table(
     director: Any, floor_manager: Any, rulebook: None
 ) -> None:
-    from cardroom.services import record_action
+    from cardroom.tables.services import record_action
 
     hand = make_hand(by=floor_manager)
     action = record_action(hand=hand, by=floor_manager, expected_seq=0, seat=1, action="call")

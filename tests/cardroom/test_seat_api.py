@@ -6,8 +6,10 @@ from typing import Any
 
 import pytest
 
-from cardroom import players, services
-from cardroom.models import Hand, Player, SeatEvent, Table, TableSeat
+from cardroom.seats import services as players
+from cardroom.seats.models import Player, SeatEvent, TableSeat
+from cardroom.tables import services
+from cardroom.tables.models import Hand, Table
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.environment import (
+from cardroom.core.environment import (
     ImproperlyConfiguredEnv,
     database_from_url,
     env_bool,

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.models import Table
+from cardroom.tables.models import Table
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.models import Table
+from cardroom.tables.models import Table
 from tests.cardroom.test_table_pages import FORM
 from tests.factories import make_table
 

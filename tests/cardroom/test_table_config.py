@@ -5,9 +5,9 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom.models import Table
-from cardroom.services import create_table, update_table
-from cardroom.table_choices import smallest_chip_in_play
+from cardroom.tables.choices import smallest_chip_in_play
+from cardroom.tables.models import Table
+from cardroom.tables.services import create_table, update_table
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,10 @@ from unittest import mock
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom import players, services
-from cardroom.models import Table, TableSeat
+from cardroom.seats import services as players
+from cardroom.seats.models import TableSeat
+from cardroom.tables import services
+from cardroom.tables.models import Table
 from tests.factories import make_table
 from tests.races import run_at_once
 

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom import players
-from cardroom.models import Table, TableSeat
-from cardroom.services import TableInUse, update_table
-from cardroom.table_removal import delete_table
+from cardroom.seats import services as players
+from cardroom.seats.models import TableSeat
+from cardroom.tables.models import Table
+from cardroom.tables.removal import delete_table
+from cardroom.tables.services import TableInUse, update_table
 from tests.factories import make_hand, make_table
 from tests.tournaments.factories import make_tournament
 
@@ -108,7 +109,7 @@ def test_the_game_changes_between_hands_not_during_one(floor_manager: Any) -> No
         f"The game cannot change while a hand is in progress ({hand}): change it between"
         " hands (the next hand deals with it)."
     ]
-    from cardroom.services import void_hand
+    from cardroom.tables.services import void_hand
 
     void_hand(hand=hand, by=floor_manager, expected_seq=hand.seq, reason="misdeal")
     assert update_table(table=table, by=floor_manager, small_blind=2, big_blind=4).big_blind == 4

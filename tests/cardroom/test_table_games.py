@@ -11,10 +11,11 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from cardroom import board, waitlists
-from cardroom.models import Table
-from cardroom.table_choices import DESK_VARIANTS, Variant
-from cardroom.waitlist_models import GameList
+from cardroom.screens import board
+from cardroom.tables.choices import DESK_VARIANTS, Variant
+from cardroom.tables.models import Table
+from cardroom.waitlists import services as waitlists
+from cardroom.waitlists.models import GameList
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

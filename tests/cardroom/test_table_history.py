@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.services import set_table_status, update_table
+from cardroom.tables.services import set_table_status, update_table
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

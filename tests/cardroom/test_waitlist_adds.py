@@ -11,9 +11,9 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from cardroom import waitlists
-from cardroom.models import GameList, Player, WaitlistEntry
-from cardroom.waitlist_models import EntrySource
+from cardroom.seats.models import Player
+from cardroom.waitlists import services as waitlists
+from cardroom.waitlists.models import EntrySource, GameList, WaitlistEntry
 
 pytestmark = pytest.mark.django_db
 

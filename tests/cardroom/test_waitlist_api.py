@@ -11,8 +11,11 @@ from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from cardroom import players, tasks, waitlists
-from cardroom.models import GameList, TableSeat, WaitlistEntry
+from cardroom.seats import services as players
+from cardroom.seats.models import TableSeat
+from cardroom.waitlists import services as waitlists
+from cardroom.waitlists import tasks
+from cardroom.waitlists.models import GameList, WaitlistEntry
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,7 @@ LISTS = "/api/v1/waitlists/"
 
 
 def nlhe(by: Any) -> Any:
-    from cardroom import waitlists
+    from cardroom.waitlists import services as waitlists
 
     return waitlists.open_list(
         variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=by
@@ -27,8 +27,8 @@ def nlhe(by: Any) -> Any:
 
 def fill_list(game_list: Any, count: int, *, first: int = 0) -> list[Any]:
     """``count`` players at the bottom of the list, straight into the rows (a room's night)."""
-    from cardroom.models import Player, WaitlistEntry
-    from cardroom.seat_models import name_key
+    from cardroom.seats.models import Player, name_key
+    from cardroom.waitlists.models import WaitlistEntry
 
     names = [f"Player {n:04d}" for n in range(first, first + count)]
     people = Player.objects.bulk_create(
@@ -46,9 +46,9 @@ def room(by: Any, *, waiting: int, tables: int) -> Any:
     """A list of ``waiting`` for a game with ``tables`` open tables; the list's first player
     plays at table 1 (so its seats go to the second), and a seat of table 2 was missed by the
     second (so it goes to the third)."""
-    from cardroom import players
-    from cardroom.waitlist_base import record_event
-    from cardroom.waitlist_models import WaitlistEventKind
+    from cardroom.seats import services as players
+    from cardroom.waitlists.base import record_event
+    from cardroom.waitlists.models import WaitlistEventKind
     from tests.factories import make_table
 
     made = [make_table(number=n, by=by, seats=9) for n in range(1, tables + 1)]
@@ -73,7 +73,7 @@ def test_the_page_and_its_poll_read_as_many_queries_for_a_long_list_and_many_tab
 ) -> None:
     """1,000 waiting and 500 open tables ran past gunicorn's 30 s: every open seat read the
     whole list again. Now a few queries a list, none a player or a seat."""
-    from cardroom.models import Table
+    from cardroom.tables.models import Table
     from tests.factories import make_table
 
     client = persona_client("floor_manager")
@@ -122,9 +122,9 @@ def test_a_list_shows_a_row_for_the_first_open_tables_and_names_the_rest(
 ) -> None:
     """One row per open table made 950 KB at 500 tables: the rows stop at OPEN_SEAT_ROWS
     (after every seat under an offer), and the rest are named by number in one line."""
-    from cardroom import waitlists
-    from cardroom.models import Table
-    from cardroom.waitlist_views import OPEN_SEAT_ROWS
+    from cardroom.tables.models import Table
+    from cardroom.waitlists import services as waitlists
+    from cardroom.waitlists.views import OPEN_SEAT_ROWS
 
     game_list = room(floor_manager, waiting=4, tables=OPEN_SEAT_ROWS + 8)
     client = persona_client("floor_manager")
@@ -152,8 +152,8 @@ def test_a_list_shows_a_row_for_the_first_open_tables_and_names_the_rest(
 
 def test_each_open_seat_gets_its_next_player_in_one_pass(floor_manager: Any) -> None:
     """``next_for_seats`` answers what ``next_for_seat`` answers, seat by seat."""
-    from cardroom import waitlists
-    from cardroom.models import Table
+    from cardroom.tables.models import Table
+    from cardroom.waitlists import services as waitlists
 
     game_list = room(floor_manager, waiting=6, tables=3)
     seats = waitlists.open_seats(game_list)
@@ -200,8 +200,8 @@ def test_a_full_list_and_a_full_room_refuse_with_the_house_policy(
     persona_client: Any, api_client_for: Any, floor_manager: Any, settings: Any
 ) -> None:
     """The kiosk grew lists without a log-in and nothing capped them."""
-    from cardroom import waitlists
-    from cardroom.models import WaitlistEntry
+    from cardroom.waitlists import services as waitlists
+    from cardroom.waitlists.models import WaitlistEntry
 
     settings.CARDROOM_WAITLIST_MAX_PER_LIST = 3
     settings.CARDROOM_WAITLIST_MAX_IN_ROOM = 5
@@ -241,7 +241,7 @@ def test_the_board_builds_in_a_fixed_number_of_queries_and_names_the_first_playe
     floor_manager: Any, settings: Any
 ) -> None:
     """254 queries after 250 typed-stack deals: the latest hand was read table by table."""
-    from cardroom import board
+    from cardroom.screens import board
     from tests.factories import make_hand, make_table
 
     settings.CARDROOM_WAITLIST_PAGE_ROWS = 5
@@ -270,7 +270,9 @@ def test_the_start_proposal_reads_the_list_only_as_far_as_the_table_seats(
 ) -> None:
     """The page's "Start table" proposal read the whole list (10,000 rows) on every page and
     poll; it goes down the list only until the table is full."""
-    from cardroom import players, waitlist_tables, waitlists
+    from cardroom.seats import services as players
+    from cardroom.waitlists import services as waitlists
+    from cardroom.waitlists import tables as waitlist_tables
     from tests.factories import make_table
 
     playing = make_table(number=1, by=floor_manager, seats=9)

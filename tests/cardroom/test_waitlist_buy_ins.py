@@ -9,8 +9,12 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from cardroom import players, waitlist_tables, waitlists
-from cardroom.models import GameList, Table, TableSeat, WaitlistEntry
+from cardroom.seats import services as players
+from cardroom.seats.models import TableSeat
+from cardroom.tables.models import Table
+from cardroom.waitlists import services as waitlists
+from cardroom.waitlists import tables as waitlist_tables
+from cardroom.waitlists.models import GameList, WaitlistEntry
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cardroom import waitlists
+from cardroom.waitlists import services as waitlists
 from tests.cardroom.test_waitlist_offers import called_leo, seat
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +43,7 @@ def test_the_floor_releases_a_running_offer_from_the_page(
 ) -> None:
     """ "Release" next to a running offer: staff and floor managers (a director reads only);
     the reason is optional and recorded; Leo keeps his place; a second tap is a 409."""
-    from cardroom.models import WaitlistEntry
+    from cardroom.waitlists.models import WaitlistEntry
 
     game, one, two, leo = called_leo(floor_manager)
     seat(two, floor_manager, "Seated 2-1", 1)  # no other seat to offer him meanwhile
@@ -88,7 +88,7 @@ def test_the_release_message_says_who_the_seat_goes_to(
 def playing_small_waiting_big(fm: Any) -> dict[str, Any]:
     """Ana Ruiz plays at Table 1 (NLHE 1/2) seat 3 with 1,250 and waits for NLHE 2/5, whose
     Table 5 (buy-in 2,000 to 5,000) has seat 4 open; Bo Li plays at Table 1 too."""
-    from cardroom import players
+    from cardroom.seats import services as players
     from tests.factories import make_table
 
     one = make_table(number=1, by=fm, seats=9, min_buy_in=40, max_buy_in=2000)
@@ -111,9 +111,11 @@ def playing_small_waiting_big(fm: Any) -> dict[str, Any]:
 def test_a_player_seated_elsewhere_moves_with_their_chips(floor_manager: Any) -> None:
     """The brush calls Ana from her 1/2 game to the 2/5: she brings her 1,250 and adds what
     the 2/5's minimum needs; not while she is dealt into a hand at Table 1."""
-    from cardroom import cash_hands, players, services
-    from cardroom.api_errors import Conflict
-    from cardroom.models import SeatEvent, TableSeat
+    from cardroom.core.api_errors import Conflict
+    from cardroom.seats import hands as cash_hands
+    from cardroom.seats import services as players
+    from cardroom.seats.models import SeatEvent, TableSeat
+    from cardroom.tables import services
 
     fm = floor_manager
     room = playing_small_waiting_big(fm)
@@ -151,7 +153,7 @@ def test_a_player_seated_elsewhere_moves_with_their_chips(floor_manager: Any) ->
 def test_the_seat_form_says_what_a_player_seated_elsewhere_brings(
     persona_client: Any, floor_manager: Any
 ) -> None:
-    from cardroom.models import TableSeat
+    from cardroom.seats.models import TableSeat
 
     room = playing_small_waiting_big(floor_manager)
     page = persona_client("staff").get(PAGE).content.decode()
@@ -229,7 +231,8 @@ def test_the_kiosk_says_nothing_about_whether_a_name_is_already_down(
     player's alias."""
     from django.test import Client
 
-    from cardroom.models import Player, WaitlistEntry
+    from cardroom.seats.models import Player
+    from cardroom.waitlists.models import WaitlistEntry
 
     game, _one, _two, _leo = called_leo(floor_manager)
     waitlists.add_to_list(game_list=game, name="Ana Ruiz", alias="Ace", by=floor_manager)

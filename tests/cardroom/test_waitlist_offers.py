@@ -9,9 +9,14 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from cardroom import players, waitlist_models, waitlist_tables, waitlists
-from cardroom.api_errors import Conflict
-from cardroom.models import GameList, Table, TableSeat, WaitlistEntry
+from cardroom.core.api_errors import Conflict
+from cardroom.seats import services as players
+from cardroom.seats.models import TableSeat
+from cardroom.tables.models import Table
+from cardroom.waitlists import models as waitlist_models
+from cardroom.waitlists import services as waitlists
+from cardroom.waitlists import tables as waitlist_tables
+from cardroom.waitlists.models import GameList, WaitlistEntry
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db
@@ -164,11 +169,11 @@ LIMIT = {
 def test_a_limit_game_is_named_by_its_bets_everywhere(floor_manager: Any) -> None:
     """Table 5 plays 4/8 limit (blinds 2/4): the floor card, the list, the kiosk's
     choices and the board all say 4/8."""
-    from cardroom import board
+    from cardroom.screens import board
 
     table = make_table(number=5, by=floor_manager, big_bet=8, min_buy_in=40, **LIMIT)
     assert table.game_label == "4/8 Limit Hold'em"
-    from cardroom.waitlist_forms import table_games  # the floor page's "open a list" choices
+    from cardroom.waitlists.forms import table_games
 
     assert [game["label"] for game in table_games()] == ["LHE 4/8"]
     game = waitlists.open_list(

@@ -15,7 +15,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def room(floor_manager: Any) -> dict[str, Any]:
-    from cardroom import waitlists
+    from cardroom.waitlists import services as waitlists
     from tests.factories import make_table
 
     table = make_table(number=3, by=floor_manager, seats=9)
@@ -29,14 +29,14 @@ def room(floor_manager: Any) -> dict[str, Any]:
 
 
 def add(game_list: Any, name: str, **kwargs: Any) -> Any:
-    from cardroom import waitlists
+    from cardroom.waitlists import services as waitlists
 
     return waitlists.add_to_list(game_list=game_list, name=name, **kwargs)
 
 
 def fill_table(table: Any, by: Any, *, but: int) -> None:
     """Every seat of ``table`` taken except seat ``but``."""
-    from cardroom import players
+    from cardroom.seats import services as players
 
     for seat in range(1, table.seats + 1):
         if seat != but:
@@ -77,7 +77,7 @@ def test_who_may_change_the_lists(persona_client: Any, room: dict[str, Any]) -> 
 def test_adding_to_several_lists_at_once_and_bad_input(
     persona_client: Any, room: dict[str, Any]
 ) -> None:
-    from cardroom.models import WaitlistEntry
+    from cardroom.waitlists.models import WaitlistEntry
 
     client = persona_client("staff")
     url = reverse("cardroom:waitlist_add")
@@ -103,7 +103,7 @@ def test_adding_to_several_lists_at_once_and_bad_input(
 def test_call_and_seat_with_a_buy_in_and_the_loser_of_a_race_is_told(
     persona_client: Any, room: dict[str, Any], floor_manager: Any
 ) -> None:
-    from cardroom.models import TableSeat
+    from cardroom.seats.models import TableSeat
 
     table = room["table"]
     fill_table(table, floor_manager, but=5)
@@ -165,7 +165,7 @@ def test_the_poll_answers_204_until_something_changes(
 
 
 def test_check_in_and_remove_with_a_reason(persona_client: Any, room: dict[str, Any]) -> None:
-    from cardroom.models import WaitlistEvent
+    from cardroom.waitlists.models import WaitlistEvent
 
     entry = add(room["nlhe"], "Cy Dunn", source="call_in")
     client = persona_client("staff")
@@ -180,7 +180,7 @@ def test_check_in_and_remove_with_a_reason(persona_client: Any, room: dict[str, 
 
 
 def test_open_a_list_for_a_table_game_in_one_tap(persona_client: Any, floor_manager: Any) -> None:
-    from cardroom.models import GameList
+    from cardroom.waitlists.models import GameList
     from tests.factories import make_table
 
     make_table(
@@ -249,7 +249,7 @@ def test_the_kiosk_is_rate_limited(room: dict[str, Any]) -> None:
 
 
 def test_a_closed_kiosk_says_so(room: dict[str, Any]) -> None:
-    from cardroom.models import RoomSettings
+    from cardroom.waitlists.models import RoomSettings
 
     RoomSettings.objects.filter(pk=RoomSettings.current().pk).update(kiosk_enabled=False)
     answer = Client().post("/kiosk/", {"name": "Bo", "lists": [room["nlhe"].pk]})
@@ -259,8 +259,9 @@ def test_a_closed_kiosk_says_so(room: dict[str, Any]) -> None:
 def test_a_must_move_player_takes_the_main_games_open_seat_first(
     persona_client: Any, room: dict[str, Any], floor_manager: Any
 ) -> None:
-    from cardroom import players
-    from cardroom.models import MustMove, TableSeat
+    from cardroom.seats import services as players
+    from cardroom.seats.models import TableSeat
+    from cardroom.waitlists.models import MustMove
     from tests.factories import make_table
 
     main = room["table"]
@@ -300,7 +301,8 @@ def test_a_must_move_player_takes_the_main_games_open_seat_first(
 def test_a_new_table_is_started_from_a_list_with_a_verifiable_draw(
     persona_client: Any, room: dict[str, Any], floor_manager: Any
 ) -> None:
-    from cardroom.models import GameList, TableSeat
+    from cardroom.seats.models import TableSeat
+    from cardroom.waitlists.models import GameList
     from tests.factories import make_table
 
     GameList.objects.filter(pk=room["plo"].pk).update(start_threshold=3)
@@ -337,7 +339,8 @@ def test_wording_one_table_the_must_move_line_and_the_call_in_option(
     opens in NLHE 1/2" (never "a NLHE"); the call-in box is an option, not a game pill."""
     import re
 
-    from cardroom import players, waitlist_tables
+    from cardroom.seats import services as players
+    from cardroom.waitlists import tables as waitlist_tables
     from tests.factories import make_table
 
     def heads(html: str) -> list[str]:

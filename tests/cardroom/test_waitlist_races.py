@@ -9,8 +9,11 @@ from unittest import mock
 
 import pytest
 
-from cardroom import waitlist_tables, waitlists
-from cardroom.models import GameList, SeatEvent, Table, TableSeat, WaitlistEntry, WaitlistEvent
+from cardroom.seats.models import SeatEvent, TableSeat
+from cardroom.tables.models import Table
+from cardroom.waitlists import services as waitlists
+from cardroom.waitlists import tables as waitlist_tables
+from cardroom.waitlists.models import GameList, WaitlistEntry, WaitlistEvent
 from tests.factories import make_table
 from tests.races import run_at_once
 
@@ -91,7 +94,7 @@ def test_a_must_move_racing_a_seating_for_the_last_seat(floor_manager: Any, staf
     main = make_table(number=1, by=floor_manager, seats=2)
     must = make_table(number=2, by=floor_manager, seats=2)
     game = nlhe(floor_manager)
-    from cardroom import players
+    from cardroom.seats import services as players
 
     mover = players.find_or_create_player(name="Mo Ver", by=floor_manager)
     players.seat_player(table=must, player=mover, seat=1, buy_in=90, by=floor_manager)
@@ -121,7 +124,7 @@ def test_the_desk_and_the_list_seating_an_offered_seat_at_once(
     """The desk seats a walk-in in seat 2 while the floor seats the called player there
     from the list: whichever locks the table first, the called player gets the seat and the
     desk is told why (the offer, or the seat taken)."""
-    from cardroom import players
+    from cardroom.seats import services as players
 
     table = make_table(number=1, by=floor_manager, seats=2)
     game = nlhe(floor_manager)

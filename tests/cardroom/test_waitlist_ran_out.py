@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test.utils import CaptureQueriesContext
 
-from cardroom import waitlists
+from cardroom.waitlists import services as waitlists
 from tests.cardroom.test_waitlist_offers import called_leo
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +48,7 @@ def test_a_second_miss_and_nobody_left_to_call_are_said_too(
 ) -> None:
     """Leo's second missed offer takes him off the list (its PASSED comes between the expiry
     and the call); Mo's offer then runs out with nobody else waiting."""
-    from cardroom.models import WaitlistEntry
+    from cardroom.waitlists.models import WaitlistEntry
 
     game, _one, _two, leo = called_leo(floor_manager)
     mo = waitlists.add_to_list(game_list=game, name="Mo Next", by=floor_manager)
@@ -70,8 +70,8 @@ def test_saying_the_offers_that_ran_out_costs_the_same_queries_for_one_or_many(
 ) -> None:
     from django.db import connection
 
-    from cardroom import waitlist_views
-    from cardroom.models import WaitlistEntry
+    from cardroom.waitlists import views as waitlist_views
+    from cardroom.waitlists.models import WaitlistEntry
 
     game, _one, _two, leo = called_leo(floor_manager)
     waitlists.add_to_list(game_list=game, name="Mo Next", by=floor_manager)

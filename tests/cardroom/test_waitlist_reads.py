@@ -13,9 +13,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cardroom import board, tasks, waitlists
-from cardroom.models import Player, WaitlistEntry, WaitlistEvent
-from cardroom.waitlist_models import EntrySource
+from cardroom.screens import board
+from cardroom.seats.models import Player
+from cardroom.waitlists import services as waitlists
+from cardroom.waitlists import tasks
+from cardroom.waitlists.models import EntrySource, WaitlistEntry, WaitlistEvent
 from tests.cardroom.test_waitlist_offers import called_leo
 
 pytestmark = pytest.mark.django_db

@@ -21,8 +21,12 @@ def test_a_must_move_for_a_player_in_a_hand_is_not_now_not_someone_else(
     """Table 8 must move to the 1/2; Early Bird, longest there, is dealt into the hand being
     played at Table 8. "Move here" is refused because of that hand (nobody else changed
     anything): the page says "Not now" and why, and moves him once the hand is over."""
-    from cardroom import cash_hands, players, services, waitlist_tables, waitlists
-    from cardroom.models import TableSeat
+    from cardroom.seats import hands as cash_hands
+    from cardroom.seats import services as players
+    from cardroom.seats.models import TableSeat
+    from cardroom.tables import services
+    from cardroom.waitlists import services as waitlists
+    from cardroom.waitlists import tables as waitlist_tables
     from tests.factories import make_table
 
     fm = floor_manager
@@ -59,7 +63,8 @@ def test_a_race_lost_on_the_list_still_says_someone_else_changed_it_first(
     persona_client: Any, floor_manager: Any
 ) -> None:
     """Two devices end the same must-move: the second lost a race, and is told so."""
-    from cardroom import waitlist_tables, waitlists
+    from cardroom.waitlists import services as waitlists
+    from cardroom.waitlists import tables as waitlist_tables
     from tests.factories import make_table
 
     feeder = make_table(number=8, by=floor_manager, seats=9)
@@ -82,7 +87,7 @@ def test_every_conflict_the_waitlists_raise_is_classified() -> None:
     """Each Conflict code the waitlist services raise is either a race lost (another device
     or the offer's timer changed it first) or the table's state refusing it now; none falls
     through to either wording by default, and none is both."""
-    from cardroom.waitlist_views import NOT_NOW, RACES
+    from cardroom.waitlists.views import NOT_NOW, RACES
 
     root = Path(__file__).resolve().parents[2] / "cardroom"
     raised = set()
@@ -101,7 +106,7 @@ def test_release_of_an_offer_that_ran_out_says_it_ran_out(
     meanwhile. Nobody else changed it: the tap says the offer ran out."""
     from django.utils import timezone
 
-    from cardroom import waitlists
+    from cardroom.waitlists import services as waitlists
     from tests.cardroom.test_waitlist_offers import called_leo
 
     game, _one, _two, leo = called_leo(floor_manager)

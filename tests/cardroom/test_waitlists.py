@@ -9,17 +9,13 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from cardroom import players, waitlist_tables, waitlists
-from cardroom.api_errors import Conflict
-from cardroom.models import (
-    GameList,
-    RoomSettings,
-    SeatEvent,
-    TableSeat,
-    WaitlistEntry,
-    WaitlistEvent,
-)
-from cardroom.waitlists import WaitlistRefused
+from cardroom.core.api_errors import Conflict
+from cardroom.seats import services as players
+from cardroom.seats.models import SeatEvent, TableSeat
+from cardroom.waitlists import services as waitlists
+from cardroom.waitlists import tables as waitlist_tables
+from cardroom.waitlists.models import GameList, RoomSettings, WaitlistEntry, WaitlistEvent
+from cardroom.waitlists.services import WaitlistRefused
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

@@ -79,7 +79,7 @@ def test_a_rule_gone_from_the_file_is_withdrawn_not_deleted_and_can_come_back() 
 
 
 def test_a_withdrawn_rule_keeps_its_rulings() -> None:
-    from cardroom.ruling_services import log_ruling
+    from cardroom.rulings.services import log_ruling
     from tests.factories import make_table, make_user
 
     import_rulebook(club_book())

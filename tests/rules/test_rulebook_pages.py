@@ -120,7 +120,7 @@ def test_the_permalink_shows_text_examples_editions_and_neighbours(client: Any, 
 
 
 def test_the_permalink_counts_the_rulings_citing_it(client: Any, club: None) -> None:
-    from cardroom.ruling_services import log_ruling
+    from cardroom.rulings.services import log_ruling
     from tests.factories import make_table, make_user
 
     director = make_user(username="td", role=None, superuser=True)

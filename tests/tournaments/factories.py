@@ -4,8 +4,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from cardroom.models import Table
-from cardroom.table_choices import TableKind
+from cardroom.tables.choices import TableKind
+from cardroom.tables.models import Table
 from tournaments.models import Tournament
 from tournaments.setup import create_tournament, register_entrants
 

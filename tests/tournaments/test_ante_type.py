@@ -12,8 +12,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.tournaments.factories import make_room_tables, make_tournament
-from tournaments import clock, setup
-from tournaments.clock_display import level_line, room_labels, room_state
+from tournaments import setup
+from tournaments.clock import services as clock
+from tournaments.clock.display import level_line, room_labels, room_state
 from tournaments.forms import TournamentForm
 from tournaments.models import ClockEvent, Tournament
 

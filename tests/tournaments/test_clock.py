@@ -10,8 +10,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from tests.tournaments.factories import make_tournament
-from tournaments import clock
-from tournaments.clock_reading import read_clock
+from tournaments.clock import services as clock
+from tournaments.clock.reading import read_clock
 from tournaments.draws.errors import DrawError
 from tournaments.models import ClockState, Entrant, EntrantStatus, Tournament
 from tournaments.tasks import advance_clock
@@ -288,7 +288,7 @@ def test_the_tv_link_opens_the_display_and_its_state_without_a_log_in(
     room display and the state it polls, read-only, and nothing else."""
     from django.core import signing
 
-    from tournaments.clock_display import TV_LINK_DAYS, tv_link_token
+    from tournaments.clock.display import TV_LINK_DAYS, tv_link_token
 
     token = tv_link_token(tournament)
     display = f"/tournaments/{tournament.pk}/clock/display/"

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from cardroom.celery import CLOCK_SWEEP_EVERY, app
 from tests.tournaments.factories import make_tournament
-from tournaments import clock
+from tournaments.clock import services as clock
 from tournaments.models import ClockState, Tournament
 from tournaments.tasks import advance_clocks
 

@@ -29,7 +29,7 @@ def chi_square(counts: Counter[Any], cells: list[Any]) -> float:
 def tamper(draw: Draw, **fields: Any) -> None:
     """Rewrite a stored draw behind the application's back (the append-only guards, the
     model's and the database's, bypassed)."""
-    from cardroom.audit import maintenance
+    from cardroom.core.audit import maintenance
 
     with maintenance():
         models.QuerySet(model=Draw).filter(pk=draw.pk).update(**fields)

@@ -10,7 +10,7 @@ from unittest import mock
 import pytest
 from django.db import IntegrityError
 
-from cardroom import audit
+from cardroom.core import audit
 from tests.tournaments.factories import make_tournament
 from tournaments import draw_services, eliminations, seating, setup
 from tournaments.draws.errors import DrawError
@@ -33,7 +33,7 @@ def in_threads(*jobs: Callable[[], str]) -> list[str]:
             outcomes.append(job())
         except DrawError as exc:
             outcomes.append(exc.code)
-        except IntegrityError:  # an audit chain refused a fork (cardroom/audit.py)
+        except IntegrityError:  # an audit chain refused a fork (cardroom/core/audit.py)
             outcomes.append("refused")
         finally:
             connection.close()

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from cardroom import audit, services
-from cardroom.api_errors import Conflict
-from cardroom.models import Hand
+from cardroom.core import audit
+from cardroom.core.api_errors import Conflict
+from cardroom.tables import services
+from cardroom.tables.models import Hand
 from tests.tournaments.factories import make_tournament
 from tests.tournaments.test_table_hands import at, chips, play, room
 from tournaments import balance_checks, eliminations, table_hands

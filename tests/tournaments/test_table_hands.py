@@ -9,20 +9,20 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from cardroom import services
-from cardroom.api_errors import Conflict
-from cardroom.models import Hand, Table
+from cardroom.core.api_errors import Conflict
+from cardroom.tables import services
+from cardroom.tables.models import Hand, Table
 from rules.engine.errors import IllegalAction
 from tests.tournaments.factories import make_tournament
 from tournaments import (
     balance_checks,
-    clock,
     director_seats,
     draw_services,
     eliminations,
     setup,
     table_hands,
 )
+from tournaments.clock import services as clock
 from tournaments.draw_services import draw_initial_seating
 from tournaments.draws.errors import DrawError
 from tournaments.models import (

@@ -14,9 +14,10 @@ from django.core.cache import cache
 from django.test import Client
 
 from cardroom.celery import app as celery_app
-from cardroom.health import HEARTBEAT_KEY
+from cardroom.core.health import HEARTBEAT_KEY
 from tests.tournaments.factories import make_tournament
-from tournaments import clock, draw_services, eliminations
+from tournaments import draw_services, eliminations
+from tournaments.clock import services as clock
 from tournaments.models import BalanceCheck, Level, Tournament
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]

@@ -2,7 +2,7 @@
 
 from django.db import migrations
 
-from cardroom.audit import chain_existing
+from cardroom.core.audit import chain_existing
 
 
 class Migration(migrations.Migration):

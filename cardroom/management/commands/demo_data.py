@@ -9,10 +9,10 @@ from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from cardroom.forms import PRESETS
-from cardroom.models import Table
-from cardroom.roles import Role
-from cardroom.services import create_table
+from cardroom.core.roles import Role
+from cardroom.tables.forms import PRESETS
+from cardroom.tables.models import Table
+from cardroom.tables.services import create_table
 from tournaments.draw_services import draw_initial_seating
 from tournaments.eliminations import eliminate_player
 from tournaments.models import Tournament

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cardroom import audit
-from cardroom.models import Hand
+from cardroom.core import audit
+from cardroom.tables.models import Hand
 from rules.engine.button_draw import replay_button_draw
 from tournaments.draw_services import verify_draw
 from tournaments.models import Draw, DrawStatus

@@ -1,0 +1,585 @@
+"""Audit integrity: every audit table is append-only in the database and chained.
+
+One mechanism for every audit log:
+
+* **Append-only in the database.** ``AppendOnlyTriggers`` (a migration operation) installs, on
+  PostgreSQL, triggers refusing ``UPDATE``, ``DELETE`` and ``TRUNCATE``; on SQLite, triggers
+  refusing ``UPDATE`` and ``DELETE`` (SQLite has no ``TRUNCATE``). Two logs have one audited
+  change of state, allowed once and nothing else: a hand action's *void* (who, when, why: the
+  desk voids the last action and the hand replays without it, and rulings point at the voided
+  action, so it stays the same row) and a draw's *reveal or abandonment* (the commitment is
+  shown before the deal; the result and the seed are added when dealt). The trigger lets those
+  columns be set once, from their initial value, and refuses any other change.
+* **Tamper-evident.** Every row stores ``prev_hash`` (the ``row_hash`` of the row before it in
+  its stream, ``""`` for the first) and ``row_hash``: SHA-256 over the model's label,
+  ``prev_hash`` and a canonical JSON of the fields listed in ``CHAINS``. A once-only change
+  (void, reveal) is sealed in ``seal_hash``: SHA-256 over ``row_hash`` and the changed
+  fields. Streams (ordered by id) are: per table (table changes, rulings), per hand (hand
+  actions), per ruling (its citations), per tournament (draws, seat moves, reservations,
+  eliminations, reinstatements, balance checks, clock events), per rule (house-rule
+  revisions). Rows are linked where they are created (``AppendOnly.save``, ``bulk_create``
+  and the tournament's bulk ``_insert``), under the row lock the service already holds on the
+  stream's parent (table, hand, tournament, rule); the database also refuses two rows with one
+  ``prev_hash`` in a stream, so concurrent writers can never fork a chain.
+  ``manage.py verify_audit`` walks every chain and reports each break.
+
+The deliberate exception is ``maintenance()``: the test suite's flush between transactional
+tests (and an operator restoring a backup) empties the tables inside it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any, cast
+
+from django.apps import apps as live_apps
+from django.db import connections, migrations, transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
+from django.db.backends.signals import connection_created
+from django.db.models import Field, Model
+
+
+@dataclass(frozen=True)
+class Chain:
+    #: The field (attname) whose value names the row's stream.
+    stream: str
+    #: Fields covered by ``row_hash``, frozen here: a field added later does not change the
+    #: hashes of rows written before it.
+    fields: tuple[str, ...]
+    #: Fields a once-only change sets (covered by ``seal_hash``, not ``row_hash``).
+    sealed: tuple[str, ...] = ()
+    #: Fields added to ``fields`` after rows were chained, with their default: a row holding
+    #: the default hashes without the field (the rows written before it keep their hashes),
+    #: any other value is hashed (``HandAction.out_of_turn``, ``Ruling.names``).
+    later: Mapping[str, Any] = field(default_factory=dict)
+
+
+CHAINS: dict[str, Chain] = {
+    "cardroom.TableChange": Chain(
+        "table_id", ("table_id", "changed_by_id", "changed_at", "action", "changes")
+    ),
+    "cardroom.HandAction": Chain(
+        "hand_id",
+        ("hand_id", "seq", "seat", "action", "to", "entered_by_id", "entered_at", "out_of_turn"),
+        sealed=("voided_by_id", "voided_at", "void_reason"),
+        later={"out_of_turn": False},
+    ),
+    "cardroom.Ruling": Chain(
+        "table_id",
+        (
+            "table_id",
+            "tournament_id",
+            "number",
+            "kind",
+            "amends_id",
+            "hand_id",
+            "action_id",
+            "seats",
+            "situation",
+            "decision",
+            "director_id",
+            "created_at",
+            "request_key",
+            "names",
+        ),
+        later={"names": {}},
+    ),
+    "cardroom.RulingCitation": Chain("ruling_id", ("ruling_id", "rule_id", "note", "order")),
+    "cardroom.SeatEvent": Chain(
+        "table_id",
+        (
+            "table_id",
+            "seat",
+            "player_id",
+            "kind",
+            "amount",
+            "stack",
+            "hand_id",
+            "note",
+            "by_id",
+            "at",
+        ),
+    ),
+    "cardroom.WaitlistEvent": Chain(
+        "game_list_id",
+        (
+            "game_list_id",
+            "entry_id",
+            "player_id",
+            "kind",
+            "table_number",
+            "seat",
+            "note",
+            "by_id",
+            "at",
+        ),
+    ),
+    "tournaments.Draw": Chain(
+        "tournament_id",
+        (
+            "tournament_id",
+            "number",
+            "kind",
+            "commitment",
+            "seed",
+            "inputs",
+            "rulebook_edition",
+            "citations",
+            "committed_by_id",
+            "committed_at",
+        ),
+        sealed=("status", "result", "revealed_at"),
+    ),
+    "tournaments.SeatMove": Chain(
+        "tournament_id",
+        (
+            "tournament_id",
+            "entrant_id",
+            "from_table",
+            "from_seat",
+            "to_table",
+            "to_seat",
+            "reason",
+            "note",
+            "citations",
+            "draw_id",
+            "by_id",
+            "at",
+        ),
+    ),
+    "tournaments.SeatReservation": Chain(
+        "tournament_id",
+        ("tournament_id", "entrant_id", "table_id", "seat", "reason", "by_id", "at"),
+    ),
+    "tournaments.Elimination": Chain(
+        "tournament_id",
+        (
+            "tournament_id",
+            "entrant_id",
+            "place",
+            "hand_for_hand_hand",
+            "table_number",
+            "seat",
+            "by_id",
+            "at",
+        ),
+    ),
+    "tournaments.Reinstatement": Chain(
+        "tournament_id",
+        (
+            "tournament_id",
+            "elimination_id",
+            "entrant_id",
+            "table_number",
+            "seat",
+            "reason",
+            "by_id",
+            "at",
+        ),
+    ),
+    "tournaments.BalanceCheck": Chain(
+        "tournament_id",
+        (
+            "tournament_id",
+            "moves",
+            "tables_to_break",
+            "tables_to_halt",
+            "final_table",
+            "citations",
+            "counts",
+            "seating_version",
+            "at",
+        ),
+    ),
+    "tournaments.ClockEvent": Chain(
+        "tournament_id", ("tournament_id", "action", "level_number", "by_id", "at")
+    ),
+    "rules.RuleRevision": Chain(
+        "rule_id", ("rule_id", "title", "text", "changed_by_id", "changed_at")
+    ),
+}
+
+#: The once-only change each sealed log allows (SQL on ``OLD``): a void, a reveal.
+TRANSITIONS: dict[str, str] = {
+    "cardroom.HandAction": "OLD.voided_at IS NULL",
+    "tournaments.Draw": "OLD.status = 'committed'",
+}
+
+#: A sealed log's row before its once-only change: this field has this value (no seal yet).
+UNSEALED: dict[str, tuple[str, Any]] = {
+    "cardroom.HandAction": ("voided_at", None),
+    "tournaments.Draw": ("status", "committed"),
+}
+
+HASH_FIELDS = ("prev_hash", "row_hash", "seal_hash")
+
+
+class AuditError(Exception):
+    """Raised by an attempt to rewrite an audit record (the model layer's refusal)."""
+
+
+# --- canonical form and hashes ------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(UTC)
+        return value.isoformat(timespec="microseconds")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    return value
+
+
+def canonical(model: type[Model], values: Mapping[str, Any], fields: Sequence[str]) -> str:
+    """The fields as the database gives them back, in one JSON text (keys sorted)."""
+    out = {}
+    chain = CHAINS.get(model._meta.label)
+    later = chain.later if chain is not None else {}
+    for name in fields:
+        model_field = cast("Field[Any, Any]", model._meta.get_field(name))  # a concrete field
+        raw = values.get(name)
+        if raw is not None and model_field.get_internal_type() != "JSONField":
+            raw = model_field.to_python(raw)
+        if name in later and raw == later[name]:
+            continue
+        out[name] = _plain(raw)
+    return json.dumps(out, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+def row_hash(model: type[Model], values: Mapping[str, Any], prev_hash: str) -> str:
+    chain = CHAINS[model._meta.label]
+    return digest(model._meta.label, prev_hash, canonical(model, values, chain.fields))
+
+
+def seal_hash(model: type[Model], values: Mapping[str, Any], row: str) -> str:
+    chain = CHAINS[model._meta.label]
+    return digest(model._meta.label, "seal", row, canonical(model, values, chain.sealed))
+
+
+def _heads(model: type[Model], streams: Iterable[Any], using: str) -> dict[Any, str]:
+    """The last ``row_hash`` of each stream (the stream's parent row is locked by the caller)."""
+    chain = CHAINS[model._meta.label]
+    heads: dict[Any, str] = {}
+    for stream in set(streams):
+        last = (
+            model._base_manager.using(using)
+            .filter(**{chain.stream: stream})
+            .order_by("-pk")
+            .values_list("row_hash", flat=True)
+            .first()
+        )
+        heads[stream] = last or ""
+    return heads
+
+
+def link_rows(
+    model: type[Model], rows: Sequence[dict[str, Any] | Model], using: str = "default"
+) -> None:
+    """Give rows about to be inserted in this order (dicts by attname, or model instances)
+    their ``prev_hash`` and ``row_hash``."""
+    chain = CHAINS[model._meta.label]
+
+    def get(row: Any, name: str) -> Any:
+        return row.get(name) if isinstance(row, dict) else getattr(row, name)
+
+    def put(row: Any, name: str, value: str) -> None:
+        if isinstance(row, dict):
+            row[name] = value
+        else:
+            setattr(row, name, value)
+
+    heads = _heads(model, (get(row, chain.stream) for row in rows), using)
+    for row in rows:
+        values = row if isinstance(row, dict) else {f: getattr(row, f) for f in chain.fields}
+        stream = get(row, chain.stream)
+        prev = heads[stream]
+        put(row, "prev_hash", prev)
+        heads[stream] = row_hash(model, values, prev)
+        put(row, "row_hash", heads[stream])
+        if chain.sealed:
+            put(row, "seal_hash", "")
+
+
+# --- verification ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Break:
+    table: str
+    row: int
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.table} row {self.row}: {self.what}"
+
+
+def verify(apps: Any = None, using: str = "default") -> list[Break]:
+    """Walk every chain, in each stream by id: each row's hash recomputed from its fields and
+    the row before it. A changed field, a removed or inserted row, a forged seal: a break."""
+    registry = apps or live_apps
+    breaks: list[Break] = []
+    for label, chain in CHAINS.items():
+        model = registry.get_model(label)
+        table = model._meta.db_table
+        names = ["pk", *chain.fields, *chain.sealed, *HASH_FIELDS[: 3 if chain.sealed else 2]]
+        rows = (
+            model._base_manager.using(using).order_by(chain.stream, "pk").values(*names).iterator()
+        )
+        stream, head = object(), ""
+        for row in rows:
+            if row[chain.stream] != stream:
+                stream, head = row[chain.stream], ""
+            expected = row_hash(model, row, row["prev_hash"])
+            if row["prev_hash"] != head:
+                breaks.append(
+                    Break(
+                        table,
+                        row["pk"],
+                        f"prev_hash does not match the row before it in its stream "
+                        f"({chain.stream}={row[chain.stream]}): a row was removed, inserted or "
+                        "reordered",
+                    )
+                )
+            if row["row_hash"] != expected:
+                breaks.append(
+                    Break(table, row["pk"], "contents changed: row_hash does not match its fields")
+                )
+            if chain.sealed:
+                field, initial = UNSEALED[label]
+                if row["seal_hash"]:
+                    if row["seal_hash"] != seal_hash(model, row, row["row_hash"]):
+                        what = f"{', '.join(chain.sealed)} changed after sealing"
+                        breaks.append(Break(table, row["pk"], what))
+                elif row[field] != initial:
+                    what = f"{', '.join(chain.sealed)} changed without a seal"
+                    breaks.append(Break(table, row["pk"], what))
+            head = row["row_hash"]
+    return breaks
+
+
+# --- the database's refusal -----------------------------------------------------------------------
+
+PG_FUNCTION = """
+CREATE OR REPLACE FUNCTION cardroom_append_only() RETURNS trigger AS $$
+BEGIN
+    IF current_setting('cardroom.audit_maintenance', true) = 'on' THEN
+        IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
+        RETURN NEW;
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE =
+        TG_TABLE_NAME || ' is an append-only audit log: ' || TG_OP || ' refused';
+END
+$$ LANGUAGE plpgsql
+"""
+
+
+class AppendOnlyTriggers(migrations.operations.base.Operation):
+    """Refuse UPDATE, DELETE (and TRUNCATE on PostgreSQL) on a model's table, except the
+    model's once-only transition (``TRANSITIONS``): the sealed columns set once, nothing else.
+    """
+
+    reversible = True
+    reduces_to_sql = False
+
+    def __init__(self, model_name: str, label: str) -> None:
+        self.model_name, self.label = model_name, label
+
+    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
+        return (self.__class__.__qualname__, [self.model_name, self.label], {})
+
+    def state_forwards(self, app_label: str, state: Any) -> None:
+        pass
+
+    def describe(self) -> str:
+        return f"Append-only triggers on {self.model_name}"
+
+    def _sql(self, model: type[Model], vendor: str) -> list[str]:
+        table = model._meta.db_table
+        transition = TRANSITIONS.get(self.label)
+        sealed_fields = [model._meta.get_field(name) for name in CHAINS[self.label].sealed]
+        sealed = [cast("Field[Any, Any]", f).column for f in sealed_fields]  # concrete fields
+        if vendor == "postgresql":
+            allowed = "false"
+            if transition:
+                changing = ", ".join(f"'{c}'" for c in [*sealed, "seal_hash"])
+                allowed = (
+                    f"{transition} AND (to_jsonb(OLD) - ARRAY[{changing}]) = "
+                    f"(to_jsonb(NEW) - ARRAY[{changing}])"
+                )
+            return [
+                PG_FUNCTION,
+                f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table} FOR EACH ROW "
+                f"WHEN (NOT ({allowed})) EXECUTE FUNCTION cardroom_append_only()",
+                f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} FOR EACH ROW "
+                "EXECUTE FUNCTION cardroom_append_only()",
+                f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
+                "FOR EACH STATEMENT EXECUTE FUNCTION cardroom_append_only()",
+            ]
+        allowed = "0"
+        if transition:
+            fixed = [
+                f.column
+                for f in model._meta.concrete_fields
+                if f.column not in sealed and f.column != "seal_hash"
+            ]
+            same = " AND ".join(f'NEW."{c}" IS OLD."{c}"' for c in fixed)
+            allowed = f"({transition} AND {same})"
+        message = f"{table} is an append-only audit log: %s refused"
+        # ``cardroom_audit_maintenance()`` is registered on Django's connections; any other
+        # client (the sqlite3 shell) lacks it, and its write fails all the same.
+        return [
+            f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table} FOR EACH ROW "
+            f"WHEN NOT {allowed} AND NOT cardroom_audit_maintenance() "
+            f"BEGIN SELECT RAISE(ABORT, '{message % 'UPDATE'}'); END",
+            f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} FOR EACH ROW "
+            "WHEN NOT cardroom_audit_maintenance() "
+            f"BEGIN SELECT RAISE(ABORT, '{message % 'DELETE'}'); END",
+        ]
+
+    def database_forwards(
+        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
+    ) -> None:
+        model = to_state.apps.get_model(app_label, self.model_name)
+        for sql in self._sql(model, schema_editor.connection.vendor):
+            schema_editor.execute(sql)
+
+    def database_backwards(
+        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
+    ) -> None:
+        model = from_state.apps.get_model(app_label, self.model_name)
+        table = model._meta.db_table
+        for what in ("update", "delete", "truncate"):
+            if what == "truncate" and schema_editor.connection.vendor != "postgresql":
+                continue
+            on = f" ON {table}" if schema_editor.connection.vendor == "postgresql" else ""
+            schema_editor.execute(f"DROP TRIGGER IF EXISTS {table}_no_{what}{on}")
+
+
+class ReinstallAppendOnlyTriggers(AppendOnlyTriggers):
+    """The append-only triggers dropped and made again for the model as it then is. SQLite
+    rebuilds a table to add or drop a column with a default, losing its triggers, and its
+    UPDATE trigger lists the columns that may not change: put one on each side of such a
+    change (the one before makes them again when the change is undone)."""
+
+    def describe(self) -> str:
+        return f"Append-only triggers on {self.model_name} made again"
+
+    def _remake(self, app_label: str, schema_editor: Any, state: Any) -> None:
+        AppendOnlyTriggers.database_backwards(self, app_label, schema_editor, state, state)
+        AppendOnlyTriggers.database_forwards(self, app_label, schema_editor, state, state)
+
+    def database_forwards(
+        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
+    ) -> None:
+        self._remake(app_label, schema_editor, to_state)
+
+    def database_backwards(
+        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
+    ) -> None:
+        self._remake(app_label, schema_editor, to_state)
+
+
+def chain_existing(app_label: str, model_names: Sequence[str]) -> migrations.RunPython:
+    """A data migration: link the rows written before the chains existed, stream by stream,
+    in id order (``prev_hash``, ``row_hash``; ``seal_hash`` for rows already voided or dealt).
+    """
+
+    def forwards(apps: Any, schema_editor: Any) -> None:
+        using = schema_editor.connection.alias
+        for name in model_names:
+            model = apps.get_model(app_label, name)
+            label = f"{app_label}.{model.__name__}"
+            chain = CHAINS[label]
+            heads: dict[Any, str] = {}
+            # A field added later is missing from the model as this migration knows it: its
+            # rows hash as rows holding its default do (``Chain.later``).
+            known = {f.attname for f in model._meta.concrete_fields}
+            fields = tuple(f for f in chain.fields if f not in chain.later or f in known)
+            for obj in model._base_manager.using(using).order_by(chain.stream, "pk").iterator():
+                values = {f: getattr(obj, f) for f in (*fields, *chain.sealed)}
+                stream = values[chain.stream]
+                obj.prev_hash = heads.get(stream, "")
+                obj.row_hash = digest(label, obj.prev_hash, canonical(model, values, fields))
+                update = ["prev_hash", "row_hash"]
+                if chain.sealed:
+                    field, initial = UNSEALED[label]
+                    done = values[field] != initial
+                    obj.seal_hash = (
+                        digest(label, "seal", obj.row_hash, canonical(model, values, chain.sealed))
+                        if done
+                        else ""
+                    )
+                    update.append("seal_hash")
+                heads[stream] = obj.row_hash
+                model._base_manager.using(using).filter(pk=obj.pk).update(
+                    **{f: getattr(obj, f) for f in update}
+                )
+
+    return migrations.RunPython(forwards, migrations.RunPython.noop, elidable=False)
+
+
+# --- the deliberate exception ---------------------------------------------------------------------
+
+
+@contextmanager
+def maintenance(using: str = "default") -> Iterator[None]:
+    """Let this connection empty or restore audit tables (the test flush, a restore)."""
+    connection = connections[using]
+    with transaction.atomic(using=using):
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT set_config('cardroom.audit_maintenance', 'on', true)")
+            yield
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT set_config('cardroom.audit_maintenance', 'off', true)")
+        else:
+            connection.audit_maintenance = True  # type: ignore[attr-defined]
+            try:
+                yield
+            finally:
+                connection.audit_maintenance = False  # type: ignore[attr-defined]
+
+
+def register_sqlite_function(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """``connection_created``: SQLite's triggers ask this connection whether it is in
+    ``maintenance()``."""
+    if connection.vendor != "sqlite":
+        return
+    connection.connection.create_function(
+        "cardroom_audit_maintenance",
+        0,
+        lambda: int(getattr(connection, "audit_maintenance", False)),
+    )
+
+
+def allow_flush() -> None:
+    """The test suite's flush between transactional tests empties the audit tables too."""
+    original = BaseDatabaseOperations.execute_sql_flush
+    if getattr(original, "audit_maintenance", False):
+        return
+
+    def execute_sql_flush(self: Any, sql_list: Iterable[str]) -> None:
+        with maintenance(self.connection.alias):
+            original(self, sql_list)
+
+    execute_sql_flush.audit_maintenance = True  # type: ignore[attr-defined]
+    BaseDatabaseOperations.execute_sql_flush = execute_sql_flush  # type: ignore[method-assign]
+
+
+connection_created.connect(register_sqlite_function, dispatch_uid="cardroom.core.audit")

@@ -1,0 +1,472 @@
+"""What the floor dashboard shows, read in a fixed number of queries however many tables.
+
+Live updates. Every open dashboard polls ``/floor/updates/`` with its filter and one cursor
+of fixed size, ``<server time in ms>.<digest>``, which each answer replaces (never appends):
+
+* the time is when the server last answered this page; a card is sent again when anything it
+  shows is stamped later than that, less ``OVERLAP`` (a write stamped just before the last
+  answer may commit just after it). The stamps are read from the rows themselves (the table,
+  its latest hand, its last ruling, the tournament seating at it, the tournament and its clock,
+  including a level reached on time that no write recorded), so no write can forget to "bump".
+* the digest names the cards the page holds (ids and numbers, in order, for its filter). When
+  the filter's set of tables changes (a table opened under "open tables", renumbered, added
+  to a tournament) the whole grid is sent instead: an update never names a card the page
+  does not have. A cursor the server cannot read gets the whole grid too, so a page recovers
+  from anything, a failed poll included (it simply polls again with the same cursor).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, cast
+
+import django_filters
+from django import forms
+from django.db.models import F, OuterRef, Prefetch, QuerySet, Subquery
+from django.http import QueryDict
+from django.utils import timezone
+
+from cardroom.core.parsers import whole_number
+from cardroom.rulings.models import Ruling
+from cardroom.seats import services as players
+from cardroom.seats.models import SeatEvent
+from cardroom.tables.choices import TableKind, Variant
+from cardroom.tables.filters import TableFilter, filtered
+from cardroom.tables.models import Hand, HandStatus, Table
+from cardroom.tables.services import engine_state
+from cardroom.waitlists import services as waitlists
+from cardroom.waitlists.models import EntryStatus, GameList, MustMove, WaitlistEntry, WaitlistEvent
+from rules.engine.state import snapshot
+from tournaments.clock.reading import ClockReading, read_clock
+from tournaments.models import (
+    ClockEvent,
+    ClockState,
+    Level,
+    SeatAssignment,
+    Tournament,
+    TournamentStatus,
+    TournamentTable,
+)
+
+#: A write is stamped before it commits; one that commits this much later still shows.
+OVERLAP = timedelta(seconds=10)
+
+
+def live_tournaments() -> QuerySet[Tournament]:
+    return Tournament.objects.exclude(status=TournamentStatus.COMPLETE).order_by("name")
+
+
+def in_tournament(tables: QuerySet[Table], name: str, value: str) -> QuerySet[Table]:
+    """``yes``: tournament tables; ``no``: cash tables; a tournament's id: its tables in play."""
+    if (tournament_id := whole_number(value, 18)) is not None:
+        in_play = TournamentTable.objects.in_play().filter(tournament_id=tournament_id)
+        return tables.filter(pk__in=in_play.values("table_id"))
+    return tables.filter(kind=TableKind.TOURNAMENT if value == "yes" else TableKind.CASH)
+
+
+class FloorFilter(TableFilter):
+    """The dashboard's filter: the tables' filter, plus cash or tournament tables (or one
+    tournament still in play) and the game."""
+
+    tournament = django_filters.ChoiceFilter(
+        choices=[("yes", "Tournament tables"), ("no", "Cash tables")],
+        empty_label="Cash and tournament",
+        method=in_tournament,
+    )
+    variant = django_filters.ChoiceFilter(choices=Variant.choices, empty_label="Any game")
+
+    class Meta(TableFilter.Meta):
+        fields = [*TableFilter.Meta.fields, "tournament", "variant"]
+
+    def __init__(self, data: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
+        kwargs.setdefault("queryset", Table.objects.order_by("number"))
+        super().__init__(data, **kwargs)
+        field = self.form.fields["tournament"]
+        assert isinstance(field, forms.ChoiceField)
+        # The field's choices already start with its empty label, which django-filters adds
+        # again when choices are set: keep only the real ones (else "Cash and tournament" twice).
+        field.choices = [
+            *(c for c in cast("Iterable[Any]", field.choices) if c[0] != ""),
+            *((str(t.pk), t.name) for t in live_tournaments().only("pk", "name")),
+        ]
+
+
+@dataclass(frozen=True)
+class Seating:
+    """The tournament playing at a room table now: its table there, clock and seated players."""
+
+    tournament: Tournament
+    table: TournamentTable
+    clock: ClockReading
+    seats: frozenset[int] = field(default_factory=frozenset)
+    levels: tuple[Level, ...] = ()
+
+    @property
+    def level_label(self) -> str:
+        """The level as the room calls it: breaks are steps of the structure but not levels."""
+        level = self.clock.level
+        if level is None:
+            return "Clock finished"
+        if level.is_break:
+            return "Break"
+        played = sum(1 for lv in self.levels if not lv.is_break and lv.number <= level.number)
+        ante = f" ante {level.ante}" if level.ante else ""
+        return f"Level {played}: {level.small_blind}/{level.big_blind}{ante}"
+
+
+@dataclass(frozen=True)
+class Card:
+    table: Table
+    hand: Hand | None
+    street: str | None
+    pot: int | None
+    #: Seats with a player now: the tournament's seating at a tournament table; at a cash
+    #: table those dealt into the hand in progress, or between hands into the last hand.
+    seated: frozenset[int]
+    seating: Seating | None = None
+    #: A cash table's seat map (``players.seat_summaries``: seated, open, sitting out, busted),
+    #: or None where the hands are dealt from typed stacks (no seat map).
+    seat_map: dict[str, Any] | None = None
+    #: Players on the open waitlist for this cash table's game (None: no list open for it).
+    waiting: int | None = None
+    #: The main game this table must move to (its list's label), while it is a must-move.
+    must_move: str | None = None
+    #: Seats of this cash table offered to a called player now, by seat (a player called from
+    #: a waitlist with the offer's timer running): the floor sees the seat is spoken for.
+    offers: tuple[WaitlistEntry, ...] = ()
+
+    @property
+    def seats_taken(self) -> int:
+        return len(self.seated)
+
+    @property
+    def max_seats(self) -> int:
+        return self.seating.table.seats if self.seating else self.table.seats
+
+    @property
+    def open_seats(self) -> list[int]:
+        return [seat for seat in range(1, self.max_seats + 1) if seat not in self.seated]
+
+    @property
+    def level(self) -> Level | None:
+        return self.seating.clock.level if self.seating else None
+
+    @property
+    def version(self) -> str:
+        """Everything the card shows, in short: the page skips an update that changes nothing."""
+        table, hand = self.table, self.hand
+        live = f"{hand.pk}.{hand.seq}" if hand else "-"
+        ruling = getattr(table, "last_ruling_id", None) or "-"
+        seating = "-"
+        if self.seating:
+            clock = self.seating.clock
+            number = clock.level.number if clock.level else "end"
+            seating = f"{self.seating.tournament.name}.{number}.{clock.state}"
+        seats = ",".join(map(str, sorted(self.seated)))
+        if self.seat_map is not None:
+            seats += f"/{self.seat_map['sitting_out']}.{self.seat_map['busted']}"
+        stamp = table.updated_at.timestamp()
+        offered = ",".join(f"{o.called_seat}.{o.player_id}.{o.pk}" for o in self.offers)
+        waits = f"{self.waiting}:{self.must_move}:{offered}"
+        return f"{table.number}:{stamp}:{live}:{ruling}:{seating}:{seats}:{waits}"
+
+
+# --- which tables ---------------------------------------------------------------------------
+
+
+def filtered_tables(filters: FloorFilter | Mapping[str, Any] | None = None) -> QuerySet[Table]:
+    """The tables a filter shows (a query's values, or the filter already read from one), in
+    number order; none while the filter is wrong."""
+    if not isinstance(filters, FloorFilter):
+        filters = FloorFilter(filters or {})
+    return filtered(filters)
+
+
+def tables_for_floor(filters: FloorFilter | Mapping[str, Any] | None = None) -> QuerySet[Table]:
+    last_ruling = Ruling.objects.filter(table=OuterRef("pk")).order_by("-created_at", "-id")
+    last_deal = (
+        Hand.objects.filter(table=OuterRef("pk"))
+        .exclude(state=HandStatus.VOIDED)
+        .order_by("-number")
+    )
+    return filtered_tables(filters).annotate(
+        last_ruling_id=Subquery(last_ruling.values("id")[:1]),
+        last_ruling_number=Subquery(last_ruling.values("number")[:1]),
+        last_ruling_decision=Subquery(last_ruling.values("decision")[:1]),
+        last_deal_id=Subquery(last_deal.values("id")[:1]),
+    )
+
+
+def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
+    """The cards for ``tables``: seven queries more than the tables', however many there are."""
+    tables = tables.prefetch_related(
+        Prefetch(
+            "hands",
+            queryset=Hand.objects.filter(state=HandStatus.IN_PROGRESS).prefetch_related("actions"),
+            to_attr="live_hands",
+        )
+    )
+    rows = list(tables)
+    last_deals = {
+        table_id: (seats, names)
+        for table_id, seats, names in Hand.objects.filter(
+            pk__in=[t.last_deal_id for t in rows if t.last_deal_id]  # type: ignore[attr-defined]
+        ).values_list("table_id", "seats", "names")
+    }
+    seatings = seatings_at([t.pk for t in rows], now or timezone.now())
+    cash = [t for t in rows if t.kind == TableKind.CASH]
+    seat_maps = players.seat_summaries(cash)
+    lists = waitlists.open_lists_waiting() if cash else []  # only for cash tables' cards
+    moving = {
+        must_move.table_id: str(must_move.main)
+        for must_move in MustMove.objects.filter(
+            ended_at__isnull=True, table__in=cash
+        ).select_related("main")
+    }
+    offers: dict[int, list[WaitlistEntry]] = defaultdict(list)
+    for entry in (
+        WaitlistEntry.objects.filter(
+            status=EntryStatus.CALLED,
+            called_table__in=cash,
+            call_expires_at__gt=now or timezone.now(),
+        )
+        .select_related("player")
+        .order_by("called_seat", "pk")
+    ):
+        offers[cast(int, entry.called_table_id)].append(entry)
+    result = []
+    for table in rows:
+        hand = table.live_hands[0] if table.live_hands else None
+        street = pot = None
+        if hand is not None:
+            state = snapshot(engine_state(hand))
+            street, pot = state["street"], state["pot"]
+        seating = seatings.get(table.pk)
+        seat_map = seat_maps.get(table.pk)
+        dealt, names = last_deals.get(table.pk) or ([], {})
+        if seat_map is not None and not seat_map["seated"] and dealt and not names:
+            seat_map = None  # a table dealt from typed stacks, with no seat map
+        if seating is not None:
+            seated = seating.seats
+        elif table.kind == TableKind.TOURNAMENT:
+            seated = frozenset()  # no tournament plays here now: its last hand's seats are gone
+        elif seat_map is not None:
+            seated = frozenset(range(1, table.seats + 1)) - frozenset(seat_map["open"])
+        else:
+            dealt = hand.seats if hand is not None else dealt
+            seated = frozenset(entry["seat"] for entry in dealt)
+        on_list = None  # no list open for the table's game (one at most: one_open_list_per_game)
+        if table.kind == TableKind.CASH:
+            on_list = next((n for gl, n in lists if waitlists.same_game(table, gl)), None)
+        result.append(
+            Card(
+                table,
+                hand,
+                street,
+                pot,
+                seated,
+                seating,
+                seat_map,
+                on_list,
+                moving.get(table.pk),
+                tuple(offers.get(table.pk, ())),
+            )
+        )
+    return result
+
+
+def seatings_at(table_ids: Sequence[int], now: datetime) -> dict[int, Seating]:
+    """The tournament in play at each room table: three queries for any number of tables."""
+    in_play = (
+        TournamentTable.objects.in_play()
+        .filter(table_id__in=table_ids)
+        .select_related("tournament")
+        .prefetch_related(Prefetch("tournament__levels", queryset=Level.objects.order_by("number")))
+    )
+    places = {place.pk: place for place in in_play}
+    seats: dict[int, set[int]] = defaultdict(set)
+    for table_id, seat in SeatAssignment.objects.filter(
+        table_id__in=places, ended_at__isnull=True
+    ).values_list("table_id", "seat"):
+        seats[table_id].add(seat)
+    return {
+        place.table_id: Seating(
+            tournament=place.tournament,
+            table=place,
+            clock=read_clock(place.tournament, list(place.tournament.levels.all()), now),
+            seats=frozenset(seats[place.pk]),
+            levels=tuple(place.tournament.levels.all()),
+        )
+        for place in places.values()
+    }
+
+
+# --- what changed ---------------------------------------------------------------------------
+
+
+def _latest(queryset: QuerySet[Any], stamp: str) -> Subquery:
+    return Subquery(
+        queryset.filter(**{f"{stamp}__isnull": False}).order_by(F(stamp).desc()).values(stamp)[:1]
+    )
+
+
+def change_stamps(
+    filters: FloorFilter | Mapping[str, Any] | None, now: datetime
+) -> list[tuple[int, int, datetime]]:
+    """(id, number, when its card last changed) for each table the filter shows, in order.
+
+    Every stamp comes from a row the change wrote, or from the clock for a level reached on
+    time: one query, and two more when a clock runs, for any number of tables."""
+    at_table = {"table": OuterRef("pk")}
+    in_room = {"table__table": OuterRef("pk")}
+    # The waitlists of the table's game: a player added, called, seated... or a list opened.
+    of_game = {
+        name: OuterRef(name) for name in ("variant", "structure", "small_blind", "big_blind")
+    }
+    events_of_game = {f"game_list__{name}": ref for name, ref in of_game.items()}
+    annotated = filtered_tables(filters).annotate(
+        hand_at=_latest(Hand.objects.filter(**at_table), "updated_at"),
+        ruling_at=_latest(Ruling.objects.filter(**at_table), "created_at"),
+        seat_map_at=_latest(SeatEvent.objects.filter(**at_table), "at"),
+        waitlist_at=_latest(WaitlistEvent.objects.filter(**events_of_game), "at"),
+        list_opened_at=_latest(GameList.objects.filter(**of_game), "opened_at"),
+        list_closed_at=_latest(GameList.objects.filter(**of_game), "closed_at"),
+        must_move_at=_latest(MustMove.objects.filter(**at_table), "created_at"),
+        must_move_ended_at=_latest(MustMove.objects.filter(**at_table), "ended_at"),
+        seated_at=_latest(SeatAssignment.objects.filter(**in_room), "started_at"),
+        left_at=_latest(SeatAssignment.objects.filter(**in_room), "ended_at"),
+        broken_at=_latest(TournamentTable.objects.filter(**at_table), "broken_at"),
+        tournament_at=_latest(
+            Tournament.objects.filter(tables__table=OuterRef("pk")), "updated_at"
+        ),
+        clock_at=_latest(ClockEvent.objects.filter(tournament__tables__table=OuterRef("pk")), "at"),
+        running=Subquery(
+            TournamentTable.objects.in_play()
+            .filter(table=OuterRef("pk"), tournament__clock_state=ClockState.RUNNING)
+            .values("tournament_id")[:1]
+        ),
+    )
+    rows = list(
+        annotated.values_list(
+            "pk",
+            "number",
+            "updated_at",
+            "hand_at",
+            "ruling_at",
+            "seat_map_at",
+            "waitlist_at",
+            "list_opened_at",
+            "list_closed_at",
+            "must_move_at",
+            "must_move_ended_at",
+            "seated_at",
+            "left_at",
+            "broken_at",
+            "tournament_at",
+            "clock_at",
+            "running",
+        )
+    )
+    level_starts = levels_started({row[-1] for row in rows if row[-1]}, now)
+    epoch = datetime.min.replace(tzinfo=UTC)
+    return [
+        (pk, number, max([s for s in stamps if s is not None] + [level_starts.get(running, epoch)]))
+        for pk, number, *stamps, running in rows
+    ]
+
+
+def levels_started(tournament_ids: Iterable[int], now: datetime) -> dict[int, datetime]:
+    """When each running clock entered the level it shows now (or ran out of levels): a level
+    reached on time changes the cards even before the clock's tick records it."""
+    ids = list(tournament_ids)
+    if not ids:
+        return {}
+    started = {}
+    for tournament in Tournament.objects.filter(pk__in=ids).prefetch_related("levels"):
+        if tournament.level_started_at is None:
+            continue
+        durations = {level.number: level.duration for level in tournament.levels.all()}
+        at, number = tournament.level_started_at - tournament.level_elapsed, tournament.level_number
+        while number in durations and at + durations[number] <= now:
+            at, number = at + durations[number], number + 1
+        started[tournament.pk] = at
+    return started
+
+
+def digest(cards_held: Iterable[tuple[int, int]]) -> str:
+    """Which cards a page holds (id and number, in order), in 12 characters."""
+    text = ";".join(f"{pk}:{number}" for pk, number in cards_held)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def make_cursor(now: datetime, held: str) -> str:
+    return f"{int(now.timestamp() * 1000)}.{held}"
+
+
+#: A cursor past the start of 9999-12-31 is no time at all (``datetime`` ends that day, and a
+#: float timestamp of its last microsecond rounds up into the year 10000).
+LAST_MILLIS = int(datetime(9999, 12, 31, tzinfo=UTC).timestamp()) * 1000
+
+
+def read_cursor(cursor: str) -> tuple[datetime, str] | None:
+    """The time and the cards a cursor names, or None for one this server never made: its
+    milliseconds in ASCII digits ("²²²" passed ``isdigit`` and failed ``int``, a 500) and
+    within a date ("999999999999999" was "year out of range", a 500)."""
+    text, _, held = cursor.partition(".")
+    millis = whole_number(text, 15)
+    if millis is None or millis > LAST_MILLIS or len(held) != 12:
+        return None
+    return datetime.fromtimestamp(millis / 1000, tz=UTC), held
+
+
+def page_cursor(shown: Sequence[Card], now: datetime) -> str:
+    return make_cursor(now, digest((card.table.pk, card.table.number) for card in shown))
+
+
+@dataclass(frozen=True)
+class Update:
+    """One poll's answer: the new cursor, then either the whole grid or the changed cards."""
+
+    cursor: str
+    grid: list[Card] | None
+    changed: list[Card]
+    feed: list[Ruling] | None
+
+
+def poll(
+    filters: FloorFilter | Mapping[str, Any] | None, cursor: str, now: datetime | None = None
+) -> Update:
+    now = now or timezone.now()
+    stamps = change_stamps(filters, now)
+    held = digest((pk, number) for pk, number, _ in stamps)
+    new_cursor = make_cursor(now, held)
+    read = read_cursor(cursor)
+    # A cursor from the future (past the overlap any clock skew needs) was not made here.
+    if read is None or read[1] != held or read[0] > now + OVERLAP:
+        return Update(new_cursor, cards(tables_for_floor(filters), now), [], recent_rulings())
+    since = read[0] - OVERLAP
+    changed = [pk for pk, _, stamp in stamps if stamp > since]
+    fresh = cards(tables_for_floor(filters).filter(pk__in=changed), now) if changed else []
+    feed = recent_rulings() if Ruling.objects.filter(created_at__gt=since).exists() else None
+    return Update(new_cursor, None, fresh, feed)
+
+
+def recent_rulings(limit: int = 10) -> list[Ruling]:
+    return list(
+        Ruling.objects.select_related("table", "director")
+        .prefetch_related("citations__rule")
+        .order_by("-created_at", "-id")[:limit]
+    )
+
+
+def filter_query(filters: FloorFilter) -> str:
+    """The page's filter as a query string (only the filter's own fields: never a cursor)."""
+    query = QueryDict(mutable=True)
+    for name in filters.filters:
+        if value := (filters.data or {}).get(name):
+            query[name] = value
+    return query.urlencode()

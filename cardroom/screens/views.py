@@ -1,0 +1,56 @@
+"""Floor pages. Thin views: role check, form, one service call, render."""
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from cardroom.core.request_types import AuthenticatedRequest
+from cardroom.core.roles import READERS, role_required
+from cardroom.screens.floor import (
+    FloorFilter,
+    cards,
+    filter_query,
+    page_cursor,
+    poll,
+    recent_rulings,
+    tables_for_floor,
+)
+
+# --- the floor dashboard --------------------------------------------------------------------
+
+
+@require_GET
+@role_required(*READERS)
+def floor(request: AuthenticatedRequest) -> HttpResponse:
+    filters = FloorFilter(request.GET or None)
+    now = timezone.now()  # before the read: the first poll asks for what changed since
+    shown = cards(tables_for_floor(filters), now)
+    context = {
+        "form": filters.form,
+        "cards": shown,
+        "feed": recent_rulings(),
+        "cursor": page_cursor(shown, now),
+        "query": filter_query(filters),
+    }
+    # A new filter swaps the grid and the poller with it (the poller carries the filter).
+    template = "cardroom/floor.html#filtered" if request.htmx else "cardroom/floor.html"
+    return render(request, template, context)
+
+
+@require_GET
+@never_cache
+@role_required(*READERS)
+def floor_updates(request: AuthenticatedRequest) -> HttpResponse:
+    """Polled by every open dashboard with its filter and a fixed-size cursor (``v``) that the
+    answer replaces: re-renders the cards that changed, or the grid if its tables changed."""
+    filters = FloorFilter(request.GET)
+    update = poll(filters, request.GET.get("v", ""))
+    context = {
+        "update": update,
+        "cursor": update.cursor,
+        "feed": update.feed,
+        "query": filter_query(filters),
+    }
+    return render(request, "cardroom/floor.html#floor-updates", context)

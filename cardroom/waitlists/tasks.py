@@ -1,0 +1,11 @@
+"""Floor tasks. Each takes ids or plain values and calls one service."""
+
+from celery import shared_task
+
+from cardroom.waitlists import services as waitlists
+
+
+@shared_task(name="cardroom.lapse_waitlists", ignore_result=True)
+def lapse_waitlists() -> int:
+    """Every few seconds (celery beat): offers and call-in deadlines that ran out move on."""
+    return waitlists.lapse_due()

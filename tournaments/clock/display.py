@@ -1,0 +1,158 @@
+"""The room display's state: what the clock screen on the wall shows, read from the server's clock.
+
+The screen polls this small state and counts down by itself between polls. Times are given as
+the server's ``now`` and the instants the level and the time to the next break end, in
+milliseconds since the epoch, so a display whose own clock is wrong still shows the server's
+time: it counts down from ``ends_at - (its now + (server_now - its now at the answer))``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.core import signing
+from django.db.models import Count, Q
+
+from cardroom.core.numbers import grouped
+from tournaments.clock.reading import ClockReading, level_dict, read_clock
+from tournaments.models import ClockState, EntrantStatus, Level, Tournament, TournamentAnte
+
+MS = timedelta(milliseconds=1)
+BIG_BLIND = TournamentAnte.BIG_BLIND.value
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _level(level: Level | None, names: Mapping[int, str], ante_type: str) -> dict[str, Any] | None:
+    if level is None:
+        return None
+    return level_dict(level, names.get(level.number, ""), ante_type)
+
+
+def time_to_next_break(reading: ClockReading, levels: Sequence[Level]) -> timedelta | None:
+    """Play left before the next break starts: the rest of this level and every level of play
+    between it and the break. During a break, the break after it. None when none is left."""
+    if reading.level is None or reading.state == ClockState.FINISHED:
+        return None
+    left = reading.remaining
+    for level in levels:
+        if level.number <= reading.level.number:
+            continue
+        if level.is_break:
+            return max(left, timedelta(0))
+        left += level.duration
+    return None
+
+
+def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -> dict[str, Any]:
+    """Everything the room display shows, as of the server's ``now``."""
+    reading = read_clock(tournament, levels, now)
+    running = reading.state == ClockState.RUNNING
+    finished = reading.state == ClockState.FINISHED
+    to_break = time_to_next_break(reading, levels)
+    counts = tournament.entrants.aggregate(
+        entries=Count("id"), left=Count("id", filter=~Q(status=EntrantStatus.ELIMINATED))
+    )
+    # No chip counts are recorded: every entry (a re-entry too) bought the starting stack, and
+    # the chips in play are shared by the players still in.
+    chips = counts["entries"] * tournament.starting_stack
+    average = chips // counts["left"] if counts["left"] else 0
+    # Whole milliseconds, so that ends_at - server_now is exactly remaining_ms.
+    now_ms = (now - EPOCH) // MS
+    left_ms = 0 if finished else max(0, reading.remaining // MS)
+    break_ms = max(0, to_break // MS) if to_break is not None else None
+    return {
+        "version": tournament.clock_version,
+        "server_now": now_ms,
+        "state": reading.state,
+        "state_label": ClockState(reading.state).label,
+        # Past the end of the structure, play goes on at the last level's blinds.
+        "level": _level(
+            reading.level or (levels[-1] if finished and levels else None),
+            reading.names,
+            tournament.ante_type,
+        ),
+        "next_level": _level(reading.next_level, reading.names, tournament.ante_type),
+        # Who pays the ante: "each" (every player) or "big_blind" (the big blind, CR-DM.2).
+        "ante_type": tournament.ante_type,
+        "remaining_ms": left_ms,
+        "ends_at": now_ms + left_ms if running else None,
+        "next_break_ms": break_ms,
+        "next_break_at": now_ms + break_ms if running and break_ms is not None else None,
+        "players_left": counts["left"],
+        "entries": counts["entries"],
+        "average_stack": average,
+        "hand_for_hand": tournament.hand_for_hand,
+    }
+
+
+def duration_label(ms: int | None) -> str:
+    """``1:05:00`` or ``19:59`` (whole seconds, rounded up as a countdown shows them); a dash for
+    none. static/js/clock.js writes the same."""
+    if ms is None:
+        return "–"
+    seconds = max(0, -(-ms // 1000))
+    hours, minutes = seconds // 3600, seconds // 60 % 60
+    if hours:
+        return f"{hours}:{minutes:02d}:{seconds % 60:02d}"
+    return f"{minutes}:{seconds % 60:02d}"
+
+
+def level_line(level: Mapping[str, Any] | None) -> str:
+    """``Level 5 · 500 / 1,000 ante 1,000`` (``ante 1,000 (big blind)`` for a big-blind ante)
+    or ``Break · 15 min`` (as static/js/clock.js)."""
+    if level is None:
+        return "–"
+    if level["is_break"]:
+        return f"{level['name']} · {round(level['seconds'] / 60)} min"
+    ante = f" ante {grouped(level['ante'])}{ante_kind(level)}" if level["ante"] else ""
+    return (
+        f"{level['name']} · {grouped(level['small_blind'])} / {grouped(level['big_blind'])}{ante}"
+    )
+
+
+def ante_kind(level: Mapping[str, Any]) -> str:
+    """`` (big blind)`` after a big-blind ante (CR-DM.2); nothing after a per-player one."""
+    return " (big blind)" if level.get("ante_type") == BIG_BLIND else ""
+
+
+def room_labels(state: Mapping[str, Any]) -> dict[str, str]:
+    """The state as the display first shows it, before its script takes over."""
+    level = state["level"] or {"small_blind": 0, "big_blind": 0, "ante": 0}
+    return {
+        "time_left": duration_label(state["remaining_ms"]),
+        "next_break": duration_label(state["next_break_ms"]),
+        "blinds": f"{grouped(level['small_blind'])} / {grouped(level['big_blind'])}",
+        "ante": f"{grouped(level['ante'])}" if level["ante"] else "–",
+        "ante_kind": "Big-blind ante" if state.get("ante_type") == BIG_BLIND else "Ante each",
+        "next": level_line(state["next_level"]),
+        "average_stack": f"{grouped(state['average_stack'])}",
+    }
+
+
+# --- the TV link -----------------------------------------------------------------------------
+# A room's TV shows the clock all day with nobody logged in on it. The director copies a link
+# for it from the clock page: signed with the site's key for this one tournament's display and
+# the state it polls, read-only, and only for a few days (a new day's TV gets a fresh link). It
+# shows what the public board already shows of the event (level, blinds, time, players left).
+
+TV_LINK_SALT = "cardroom.tournaments.room-display"
+TV_LINK_DAYS = 3
+
+
+def tv_link_token(tournament: Tournament) -> str:
+    return signing.TimestampSigner(salt=TV_LINK_SALT).sign(str(tournament.pk))
+
+
+def tv_link_opens(token: str, pk: int) -> bool:
+    """Whether ``token`` is a TV link of tournament ``pk`` still in date."""
+    if not token or len(token) > 200:
+        return False
+    try:
+        signed = signing.TimestampSigner(salt=TV_LINK_SALT).unsign(
+            token, max_age=timedelta(days=TV_LINK_DAYS)
+        )
+    except signing.BadSignature:  # tampered, another tournament's, or expired
+        return False
+    return signed == str(pk)
