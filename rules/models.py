@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cardroom.core.append_only import AppendOnly, chain_unique
+from cardroom.core.audit import Chain
 
 
 class BookKind(models.TextChoices):
@@ -152,6 +153,9 @@ class RuleAlias(models.Model):
 
 class RuleRevision(AppendOnly):
     """House-rule history: every version as written, by whom. Append-only."""
+
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain("rule_id", ("rule_id", "title", "text", "changed_by_id", "changed_at"))
 
     rule = models.ForeignKey(Rule, on_delete=models.CASCADE, related_name="revisions")
     title = models.CharField(max_length=200)

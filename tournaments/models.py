@@ -17,6 +17,7 @@ from django.db import models
 from django.utils import timezone
 
 from cardroom.core.append_only import AppendOnly, AppendOnlyQuerySet, chain_unique
+from cardroom.core.audit import Chain
 from cardroom.tables.choices import Structure, Variant, choice_check
 
 #: The rulebook edition every seating reference is written against.
@@ -317,6 +318,25 @@ class Draw(AppendOnly):
     shown before the cards are revealed; the seed is revealed with the result so anyone can
     replay it. Append-only: once revealed or abandoned, the row never changes."""
 
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "tournament_id",
+        (
+            "tournament_id",
+            "number",
+            "kind",
+            "commitment",
+            "seed",
+            "inputs",
+            "rulebook_edition",
+            "citations",
+            "committed_by_id",
+            "committed_at",
+        ),
+        sealed=("status", "result", "revealed_at"),
+        unsealed=("status", DrawStatus.COMMITTED),
+    )
+
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="draws")
     number = models.PositiveIntegerField()
     kind = models.CharField(max_length=12, choices=DrawKind)
@@ -415,6 +435,25 @@ class SeatAssignment(models.Model):
 class SeatMove(AppendOnly):
     """One change of seat: from, to, why (with the rule), when, by whom, which draw."""
 
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "tournament_id",
+        (
+            "tournament_id",
+            "entrant_id",
+            "from_table",
+            "from_seat",
+            "to_table",
+            "to_seat",
+            "reason",
+            "note",
+            "citations",
+            "draw_id",
+            "by_id",
+            "at",
+        ),
+    )
+
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="moves")
     entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="moves")
     from_table = models.PositiveIntegerField(null=True, blank=True)
@@ -449,6 +488,12 @@ class SeatMove(AppendOnly):
 class SeatReservation(AppendOnly):
     """TDA 9: a seat set aside for a player with special needs, kept out of every draw."""
 
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "tournament_id",
+        ("tournament_id", "entrant_id", "table_id", "seat", "reason", "by_id", "at"),
+    )
+
     tournament = models.ForeignKey(
         Tournament, on_delete=models.PROTECT, related_name="reservations"
     )
@@ -481,6 +526,21 @@ class Elimination(AppendOnly):
     Never changed: a mistaken elimination is undone by a ``Reinstatement`` row, and the player
     may bust again later (a new row), so an entrant can have several, at most one standing."""
 
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "tournament_id",
+        (
+            "tournament_id",
+            "entrant_id",
+            "place",
+            "hand_for_hand_hand",
+            "table_number",
+            "seat",
+            "by_id",
+            "at",
+        ),
+    )
+
     tournament = models.ForeignKey(
         Tournament, on_delete=models.PROTECT, related_name="eliminations"
     )
@@ -512,6 +572,21 @@ class Reinstatement(AppendOnly):
     when, why, and the seat the player went back to. The elimination row stays as it was; this
     row says it no longer stands (at most one per elimination, enforced by the database)."""
 
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "tournament_id",
+        (
+            "tournament_id",
+            "elimination_id",
+            "entrant_id",
+            "table_number",
+            "seat",
+            "reason",
+            "by_id",
+            "at",
+        ),
+    )
+
     tournament = models.ForeignKey(
         Tournament, on_delete=models.PROTECT, related_name="reinstatements"
     )
@@ -536,6 +611,22 @@ class Reinstatement(AppendOnly):
 class BalanceCheck(AppendOnly):
     """What the balancing check found after a change: moves to make, tables to break, tables
     to halt (11-D). The director applies a check with one click; a newer check supersedes."""
+
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "tournament_id",
+        (
+            "tournament_id",
+            "moves",
+            "tables_to_break",
+            "tables_to_halt",
+            "final_table",
+            "citations",
+            "counts",
+            "seating_version",
+            "at",
+        ),
+    )
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.PROTECT, related_name="balance_checks"
@@ -564,6 +655,9 @@ class BalanceCheck(AppendOnly):
 
 class ClockEvent(AppendOnly):
     """The clock's log: starts, pauses, resumes, levels reached (on time or by hand)."""
+
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain("tournament_id", ("tournament_id", "action", "level_number", "by_id", "at"))
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.PROTECT, related_name="clock_events"

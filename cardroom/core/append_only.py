@@ -5,7 +5,7 @@ tournaments' models all build on it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import ValidationError
 from django.db import models, router
@@ -66,11 +66,11 @@ class AppendOnly(models.Model):
         super().save(*args, **kwargs)
 
     def _refuse_all_but_the_seal(self, update_fields: set[str], using: str) -> None:
-        """Let through only the row's once-only change (``audit.TRANSITIONS``): the row as
+        """Let through only the row's once-only change (``Chain.unsealed``): the row as
         stored is not sealed yet, and this save seals it (a reason without a void, a result
         without a reveal, would leave it open to a second change). The trigger refuses the
         rest too, but as a database error; this is the model's own refusal."""
-        marker, initial = audit.UNSEALED[self._meta.label]
+        marker, initial = cast("tuple[str, Any]", audit.CHAINS[self._meta.label].unsealed)
         stored = type(self)._base_manager.using(using).filter(pk=self.pk, **{marker: initial})
         if not stored.exists():
             raise ValidationError(self.sealed_message)

@@ -57,164 +57,52 @@ class Chain:
     #: the default hashes without the field (the rows written before it keep their hashes),
     #: any other value is hashed (``HandAction.out_of_turn``, ``Ruling.names``).
     later: Mapping[str, Any] = field(default_factory=dict)
+    #: A sealed log's row before its once-only change: this field holds this value (no seal).
+    unsealed: tuple[str, Any] | None = None
 
 
-CHAINS: dict[str, Chain] = {
-    "cardroom.TableChange": Chain(
-        "table_id", ("table_id", "changed_by_id", "changed_at", "action", "changes")
-    ),
-    "cardroom.HandAction": Chain(
-        "hand_id",
-        ("hand_id", "seq", "seat", "action", "to", "entered_by_id", "entered_at", "out_of_turn"),
-        sealed=("voided_by_id", "voided_at", "void_reason"),
-        later={"out_of_turn": False},
-    ),
-    "cardroom.Ruling": Chain(
-        "table_id",
-        (
-            "table_id",
-            "tournament_id",
-            "number",
-            "kind",
-            "amends_id",
-            "hand_id",
-            "action_id",
-            "seats",
-            "situation",
-            "decision",
-            "director_id",
-            "created_at",
-            "request_key",
-            "names",
-        ),
-        later={"names": {}},
-    ),
-    "cardroom.RulingCitation": Chain("ruling_id", ("ruling_id", "rule_id", "note", "order")),
-    "cardroom.SeatEvent": Chain(
-        "table_id",
-        (
-            "table_id",
-            "seat",
-            "player_id",
-            "kind",
-            "amount",
-            "stack",
-            "hand_id",
-            "note",
-            "by_id",
-            "at",
-        ),
-    ),
-    "cardroom.WaitlistEvent": Chain(
-        "game_list_id",
-        (
-            "game_list_id",
-            "entry_id",
-            "player_id",
-            "kind",
-            "table_number",
-            "seat",
-            "note",
-            "by_id",
-            "at",
-        ),
-    ),
-    "tournaments.Draw": Chain(
-        "tournament_id",
-        (
-            "tournament_id",
-            "number",
-            "kind",
-            "commitment",
-            "seed",
-            "inputs",
-            "rulebook_edition",
-            "citations",
-            "committed_by_id",
-            "committed_at",
-        ),
-        sealed=("status", "result", "revealed_at"),
-    ),
-    "tournaments.SeatMove": Chain(
-        "tournament_id",
-        (
-            "tournament_id",
-            "entrant_id",
-            "from_table",
-            "from_seat",
-            "to_table",
-            "to_seat",
-            "reason",
-            "note",
-            "citations",
-            "draw_id",
-            "by_id",
-            "at",
-        ),
-    ),
-    "tournaments.SeatReservation": Chain(
-        "tournament_id",
-        ("tournament_id", "entrant_id", "table_id", "seat", "reason", "by_id", "at"),
-    ),
-    "tournaments.Elimination": Chain(
-        "tournament_id",
-        (
-            "tournament_id",
-            "entrant_id",
-            "place",
-            "hand_for_hand_hand",
-            "table_number",
-            "seat",
-            "by_id",
-            "at",
-        ),
-    ),
-    "tournaments.Reinstatement": Chain(
-        "tournament_id",
-        (
-            "tournament_id",
-            "elimination_id",
-            "entrant_id",
-            "table_number",
-            "seat",
-            "reason",
-            "by_id",
-            "at",
-        ),
-    ),
-    "tournaments.BalanceCheck": Chain(
-        "tournament_id",
-        (
-            "tournament_id",
-            "moves",
-            "tables_to_break",
-            "tables_to_halt",
-            "final_table",
-            "citations",
-            "counts",
-            "seating_version",
-            "at",
-        ),
-    ),
-    "tournaments.ClockEvent": Chain(
-        "tournament_id", ("tournament_id", "action", "level_number", "by_id", "at")
-    ),
-    "rules.RuleRevision": Chain(
-        "rule_id", ("rule_id", "title", "text", "changed_by_id", "changed_at")
-    ),
-}
+class Chains(Mapping[str, Chain]):
+    """Every audit log's chain, by model label, read from the models' own declarations
+    (``audit_chain`` on each ``AppendOnly`` model): the plumbing names no domain table."""
 
-#: The once-only change each sealed log allows (SQL on ``OLD``): a void, a reveal.
-TRANSITIONS: dict[str, str] = {
-    "cardroom.HandAction": "OLD.voided_at IS NULL",
-    "tournaments.Draw": "OLD.status = 'committed'",
-}
+    def __init__(self) -> None:
+        self._found: dict[str, Chain] | None = None
 
-#: A sealed log's row before its once-only change: this field has this value (no seal yet).
-UNSEALED: dict[str, tuple[str, Any]] = {
-    "cardroom.HandAction": ("voided_at", None),
-    "tournaments.Draw": ("status", "committed"),
-}
+    def _all(self) -> dict[str, Chain]:
+        if self._found is not None:
+            return self._found
+        found = {}
+        for model in live_apps.get_models():
+            chain = getattr(model, "audit_chain", None)
+            if isinstance(chain, Chain):
+                found[model._meta.label] = chain
+        if live_apps.ready:  # every model is loaded: the declarations are all known
+            self._found = found
+        return found
+
+    def __getitem__(self, label: str) -> Chain:
+        return self._all()[label]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._all()))
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+CHAINS = Chains()
+
+
+def transition(chain: Chain) -> str | None:
+    """The once-only change a sealed log allows, as SQL on ``OLD``: its marker still holds its
+    initial value (a void not yet made, a draw still committed)."""
+    if chain.unsealed is None:
+        return None
+    column, initial = chain.unsealed
+    if initial is None:
+        return f"OLD.{column} IS NULL"
+    return f"OLD.{column} = '{initial}'"
+
 
 HASH_FIELDS = ("prev_hash", "row_hash", "seal_hash")
 
@@ -361,7 +249,7 @@ def verify(apps: Any = None, using: str = "default") -> list[Break]:
                     Break(table, row["pk"], "contents changed: row_hash does not match its fields")
                 )
             if chain.sealed:
-                field, initial = UNSEALED[label]
+                field, initial = cast("tuple[str, Any]", chain.unsealed)
                 if row["seal_hash"]:
                     if row["seal_hash"] != seal_hash(model, row, row["row_hash"]):
                         what = f"{', '.join(chain.sealed)} changed after sealing"
@@ -391,7 +279,7 @@ $$ LANGUAGE plpgsql
 
 class AppendOnlyTriggers(migrations.operations.base.Operation):
     """Refuse UPDATE, DELETE (and TRUNCATE on PostgreSQL) on a model's table, except the
-    model's once-only transition (``TRANSITIONS``): the sealed columns set once, nothing else.
+    model's once-only change (``transition``): the sealed columns set once, nothing else.
     """
 
     reversible = True
@@ -411,15 +299,15 @@ class AppendOnlyTriggers(migrations.operations.base.Operation):
 
     def _sql(self, model: type[Model], vendor: str) -> list[str]:
         table = model._meta.db_table
-        transition = TRANSITIONS.get(self.label)
+        transition_sql = transition(CHAINS[self.label])
         sealed_fields = [model._meta.get_field(name) for name in CHAINS[self.label].sealed]
         sealed = [cast("Field[Any, Any]", f).column for f in sealed_fields]  # concrete fields
         if vendor == "postgresql":
             allowed = "false"
-            if transition:
+            if transition_sql:
                 changing = ", ".join(f"'{c}'" for c in [*sealed, "seal_hash"])
                 allowed = (
-                    f"{transition} AND (to_jsonb(OLD) - ARRAY[{changing}]) = "
+                    f"{transition_sql} AND (to_jsonb(OLD) - ARRAY[{changing}]) = "
                     f"(to_jsonb(NEW) - ARRAY[{changing}])"
                 )
             return [
@@ -432,14 +320,14 @@ class AppendOnlyTriggers(migrations.operations.base.Operation):
                 "FOR EACH STATEMENT EXECUTE FUNCTION cardroom_append_only()",
             ]
         allowed = "0"
-        if transition:
+        if transition_sql:
             fixed = [
                 f.column
                 for f in model._meta.concrete_fields
                 if f.column not in sealed and f.column != "seal_hash"
             ]
             same = " AND ".join(f'NEW."{c}" IS OLD."{c}"' for c in fixed)
-            allowed = f"({transition} AND {same})"
+            allowed = f"({transition_sql} AND {same})"
         message = f"{table} is an append-only audit log: %s refused"
         # ``cardroom_audit_maintenance()`` is registered on Django's connections; any other
         # client (the sqlite3 shell) lacks it, and its write fails all the same.
@@ -518,7 +406,7 @@ def chain_existing(app_label: str, model_names: Sequence[str]) -> migrations.Run
                 obj.row_hash = digest(label, obj.prev_hash, canonical(model, values, fields))
                 update = ["prev_hash", "row_hash"]
                 if chain.sealed:
-                    field, initial = UNSEALED[label]
+                    field, initial = cast("tuple[str, Any]", chain.unsealed)
                     done = values[field] != initial
                     obj.seal_hash = (
                         digest(label, "seal", obj.row_hash, canonical(model, values, chain.sealed))

@@ -9,6 +9,7 @@ from django.db import models
 from django.utils import timezone
 
 from cardroom.core.append_only import AppendOnly, chain_unique
+from cardroom.core.audit import Chain
 from cardroom.tables.choices import choice_check
 
 
@@ -21,6 +22,28 @@ class RulingKind(models.TextChoices):
 class Ruling(AppendOnly):
     """A floor decision. Never edited or deleted (model, API and database triggers): an
     amendment or an appeal outcome is a new ruling pointing at the one it changes."""
+
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "table_id",
+        (
+            "table_id",
+            "tournament_id",
+            "number",
+            "kind",
+            "amends_id",
+            "hand_id",
+            "action_id",
+            "seats",
+            "situation",
+            "decision",
+            "director_id",
+            "created_at",
+            "request_key",
+            "names",
+        ),
+        later={"names": {}},
+    )
 
     append_only_message = "The rulings log is append-only: record an amendment instead."
 
@@ -86,6 +109,9 @@ class Ruling(AppendOnly):
 
 
 class RulingCitation(AppendOnly):
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain("ruling_id", ("ruling_id", "rule_id", "note", "order"))
+
     append_only_message = "The rulings log is append-only: record an amendment instead."
 
     ruling = models.ForeignKey(Ruling, on_delete=models.PROTECT, related_name="citations")

@@ -15,6 +15,7 @@ from django.db import models
 from django.utils import timezone
 
 from cardroom.core.append_only import AppendOnly, chain_unique
+from cardroom.core.audit import Chain
 from cardroom.tables.choices import SeatEventKind, SeatStatus, choice_check
 
 
@@ -116,6 +117,23 @@ class SeatEvent(AppendOnly):
     """Every change to a cash table's seat map: seated, chips added, a hand's result, sat
     out, returned, busted, moved, left. ``amount`` is the chips the change put in front of
     the player (negative: taken away, e.g. cashed out); ``stack`` what they had after it."""
+
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "table_id",
+        (
+            "table_id",
+            "seat",
+            "player_id",
+            "kind",
+            "amount",
+            "stack",
+            "hand_id",
+            "note",
+            "by_id",
+            "at",
+        ),
+    )
 
     table = models.ForeignKey(
         "cardroom.Table", on_delete=models.PROTECT, related_name="seat_events"

@@ -12,6 +12,7 @@ from django.db import models
 from django.utils import timezone
 
 from cardroom.core.append_only import AppendOnly, chain_unique
+from cardroom.core.audit import Chain
 from cardroom.tables.choices import (
     DESK_VARIANTS,
     STANDARD_CHIPS,
@@ -419,6 +420,11 @@ class TableChange(AppendOnly):
     Append-only: a correction is a new change, never an edit of an old one.
     """
 
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "table_id", ("table_id", "changed_by_id", "changed_at", "action", "changes")
+    )
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="changes")
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
@@ -523,6 +529,15 @@ class HandAction(AppendOnly):
     """One action entered at the table. Never edited: a void marks it (who, when, why) and the
     hand replays without it."""
 
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "hand_id",
+        ("hand_id", "seq", "seat", "action", "to", "entered_by_id", "entered_at", "out_of_turn"),
+        sealed=("voided_by_id", "voided_at", "void_reason"),
+        later={"out_of_turn": False},
+        unsealed=("voided_at", None),
+    )
+
     hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="actions")
     seq = models.PositiveIntegerField(help_text="The hand's sequence number this action made.")
     seat = models.PositiveSmallIntegerField()
@@ -537,7 +552,7 @@ class HandAction(AppendOnly):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     entered_at = models.DateTimeField(default=timezone.now, editable=False)
-    # The one change an action ever gets, once (audit.TRANSITIONS): sealed in ``seal_hash``.
+    # The one change an action ever gets, once (its chain's ``unsealed``): sealed in ``seal_hash``.
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

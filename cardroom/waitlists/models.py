@@ -16,6 +16,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from cardroom.core.append_only import AppendOnly, chain_unique
+from cardroom.core.audit import Chain
 from cardroom.core.numbers import grouped
 from cardroom.tables.choices import Structure, TableKind, TableStatus, Variant, choice_check
 
@@ -285,6 +286,22 @@ class WaitlistEvent(AppendOnly):
     """Every change to a list: added, checked in, called, offer expired, passed, seated,
     lapsed, removed, reordered (with the reason), moved, a table started. ``by`` is empty
     for the kiosk and the timer."""
+
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "game_list_id",
+        (
+            "game_list_id",
+            "entry_id",
+            "player_id",
+            "kind",
+            "table_number",
+            "seat",
+            "note",
+            "by_id",
+            "at",
+        ),
+    )
 
     append_only_message = "The waitlist log is append-only: record a new event instead."
 
