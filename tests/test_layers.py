@@ -15,15 +15,30 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("cardroom", "rules", "tournaments")
 
 
-def layered_modules() -> set[str]:
+def layers() -> list[set[str]]:
+    """The project's layers, top first: the layers contract over the whole project (the other
+    one orders the modules inside each floor package)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
-    (contract,) = [c for c in config["contracts"] if c["type"] == "layers"]
-    return {
-        name.strip().strip("()")
+    (contract,) = [
+        c for c in config["contracts"] if c["type"] == "layers" and "containers" not in c
+    ]
+    return [
+        {name.strip().strip("()") for name in re.split(r"[|:]", layer) if name.strip()}
         for layer in contract["layers"]
-        for name in re.split(r"[|:]", layer)
-        if name.strip()
-    }
+    ]
+
+
+def layered_modules() -> set[str]:
+    return set().union(*layers())
+
+
+def layer_of(module: str) -> int:
+    """The layer a module is in, counted from the bottom (1: pure Python)."""
+    all_layers = layers()
+    for number, layer in enumerate(all_layers):
+        if any(module == name or module.startswith(name + ".") for name in layer):
+            return len(all_layers) - number
+    raise LookupError(f"{module} is in no layer")
 
 
 def project_modules() -> set[str]:
@@ -32,6 +47,8 @@ def project_modules() -> set[str]:
         for path in (ROOT / package).rglob("*.py"):
             parts = path.relative_to(ROOT).with_suffix("").parts
             if parts[-1] == "__init__":
+                if not path.read_text().strip():
+                    continue  # a package that only holds modules: each has its own layer
                 parts = parts[:-1]
             if len(parts) > 1:
                 modules.add(".".join(parts))
@@ -126,3 +143,85 @@ def test_no_module_uses_another_modules_private_names() -> None:
         )
     ]
     assert not found, "Make these names public where they are defined:\n" + "\n".join(found)
+
+
+def test_no_import_circle() -> None:
+    """No module imports itself through others (functions' imports counted like any other):
+    the import graph has no strongly connected part of more than one module."""
+    import grimp
+
+    graph = grimp.build_graph(*PACKAGES)
+    imports = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(module: str) -> None:  # Tarjan's strongly connected components
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        on_stack.add(module)
+        for imported in imports[module]:
+            if imported not in order:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in on_stack:
+                low[module] = min(low[module], order[imported])
+        if low[module] == order[module]:
+            part = []
+            while (top := stack.pop()) != module:
+                on_stack.discard(top)
+                part.append(top)
+            on_stack.discard(module)
+            if part:
+                circles.append(sorted([module, *part]))
+
+    for module in sorted(imports):
+        if module not in order:
+            visit(module)
+    assert not circles, f"Import circles: {circles}"
+
+
+def test_no_foreign_key_points_up_the_layers() -> None:
+    """A model's relation (a foreign key, one-to-one or many-to-many, written as a string or a
+    class) points at a model in its own layer or below: the layers hold for the database too,
+    and an app's migrations never depend on an app above it."""
+    from django.apps import apps
+
+    upward = []
+    for model in apps.get_models():
+        if not model.__module__.startswith(PACKAGES):
+            continue
+        for field in model._meta.get_fields(include_hidden=True):
+            if not field.is_relation or field.auto_created or field.related_model is None:
+                continue
+            target = field.related_model.__module__
+            if target.startswith(PACKAGES) and layer_of(target) > layer_of(model.__module__):
+                upward.append(
+                    f"{model._meta.label}.{field.name} -> {field.related_model._meta.label}"
+                )
+    assert not upward, f"Relations pointing up the layers: {upward}"
+
+
+#: Migrations written while a ruling pointed at its tournament: they describe that history and
+#: keep their dependency; the link is now the tournaments' own (``tournaments.RulingTournament``).
+HISTORICAL_UPWARD = {
+    ("cardroom", "0008_ruling_tournament"),
+    ("cardroom", "0010_audit_fields_and_choice_checks"),
+}
+
+
+def test_the_migrations_of_a_lower_app_never_depend_on_a_higher_one() -> None:
+    from django.db.migrations.loader import MigrationLoader
+
+    rank = {"rules": 3, "cardroom": 4, "tournaments": 5}
+    loader = MigrationLoader(None, ignore_no_migrations=True)
+    upward = [
+        f"{app}.{name} -> {dep_app}.{dep_name}"
+        for (app, name), migration in loader.disk_migrations.items()
+        if app in rank and (app, name) not in HISTORICAL_UPWARD
+        for dep_app, dep_name in migration.dependencies
+        if dep_app in rank and rank[dep_app] > rank[app]
+    ]
+    assert not upward, f"Migrations depending on an app above: {upward}"

@@ -675,3 +675,23 @@ class ClockEvent(AppendOnly):
 
     def __str__(self) -> str:
         return f"{self.action} (level {self.level_number})"
+
+
+class TournamentRuling(AppendOnly):
+    """A ruling made while this tournament played at the ruling's table: the tournament's own
+    record of it, written in the ruling's transaction (``cardroom.rulings.services``). One
+    row a ruling, its own stream: the ruling is new and unique, so no lock is needed."""
+
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain("ruling_id", ("ruling_id", "tournament_id"))
+
+    ruling = models.OneToOneField(
+        "cardroom.Ruling", on_delete=models.PROTECT, related_name="tournament_link"
+    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="rulings")
+
+    class Meta:
+        constraints = [chain_unique("ruling")]
+
+    def __str__(self) -> str:
+        return f"{self.ruling} in {self.tournament}"

@@ -422,6 +422,35 @@ def chain_existing(app_label: str, model_names: Sequence[str]) -> migrations.Run
     return migrations.RunPython(forwards, migrations.RunPython.noop, elidable=False)
 
 
+def rechain(model: type[Model], before: Sequence[str], after: Sequence[str], using: str) -> None:
+    """Link a log's rows again over other fields, in a migration that adds or drops a hashed
+    column (``model`` is the migration's own). Each row is first checked against the chain as
+    it was (``before``): a log already broken is refused, never sealed again under new hashes
+    (``verify_audit`` names the break)."""
+    label = model._meta.label
+    stream_field = CHAINS[label].stream
+    old_head: dict[Any, str] = {}
+    new_head: dict[Any, str] = {}
+    rows = model._base_manager.using(using).order_by(stream_field, "pk")
+    with maintenance(using):
+        obj: Any
+        for obj in rows.iterator():
+            values = {f: getattr(obj, f) for f in {*before, *after}}
+            stream = getattr(obj, stream_field)
+            expected = digest(label, old_head.get(stream, ""), canonical(model, values, before))
+            if obj.prev_hash != old_head.get(stream, "") or obj.row_hash != expected:
+                raise AuditError(
+                    f"{label} row {obj.pk} does not verify: the log is not linked again over "
+                    "new fields until manage.py verify_audit finds it intact"
+                )
+            old_head[stream] = obj.row_hash
+            prev = new_head.get(stream, "")
+            new_head[stream] = digest(label, prev, canonical(model, values, after))
+            model._base_manager.using(using).filter(pk=obj.pk).update(
+                prev_hash=prev, row_hash=new_head[stream]
+            )
+
+
 # --- the deliberate exception ---------------------------------------------------------------------
 
 

@@ -23,7 +23,7 @@ from cardroom.core.roles import READERS, RULING_WRITERS, role_permission
 from cardroom.rulings.filters import RulingFilter
 from cardroom.rulings.models import Ruling, RulingCitation, RulingKind
 from cardroom.rulings.reading import ruling_references
-from cardroom.rulings.services import record_ruling
+from cardroom.rulings.services import WITH_TOURNAMENT, record_ruling, tournament_of
 from cardroom.tables.api import IDEMPOTENCY_KEY
 from rules.betting import (
     HandSerializer,
@@ -85,9 +85,10 @@ class RulingSerializer(serializers.ModelSerializer[Ruling]):
         )
     )
     def get_tournament(self, ruling: Ruling) -> dict[str, Any] | None:
-        if ruling.tournament is None:
+        tournament = tournament_of(ruling)
+        if tournament is None:
             return None
-        return {"id": ruling.tournament_id, "name": ruling.tournament.name}
+        return {"id": tournament.pk, "name": tournament.name}
 
 
 class RulingInSerializer(serializers.Serializer[Any]):
@@ -147,7 +148,7 @@ class RulingViewSet(
     # table's is the director's: ``record_ruling`` answers 403 to the other).
     permission_classes = [role_permission(read=READERS, write=RULING_WRITERS)]
     queryset = Ruling.objects.select_related(
-        "table", "tournament", "director", "action"
+        "table", WITH_TOURNAMENT, "director", "action"
     ).prefetch_related("citations__rule")
     filter_backends = [DjangoFilterBackend]
     filterset_class = RulingFilter

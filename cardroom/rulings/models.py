@@ -21,14 +21,15 @@ class RulingKind(models.TextChoices):
 
 class Ruling(AppendOnly):
     """A floor decision. Never edited or deleted (model, API and database triggers): an
-    amendment or an appeal outcome is a new ruling pointing at the one it changes."""
+    amendment or an appeal outcome is a new ruling pointing at the one it changes. A ruling
+    made while a tournament played at the table is the tournament's to record
+    (``tournaments.TournamentRuling``): the log, below the tournaments, never points up at them."""
 
     #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
     audit_chain = Chain(
         "table_id",
         (
             "table_id",
-            "tournament_id",
             "number",
             "kind",
             "amends_id",
@@ -48,10 +49,6 @@ class Ruling(AppendOnly):
     append_only_message = "The rulings log is append-only: record an amendment instead."
 
     table = models.ForeignKey("cardroom.Table", on_delete=models.PROTECT, related_name="rulings")
-    tournament = models.ForeignKey(
-        "tournaments.Tournament", null=True, blank=True, on_delete=models.PROTECT,
-        related_name="rulings", help_text="The tournament playing at the table, if any.",
-    )  # fmt: skip
     number = models.PositiveIntegerField(help_text="Numbered per table, in order.")
     kind = models.CharField(max_length=10, choices=RulingKind, default=RulingKind.RULING)
     amends = models.ForeignKey(

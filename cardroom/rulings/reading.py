@@ -4,7 +4,7 @@ export."""
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -119,13 +119,17 @@ def spreadsheet_safe(cell: object) -> object:
     return cell
 
 
-def write_rulings_csv(out: Any, rulings: Iterable[Ruling]) -> None:
+def write_rulings_csv(
+    out: Any, rulings: Iterable[Ruling], tournament_name: Callable[[Ruling], str]
+) -> None:
+    """The log as CSV; ``tournament_name`` names each ruling's tournament (the tournaments
+    record their rulings, above this log: ``cardroom.rulings.services.tournament_name``)."""
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
     for r in rulings:
         row = (
             [
-                r.pk, r.table.number, r.tournament.name if r.tournament else "", r.number, r.kind, r.amends_id or "", r.hand_id or "",
+                r.pk, r.table.number, tournament_name(r), r.number, r.kind, r.amends_id or "", r.hand_id or "",
                 r.action.seq if r.action_id and r.action else "", " ".join(map(str, r.seats)),
                 "; ".join(r.seat_labels), r.situation, r.decision,
                 "; ".join(

@@ -20,7 +20,7 @@ from cardroom.seats.services import live_seats
 from cardroom.tables.choices import TableKind
 from cardroom.tables.models import Hand, HandAction, Table
 from rules.models import Rule
-from tournaments.models import SeatAssignment, Tournament, TournamentTable
+from tournaments.models import SeatAssignment, Tournament, TournamentRuling, TournamentTable
 
 
 def log_ruling(
@@ -127,12 +127,14 @@ def record_ruling(
             involved = sorted(set(seats or []))
             sitting = seat_names(locked, hand=hand, amends=amends)
             ruling = Ruling.objects.create(
-                table=locked, tournament=tournament_at(locked), number=number, kind=kind,
+                table=locked, number=number, kind=kind,
                 amends=amends, hand=hand, action=action, seats=involved,
                 names={str(n): sitting[n] for n in involved if sitting.get(n)},
                 situation=situation.strip(),
                 decision=decision.strip(), director=director, request_key=request_key,
             )  # fmt: skip
+            if (tournament := tournament_at(locked)) is not None:
+                TournamentRuling.objects.create(ruling=ruling, tournament=tournament)
             RulingCitation.objects.bulk_create(
                 RulingCitation(ruling=ruling, rule=rules[citation], note=note.strip(), order=order)
                 for order, (citation, note) in enumerate(citations)
@@ -171,7 +173,7 @@ def seat_names(
 def is_tournament_ruling(table: Table, amends: Ruling | None = None) -> bool:
     """A tournament's ruling: at a tournament table (or one where a tournament plays now), or
     amending or appealing a ruling made in a tournament."""
-    if amends is not None and amends.tournament_id is not None:
+    if amends is not None and tournament_of(amends) is not None:
         return True
     return table.kind == TableKind.TOURNAMENT or tournament_at(table) is not None
 
@@ -243,3 +245,18 @@ def replayed_ruling(request_key: str, asked: RulingRequest) -> Ruling | None:
     if done is not None and RulingRequest.of(done) != asked:
         raise IdempotencyKeyReused
     return done
+
+
+#: What a page or the API reading rulings selects with them to name each one's tournament.
+WITH_TOURNAMENT = "tournament_link__tournament"
+
+
+def tournament_of(ruling: Ruling) -> Tournament | None:
+    """The tournament that played at the ruling's table when it was made (its own record of the
+    ruling, ``TournamentRuling``), or None for a cash game's."""
+    link = getattr(ruling, "tournament_link", None)  # the reverse one-to-one, if any
+    return link.tournament if link is not None else None
+
+
+def tournament_name(ruling: Ruling) -> str:
+    return tournament.name if (tournament := tournament_of(ruling)) is not None else ""

@@ -31,7 +31,7 @@ from cardroom.rulings.reading import (
     ruling_references,
     write_rulings_csv,
 )
-from cardroom.rulings.services import log_ruling, seat_names
+from cardroom.rulings.services import WITH_TOURNAMENT, log_ruling, seat_names, tournament_name
 from cardroom.tables.desk import action_log, hand_chip_set
 from cardroom.tables.filters import filtered
 from cardroom.tables.forms import (
@@ -45,7 +45,7 @@ from rules.search import search_rules
 
 def ruling_queryset() -> Any:
     return Ruling.objects.select_related(
-        "table", "tournament", "director", "hand", "amends"
+        "table", WITH_TOURNAMENT, "director", "hand", "amends"
     ).prefetch_related("citations__rule")
 
 
@@ -68,7 +68,7 @@ def ruling_export(request: AuthenticatedRequest) -> HttpResponse:
     rulings = filtered(RulingFilter(request.GET or None, queryset=ruling_queryset()))
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="rulings.csv"'
-    write_rulings_csv(response, rulings)
+    write_rulings_csv(response, rulings, tournament_name)
     return response
 
 
