@@ -2,16 +2,17 @@
 
 from celery import shared_task
 
+from cardroom.celery import HEARTBEAT, PING
 from cardroom.core.health import record_worker_heartbeat
 
 
-@shared_task(name="cardroom.ping")
+@shared_task(name=PING)
 def ping(token: str) -> str:
     """Round trip through the broker: the health check and the worker test use it."""
     return f"pong:{token}"
 
 
-@shared_task(name="cardroom.heartbeat", ignore_result=True)
+@shared_task(name=HEARTBEAT, ignore_result=True)
 def heartbeat() -> None:
     """Every few seconds (celery beat): say a worker is alive, for ``/healthz``."""
     record_worker_heartbeat()

@@ -225,3 +225,25 @@ def test_the_migrations_of_a_lower_app_never_depend_on_a_higher_one() -> None:
         if dep_app in rank and rank[dep_app] > rank[app]
     ]
     assert not upward, f"Migrations depending on an app above: {upward}"
+
+
+def test_every_task_is_named_once_in_its_own_package_and_every_name_sent_is_registered() -> None:
+    """Services queue tasks and the beat sends them by name, never importing them: each name
+    is a constant its own package declares (``tournaments.scheduling``,
+    ``cardroom.waitlists.schedule``, ``cardroom.celery``), so no name points up the layers, and
+    every name sent is a task the worker has."""
+    from cardroom.celery import app
+    from tournaments import scheduling
+
+    ours = {name: task for name, task in app.tasks.items() if not name.startswith("celery.")}
+    sent = [entry["task"] for entry in app.conf.beat_schedule.values()]
+    sent += [scheduling.CHECK_BALANCE, scheduling.ADVANCE_CLOCK, scheduling.ADVANCE_CLOCKS]
+    assert set(sent) <= set(ours), f"Sent but not registered: {set(sent) - set(ours)}"
+    texts = {m: p.read_text() for m, p in module_files().items() if not m.startswith("tests")}
+    for name, task in ours.items():
+        package = task.__module__.rpartition(".")[0]
+        written = sorted(m for m, text in texts.items() if f'"{name}"' in text)
+        assert len(written) == 1, f"{name} is written in {written}: declare it once"
+        assert written[0].rpartition(".")[0] == package, (
+            f"{name} ({task.__module__}) is declared in {written[0]}, outside its package"
+        )

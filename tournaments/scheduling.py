@@ -16,6 +16,8 @@ from celery import current_app
 CHECK_BALANCE = "tournaments.check_balance"
 ADVANCE_CLOCK = "tournaments.advance_clock"
 ADVANCE_CLOCKS = "tournaments.advance_clocks"
+#: Seconds between the beat's sweeps of the running clocks (``cardroom/celery.py``).
+CLOCK_SWEEP_EVERY = 5.0
 
 
 def tasks_run_in_process() -> bool:

@@ -7,10 +7,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from cardroom.celery import CLOCK_SWEEP_EVERY, app
+from cardroom.celery import app
 from tests.tournaments.factories import make_tournament
 from tournaments.clock import services as clock
 from tournaments.models import ClockState, Tournament
+from tournaments.scheduling import CLOCK_SWEEP_EVERY
 from tournaments.tasks import advance_clocks
 
 pytestmark = pytest.mark.django_db
