@@ -12,6 +12,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from cardroom.core import audit
+from rules.engine.seat_order import clockwise_from
 from tournaments.draws.breaks import (
     seat_cards_for_break,
     tables_needed,
@@ -89,9 +90,7 @@ def _dealing_order(seating: Seating, table: int) -> list[int]:
     first (rising seat numbers, clockwise), the button last."""
     occupied = seating.by_table[table]
     button = seating.tables[table].button or 0
-    seats = sorted(occupied)
-    order = [s for s in seats if s > button] + [s for s in seats if s <= button]
-    return [occupied[s].player for s in order]
+    return [occupied[s].player for s in clockwise_from(button, occupied)]
 
 
 def _draw_inputs(

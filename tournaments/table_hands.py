@@ -44,13 +44,15 @@ from django.db.models import Count, QuerySet
 
 from cardroom.core.api_errors import Conflict
 from cardroom.core.reasons import clean_reason
-from cardroom.seats.hands import draw_words, proposal_version
+from cardroom.seats.hands import proposal_version
 from cardroom.tables import services
 from cardroom.tables.choices import Structure, default_raise_cap, smallest_chip_in_play
 from cardroom.tables.models import Hand, HandStatus, Table
 from rules.engine import citations
+from rules.engine.button_draw import ButtonDraw
 from rules.engine.errors import BadInput
-from rules.engine.rotation import Plan, Previous, SeatState, plan_next_hand
+from rules.engine.rotation import Previous, SeatState, plan_next_hand
+from rules.engine.seat_order import first_blinds
 from tournaments.clock.reading import level_dict, read_clock
 from tournaments.draws.errors import DrawError
 from tournaments.eliminations import advance_hand_for_hand, eliminate_locked
@@ -203,16 +205,6 @@ def _previous(table: Table, tournament: Tournament) -> Previous | None:
     return Previous(button=last.button, small=last.blinds.get("small"), big=last.blinds["big"])
 
 
-def _first_hand(button: int, occupied: list[int]) -> tuple[int, int | None, int]:
-    """The first hand from the button the dealer reported (high card for the button): the
-    blinds are the next two players after it; heads-up the button posts the small blind."""
-    after = [s for s in occupied if s > button] + [s for s in occupied if s <= button]
-    if len(occupied) == 2:
-        on_button = button if button in occupied else after[-1]
-        return on_button, on_button, next(s for s in occupied if s != on_button)
-    return button, after[0], after[1]
-
-
 def button_seed(table: Table, ttable: TournamentTable) -> str:
     """The seed of the draw for the button at a tournament table's first hand (CR-BB.9): the
     room table's stored seed, for this tournament's table (and after a final table's redraw,
@@ -222,18 +214,35 @@ def button_seed(table: Table, ttable: TournamentTable) -> str:
     return seed + (f":redrawn {redrawn.isoformat()}" if redrawn is not None else "")
 
 
+@dataclass(frozen=True)
+class _Placed:
+    """Where the next hand's button and blinds fall (``small`` None: dead), the rules that
+    placed them, and the draw for the button that placed a table's first one (CR-BB.9) with the
+    seed it was drawn from."""
+
+    button: int
+    small: int | None
+    big: int
+    rules: tuple[str, ...]
+    draw: ButtonDraw | None = None
+    seed: str = ""
+
+
 def _plan(
     table: Table, ttable: TournamentTable, occupied: list[int], button: int | None, level: Level
-) -> tuple[int, int | None, int, tuple[str, ...], Plan | None]:
-    """Button, small blind (None: dead), big blind, the rules that placed them, and the plan
-    when the engine made it (with its draw for the button at the table's first hand)."""
+) -> _Placed:
+    """The next hand's button and blinds: from the last hand by the dead button, or at the
+    table's first hand from the button the dealer reported (high card for the button) or
+    from the draw for it."""
     previous = _previous(table, ttable.tournament)
     if previous is None and button is not None:
-        first_button, small, big = _first_hand(button, occupied)
-        return first_button, small, big, (DEAD_BUTTON,), None
+        first = first_blinds(button, occupied)
+        heads_up = (citations.HEADS_UP,) if len(occupied) == 2 else ()
+        return _Placed(first.button, first.small, first.big, (DEAD_BUTTON, *heads_up))
     # CR-BB.9 (TDA: seats and the button by random draw): the table's first hand, with no
     # button the dealer has reported, has its button drawn, high card, from a stored seed.
-    draw = random.Random(button_seed(table, ttable)) if previous is None else None
+    seed = button_seed(table, ttable) if previous is None else ""
+    draw = random.Random(seed) if previous is None else None
     try:
         plan = plan_next_hand(
             seats=[SeatState(seat=s, active=True) for s in occupied],
@@ -246,13 +255,19 @@ def _plan(
         )
     except BadInput as exc:
         raise CannotDeal(exc.message, DEAD_BUTTON) from exc
-    return plan.button, plan.small, plan.big, plan.citations, plan
+    return _Placed(plan.button, plan.small, plan.big, plan.citations, plan.draw, seed)
 
 
 def propose_tournament_hand(table: Table) -> dict[str, Any]:
     """The next hand at a tournament table: button and blinds (dead button), the seated
     entrants with their chips and names, the level from the clock. ``CannotDeal`` when the
     tournament refuses a deal (a break, a player with no chips, fewer than two players)."""
+    return _proposal(table)[0]
+
+
+def _proposal(table: Table) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The proposal (``propose_tournament_hand``) and what the hand keeps of the draw for the
+    button when one placed it: shown without its seed, kept with the seed it was drawn from."""
     ttable = tournament_table_for(table)
     if ttable is None:
         raise CannotDeal(f"{table} is not a table of a tournament in play.")
@@ -269,8 +284,8 @@ def propose_tournament_hand(table: Table) -> dict[str, Any]:
     if len(seated) < 2:
         raise CannotDeal(f"{ttable} has fewer than two players: nothing to deal.", DEALT_IN)
     occupied = [a.seat for a in seated]
-    button, small, big, rules, plan = _plan(table, ttable, occupied, ttable.button, level)
-    citations = [*rules, DEAD_BUTTON, DEALT_IN, NEW_LIMITS, NO_STRADDLE]
+    placed = _plan(table, ttable, occupied, ttable.button, level)
+    citations = [*placed.rules, DEAD_BUTTON, DEALT_IN, NEW_LIMITS, NO_STRADDLE]
     game = tournament_game(table, tournament, level)
     if game.get("big_blind_ante"):
         citations.append(BIG_BLIND_ANTE)
@@ -282,8 +297,8 @@ def propose_tournament_hand(table: Table) -> dict[str, Any]:
         citations.append(HAND_FOR_HAND)
         hold = _waiting_for_the_others(table, tournament)
     proposal: dict[str, Any] = {
-        "button": button,
-        "blinds": {"small": small, "big": big},
+        "button": placed.button,
+        "blinds": {"small": placed.small, "big": placed.big},
         "seats": [{"seat": a.seat, "stack": a.entrant.chips} for a in seated],
         "posts": [],
         "names": {str(a.seat): a.entrant.name for a in seated},
@@ -299,13 +314,14 @@ def propose_tournament_hand(table: Table) -> dict[str, Any]:
         # all finished theirs: the desk shows the next hand with Deal held, and why.
         "hold": hold,
         # The table's first hand: the draw for the button (CR-BB.9), shown at the desk.
-        "first_button": plan is not None and plan.draw is not None,
-        "button_draw": draw_words(plan) if plan is not None else None,
+        "first_button": placed.draw is not None,
+        "button_draw": placed.draw.shown() if placed.draw is not None else None,
     }
     # What the dealer saw: any change to it (a player moved in or out, chips, the level, the
     # last hand) changes the version, so a deal confirming an old proposal is a 409.
     proposal["version"] = proposal_version(proposal)
-    return proposal
+    kept = placed.draw.record(placed.seed) if placed.draw is not None else None
+    return proposal, kept
 
 
 @dataclass(frozen=True)
@@ -443,7 +459,7 @@ def deal_tournament_hand(
                     "; the next is dealt when every table has finished it.",
                     HAND_FOR_HAND,
                 )
-        proposal = propose_tournament_hand(table)
+        proposal, drawn = _proposal(table)
         if version and version != proposal["version"]:
             raise Conflict(
                 "seat_map_changed",
@@ -466,13 +482,12 @@ def deal_tournament_hand(
         if chosen != proposed:
             reason = clean_reason(reason, "Say why the button or blinds differ from the proposal.")
             correction = {"proposed": proposed, "reason": reason}
-        drawn = proposal["button_draw"]
         hand = services.start_hand(
             table=table, by=by, button=want_button, seats=proposal["seats"],
             straddle=False, game=proposal["game"],
             blinds={"small": chosen["small"], "big": want_big}, posts=[],
             names=proposal["names"], correction=correction,
-            button_draw={"seed": button_seed(table, ttable), **drawn} if drawn else None,
+            button_draw=drawn,
         )  # fmt: skip
         TournamentTable.objects.filter(pk=ttable.pk).update(button=hand.button)
     return hand

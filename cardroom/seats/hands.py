@@ -110,20 +110,10 @@ def _plan(table: Table, straddle: bool = True) -> tuple[Plan, dict[str, Any], di
         # No hand played here yet: the button by the draw (CR-BB.9), which the desk shows
         # (the cards dealt, the high card); the dealer may still move it with Correct.
         "first_button": previous is None and not voided,
-        "button_draw": draw_words(plan),
+        "button_draw": plan.draw.shown() if plan.draw is not None else None,
         "version": _fingerprint(table, seated),
     }
     return plan, proposal, seats
-
-
-def draw_words(plan: Plan) -> dict[str, Any] | None:
-    """The proposal's draw for the button (CR-BB.9), without its seed (kept with the hand once
-    dealt): ``{"seats", "cards": {"3": "Ks"}, "button", "citations"}``, or None."""
-    if plan.draw is None:
-        return None
-    record = plan.draw.record("")
-    del record["seed"]
-    return record
 
 
 def propose_next_hand(table: Table) -> dict[str, Any]:

@@ -12,7 +12,8 @@ from cardroom.seats.models import TableSeat
 from cardroom.tables.choices import SeatStatus
 from cardroom.tables.models import Hand, Table
 from rules.engine import citations
-from rules.engine.button_draw import card_words
+from rules.engine.cards import Card
+from rules.engine.seat_order import next_after
 from tournaments.models import BalanceCheck, Elimination, Tournament
 
 
@@ -226,11 +227,12 @@ def first_button_words(proposal: dict[str, Any]) -> str:
     button = drawn["button"]
     who = f" ({names[str(button)]})" if names.get(str(button)) else ""
     cards = ", ".join(
-        f"seat {seat} {card_words(card)}"
+        f"seat {seat} {Card.parse(card).words}"
         for seat, card in sorted(drawn["cards"].items(), key=lambda item: int(item[0]))
     )
+    high = Card.parse(drawn["cards"][str(button)]).words
     return (
-        f"Button by draw: seat {button}{who}, high card {card_words(drawn['cards'][str(button)])}"
+        f"Button by draw: seat {button}{who}, high card {high}"
         f" ({citations.BUTTON_DRAW}; suits break a tie in rank: spades, hearts, diamonds, clubs,"
         f" {citations.SUIT_RANKING}). Cards: {cards}. To place it otherwise, deal with Correct"
         " and give the reason."
@@ -248,9 +250,9 @@ def straddler_words(proposal: dict[str, Any], straddle: int) -> dict[str, Any] |
     big = (proposal.get("blinds") or {}).get("big")
     small = (proposal.get("blinds") or {}).get("small")
     dealt = sorted(entry["seat"] for entry in seats)
-    if not straddle or big not in dealt:
+    if not straddle or big is None or big not in dealt:
         return None
-    seat = dealt[(dealt.index(big) + 1) % len(dealt)]
+    seat = next_after(big, dealt)
     stack = next(entry["stack"] for entry in seats if entry["seat"] == seat)
     if seat == small or stack < straddle:
         return None

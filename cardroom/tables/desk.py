@@ -17,6 +17,7 @@ from rules.engine.config import GameConfig
 from rules.engine.errors import IllegalAction
 from rules.engine.out_of_turn import CITATIONS as OUT_OF_TURN_CITATIONS
 from rules.engine.out_of_turn import Held, play_action
+from rules.engine.seat_order import next_after
 from rules.engine.state import (
     Action,
     ActionKind,
@@ -148,9 +149,9 @@ def straddler_of(hand: Hand, state: Any) -> int | None:
     amount = int((hand.game or {}).get("straddle") or 0)
     dealt = sorted(entry["seat"] for entry in hand.seats)
     big, small = getattr(state, "bb_seat", None), getattr(state, "sb_seat", None)
-    if not amount or len(dealt) < 3 or small is None or big not in dealt:
+    if not amount or len(dealt) < 3 or small is None or big is None or big not in dealt:
         return None
-    seat = dealt[(dealt.index(big) + 1) % len(dealt)]
+    seat = next_after(big, dealt)
     return seat if seat != small and state.bring_in == amount else None
 
 

@@ -25,6 +25,7 @@ from cardroom.tables.desk import AMOUNT_ERROR, MAX_STACK, STACK_ERROR
 from cardroom.tables.models import Table
 from cardroom.tables.services import EDITABLE_FIELDS
 from rules.engine.chips import Physical
+from rules.engine.seat_order import next_after
 
 if TYPE_CHECKING:
     TableModelForm = forms.ModelForm[Table]
@@ -213,9 +214,8 @@ class DealForm(forms.Form):
             )
             self.fields[f"stack_{n}"].widget.attrs.update({"inputmode": "numeric"})
         if last is not None:  # the button moves one seat clockwise among the seats dealt in
-            dealt = sorted(s["seat"] for s in last.seats)
-            later = [n for n in dealt if n > last.button]
-            self.initial.setdefault("button", later[0] if later else dealt[0])
+            dealt = [s["seat"] for s in last.seats]
+            self.initial.setdefault("button", next_after(last.button, dealt))
         self.stack_fields = [self[f"stack_{n}"] for n in numbers]
         # Table.straddle is the amount of "one optional live straddle" (RRoP-14.14,
         # citations.NL_STRADDLE): the player chooses each hand, so it is unticked until the

@@ -15,12 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine import citations as cite
+from rules.engine.cards import DECK_BY_RANK, Card
 from rules.engine.errors import BadInput, is_int
-
-RANKS = "23456789TJQKA"  # low to high
-SUITS = "cdhs"  # clubs, diamonds, hearts, spades: low to high (RRoP-TI.1)
-SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-RANK_WORDS = {"T": "10"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,25 +32,20 @@ class ButtonDraw:
         """The button's card."""
         return self.cards[self.button]
 
-    def record(self, seed: str) -> dict[str, Any]:
-        """What a hand keeps of the draw, enough to replay it (``replay_button_draw``)."""
+    def shown(self) -> dict[str, Any]:
+        """The draw as the desk shows it before the deal, without the seed (the seed is kept
+        with the hand once dealt): ``{"seats", "cards": {"3": "Ks"}, "button", "citations"}``."""
         return {
-            "seed": seed,
             "seats": sorted(self.cards),
             "cards": {str(seat): card for seat, card in sorted(self.cards.items())},
             "button": self.button,
             "citations": list(self.citations),
         }
 
-
-def card_strength(card: str) -> tuple[int, int]:
-    """Rank first, then suit (RRoP-TI.1)."""
-    return RANKS.index(card[0]), SUITS.index(card[1])
-
-
-def card_words(card: str) -> str:
-    """A card as the dealer reads it: "K♠", "10♥"."""
-    return f"{RANK_WORDS.get(card[0], card[0])}{SUIT_SYMBOLS[card[1]]}"
+    def record(self, seed: str) -> dict[str, Any]:
+        """What a hand keeps of the draw: what was shown and the seed it was drawn from, enough
+        to replay it (``replay_button_draw``)."""
+        return {"seed": seed, **self.shown()}
 
 
 def draw_for_button(seats: Sequence[int], rng: random.Random) -> ButtonDraw:
@@ -67,11 +58,11 @@ def draw_for_button(seats: Sequence[int], rng: random.Random) -> ButtonDraw:
     order = sorted(set(seats))
     if len(order) != len(seats) or len(order) < 2:
         raise BadInput("The draw for the button needs two or more different seats.", "seats")
-    deck = [rank + suit for rank in RANKS for suit in SUITS]
+    deck = list(DECK_BY_RANK)
     rng.shuffle(deck)
-    cards = dict(zip(order, deck, strict=False))
-    button = max(order, key=lambda seat: card_strength(cards[seat]))
-    return ButtonDraw(cards=cards, button=button)
+    dealt: dict[int, Card] = dict(zip(order, deck, strict=False))
+    button = max(order, key=lambda seat: dealt[seat])  # rank, then suit (RRoP-TI.1)
+    return ButtonDraw(cards={seat: str(card) for seat, card in dealt.items()}, button=button)
 
 
 def replay_button_draw(record: Mapping[str, Any]) -> bool:

@@ -19,6 +19,7 @@ from rules.engine import citations as rule
 from rules.engine.config import GameConfig, Structure
 from rules.engine.errors import BadInput, is_int
 from rules.engine.hand import STREETS, HandState, Seat, pass_action
+from rules.engine.seat_order import clockwise_from, first_blinds, next_after
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +68,11 @@ def start_hand(
     state.config = config
     state.button = button
     state.seat_order = order
-    state.next_seat = {seat: order[(i + 1) % count] for i, seat in enumerate(order)}
+    state.next_seat = {seat: next_after(seat, order) for seat in order}
     # The seat dealt in at or before the button's seat number (the button itself when dealt
-    # in): later streets start left of it, whether or not the button is dealt in (CR-BB.1).
-    before = [seat for seat in order if seat <= button]
-    state.first_after_button = before[-1] if before else order[-1]
+    # in), last round from the button: later streets start left of it, whether or not the
+    # button is dealt in (CR-BB.1).
+    state.first_after_button = clockwise_from(button, order)[-1]
     state.stacks = {s.seat: s.stack for s in seats}
     state.street_wager = dict.fromkeys(order, 0)
     state.total_contributed = dict.fromkeys(order, 0)
@@ -97,7 +98,7 @@ def start_hand(
 
     nxt = state.next_seat
     heads_up = count == 2
-    sb_seat, bb_seat = _blind_seats(state, blinds, heads_up)
+    sb_seat, bb_seat = _blind_seats(state, blinds)
     state.sb_seat, state.bb_seat = sb_seat, bb_seat
     if sb_seat is not None:
         _post(state, sb_seat, config.small_blind)
@@ -138,13 +139,14 @@ def start_hand(
     return state
 
 
-def _blind_seats(state: HandState, blinds: Blinds | None, heads_up: bool) -> tuple[int | None, int]:
+def _blind_seats(state: HandState, blinds: Blinds | None) -> tuple[int | None, int]:
     """The small blind's seat (None: dead) and the big blind's."""
     nxt = state.next_seat
     if blinds is None:
-        # Heads-up the button posts the small blind and acts first preflop.
-        sb_seat = state.button if heads_up else nxt[state.button]
-        return sb_seat, nxt[sb_seat]
+        # The blinds follow the button as at a game's first hand (CR-BB.7: heads-up the button
+        # posts the small blind and acts first preflop).
+        first = first_blinds(state.button, state.seat_order)
+        return first.small, first.big
     # CR-BB.1: the button may be any seat, dealt in or not; the blinds are players.
     if blinds.big not in nxt:
         raise BadInput(

@@ -6,6 +6,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from rules.engine.errors import BadInput
+from rules.engine.seat_order import clockwise_from
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +110,8 @@ def split_pot(
     seats = set(seat_order)
     if not seats.issuperset(winners):
         raise BadInput("Every winner must be a seat dealt in.", "winners")
-    order = sorted(seats)
-    clockwise = [s for s in order if s > button] + [s for s in order if s <= button]
     chosen = set(winners)
-    ranked = [s for s in clockwise if s in chosen]
+    ranked = [s for s in clockwise_from(button, seats) if s in chosen]
     units, loose = divmod(amount, min_chip)
     share, odd = divmod(units, len(ranked))
     result = {seat: share * min_chip for seat in ranked}

@@ -35,6 +35,7 @@ from rules.engine import citations as cite
 from rules.engine.button_draw import ButtonDraw, draw_for_button
 from rules.engine.errors import BadInput, is_int
 from rules.engine.posting import Post
+from rules.engine.seat_order import first_blinds, next_after
 
 RULES = ("dead", "moving")
 MISSED_BLIND_RULES = ("post", "wait")
@@ -142,7 +143,7 @@ def plan_next_hand(
         cited.append(cite.DEAD_SMALL_BLIND)
 
     order = sorted(dealt)
-    straddler = order[(order.index(big) + 1) % len(order)]
+    straddler = next_after(big, order)
     may_straddle = straddle and len(order) > 2 and small is not None and straddler != small
     chips = by_seat[straddler].stack
     if may_straddle and chips is not None and chips - min(ante, chips) < 2 * big_blind:
@@ -206,7 +207,7 @@ def _positions(
     if rule == "dead":
         # CR-BB.1: the big blind moves on to the next player (a waiting player there takes
         # it); the small blind is the last big blind's seat, dead without a player (CR-BB.2).
-        big = _after(previous.big, active)
+        big = next_after(previous.big, active)
         small_position = previous.big
         small: int | None = previous.big if previous.big in active else None
         if previous.small is not None and previous.small not in (big, previous.big):
@@ -219,9 +220,9 @@ def _positions(
         return _Spots(button, small, big, small_position, _open(button, big, active) | {button})
     # CR-BB.4: the button, then the small blind, move on to the next player who has been
     # playing; the big blind is the next player after the small blind.
-    button = _after(previous.button, clean)
-    small = _after(button, clean)
-    big = _after(small, active)
+    button = next_after(previous.button, clean)
+    small = next_after(button, clean)
+    big = next_after(small, active)
     small_position = small
     # Flagged players: the big blind takes one in; one between the button and the big blind
     # waits (nobody is dealt in there without a blind, CR-BB.6); the others post or wait as
@@ -233,7 +234,7 @@ def _positions(
         # as the TDA adjusts the button going heads-up, so nobody posts it twice in a row; the
         # others wait this hand (unless it passes one of them, below; the next hand it
         # reaches them, CR-BB.4).
-        big = _after(previous.big, clean)
+        big = next_after(previous.big, clean)
         button = small = small_position = next(n for n in clean if n != big)
         between = set(active)
     passed = _open(previous.big, big, active).difference(clean)
@@ -242,7 +243,7 @@ def _positions(
         # it: the first one after the last big blind takes it and owes nothing more, and the
         # small blind and the button are the two players before them who have been playing
         # (the button may stay where it was; with two of those, three are dealt in).
-        big = _after(previous.big, passed)
+        big = next_after(previous.big, passed)
         small = small_position = _before(big, clean)
         button = _before(small, clean)
         between = _open(button, big, active) | {button}
@@ -252,7 +253,7 @@ def _positions(
         # blind moves on to the next player instead, the small blind is the last big blind
         # and the button the player before; heads-up again when only two have been playing,
         # the others waiting for the big blind, which reaches them next (CR-BB.4, CR-BB.7).
-        big = _after(previous.big, active)
+        big = next_after(previous.big, active)
         small = small_position = _before(big, clean)
         button = _before(small, clean)
         between = _open(button, big, active) | {button}
@@ -323,20 +324,17 @@ def _new_game(
         button = drawn.button
         cited.extend(drawn.citations)
     else:
-        button = active[0] if previous is None else _after(previous.button, active)
+        button = active[0] if previous is None else next_after(previous.button, active)
+    first = first_blinds(button, active)
     if len(active) == 2:
-        small, big = button, _after(button, active)
         cited.append(cite.HEADS_UP)
-    else:
-        small = _after(button, active)
-        big = _after(small, active)
     cited.append(cite.NEW_PLAYER)
     dealt = set(active)
     by_seat = {s.seat: s for s in seats}
     return Plan(
-        button=button,
-        small=small,
-        big=big,
+        button=first.button,
+        small=first.small,
+        big=first.big,
         dealt=tuple(active),
         posts=(),
         waiting=(),
@@ -347,12 +345,6 @@ def _new_game(
         citations=tuple(dict.fromkeys(cited)),
         draw=drawn,
     )
-
-
-def _after(seat: int, among: Collection[int]) -> int:
-    """The first of ``among`` clockwise after ``seat`` (itself when it is the only one)."""
-    later = [n for n in among if n > seat]
-    return min(later) if later else min(among)
 
 
 def _before(seat: int, among: Collection[int]) -> int:

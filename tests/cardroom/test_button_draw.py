@@ -9,6 +9,7 @@ import itertools
 import random
 from io import StringIO
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.core.management import call_command
@@ -18,7 +19,8 @@ from cardroom.seats import services as players
 from cardroom.tables import play as table_play
 from cardroom.tables.models import Hand, Table
 from cardroom.tables.services import engine_state, record_action
-from rules.engine.button_draw import card_words, draw_for_button, replay_button_draw
+from rules.engine.button_draw import draw_for_button, replay_button_draw
+from rules.engine.cards import Card
 from tests.factories import LOWEST_SEAT_DRAWS_THE_BUTTON, make_table
 
 pytestmark = pytest.mark.django_db
@@ -106,9 +108,9 @@ def test_the_desk_shows_the_draw_and_correct_still_moves_the_button(
     drawn = draw_for_button([2, 4, 6], random.Random(table.button_seed))
     client = persona_client("director")
     page = html_lib.unescape(client.get("/tables/4/desk/").content.decode())
-    cards = ", ".join(f"seat {n} {card_words(c)}" for n, c in sorted(drawn.cards.items()))
+    cards = ", ".join(f"seat {n} {Card.parse(c).words}" for n, c in sorted(drawn.cards.items()))
     assert (
-        f"Button by draw: seat 4 (Bo Chen), high card {card_words(drawn.cards[4])} (CR-BB.9;"
+        f"Button by draw: seat 4 (Bo Chen), high card {Card.parse(drawn.cards[4]).words} (CR-BB.9;"
         " suits break a tie in rank: spades, hearts, diamonds, clubs, RRoP-TI.1)."
         f" Cards: {cards}. To place it otherwise, deal with Correct and give the reason."
     ) in page
@@ -143,7 +145,7 @@ def test_a_tournament_tables_first_hand_is_drawn_unless_the_dealer_reported_the_
     director: Any,
 ) -> None:
     from tests.tournaments.factories import make_tournament
-    from tournaments import eliminations
+    from tournaments import eliminations, table_hands
     from tournaments.draw_services import draw_initial_seating
     from tournaments.models import TournamentTable
     from tournaments.table_hands import button_seed
@@ -158,8 +160,12 @@ def test_a_tournament_tables_first_hand_is_drawn_unless_the_dealer_reported_the_
     expected = draw_for_button(list(range(1, 7)), random.Random(seed))
     assert proposal["button"] == expected.button and proposal["first_button"]
     assert proposal["button_draw"]["cards"] == {str(n): c for n, c in expected.cards.items()}
-    hand = table_play.deal(table=table, by=director, version=proposal["version"])
-    assert hand.button == expected.button and hand.button_draw["seed"] == seed
+    # The seed is worked out once, for the draw; the hand keeps what was shown and that seed.
+    with mock.patch.object(table_hands, "button_seed", wraps=table_hands.button_seed) as seeds:
+        hand = table_play.deal(table=table, by=director, version=proposal["version"])
+    assert seeds.call_count == 1
+    assert hand.button == expected.button
+    assert hand.button_draw == {**proposal["button_draw"], "seed": seed} == expected.record(seed)
     assert replay_button_draw(hand.button_draw)
 
     reported = make_tournament(by=director, tables=1, entrants=6, seats_per_table=6, first_table=50)

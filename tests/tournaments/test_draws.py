@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from rules.engine.cards import Card
 from tournaments.draws.balancing import BalancePolicy, Game, SeatedPlayer, balance, tables_to_halt
 from tournaments.draws.breaks import (
     default_break_order,
@@ -32,7 +33,7 @@ from tournaments.draws.errors import (
 from tournaments.draws.positions import hands_until_big_blind, seats_between_button_and_small_blind
 from tournaments.draws.replay import replay, verify
 from tournaments.draws.seat_draws import break_table, draw_into_open_seats, initial_seating
-from tournaments.draws.seats import DECK, Card, SeatRef, Suit
+from tournaments.draws.seats import SeatRef
 from tournaments.draws.seeds import SeededRandom, new_seed, seed_commitment
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,42 +99,25 @@ def test_every_citation_carries_the_2024_edition() -> None:
     assert caught.value.edition == "TDA 2024"
 
 
-# --- Cards --------------------------------------------------------------------------------------
-
-
-def test_cards_read_and_print_like_the_dealer_says_them() -> None:
-    assert str(Card(14, Suit.SPADES)) == "As"
-    assert str(Card(10, Suit.DIAMONDS)) == "Td"
-    assert str(Card(2, Suit.CLUBS)) == "2c"
-    assert Card.parse("Td") == Card(10, Suit.DIAMONDS)
-    assert Card.parse("kh") == Card(13, Suit.HEARTS)
-
-
-@pytest.mark.parametrize("text", ["", "A", "1s", "Ax", "10s", "Ass"])
-def test_a_card_that_is_not_a_card_is_refused(text: str) -> None:
-    with pytest.raises(DrawError, match="Not a card"):
-        Card.parse(text)
-
-
-@pytest.mark.parametrize("rank", [1, 15, True])
-def test_ranks_run_from_two_to_ace(rank: int) -> None:
-    with pytest.raises(DrawError):
-        Card(rank, Suit.SPADES)
-
-
-def test_rank_comes_first_then_spades_hearts_diamonds_clubs() -> None:
-    order = ["As", "Ah", "Ad", "Ac", "Ks", "Kh", "Kd", "Kc", "2s", "2h", "2d", "2c"]
-    cards = [Card.parse(text) for text in order]
-    assert sorted(cards, reverse=True) == cards
-    assert Card.parse("2s") < Card.parse("3c")
-    assert Suit.SPADES > Suit.HEARTS > Suit.DIAMONDS > Suit.CLUBS
-
-
-def test_the_deck_is_fifty_two_different_cards() -> None:
-    assert len(DECK) == 52
-    assert len(set(DECK)) == 52
-    assert max(DECK) == Card.parse("As")
-    assert min(DECK) == Card.parse("2c")
+# A draw made before the seat draws dealt the engine's cards (rules.engine.cards), computed by
+# the code of then: the same seed deals the same cards, so a record on file still replays.
+def test_a_table_break_on_record_deals_the_same_cards_from_its_seed() -> None:
+    receiving = [SeatRef(1, 2), SeatRef(1, 5), SeatRef(2, 3), SeatRef(2, 7), SeatRef(3, 1)]
+    drawn = break_table(["ann", "bo", "cy", "di"], receiving, SeededRandom("break on record"))
+    record = drawn.to_dict()
+    assert record["steps"]["cards"] == [
+        {"player": "ann", "card": "6d"},
+        {"player": "bo", "card": "3c"},
+        {"player": "cy", "card": "As"},
+        {"player": "di", "card": "4c"},
+    ]
+    assert record["result"] == [
+        {"player": "cy", "card": "As", "table": 1, "seat": 2},
+        {"player": "ann", "card": "6d", "table": 2, "seat": 3},
+        {"player": "di", "card": "4c", "table": 2, "seat": 7},
+        {"player": "bo", "card": "3c", "table": 3, "seat": 1},
+    ]
+    assert verify(record)
 
 
 @pytest.mark.parametrize(("table", "seat"), [(0, 1), (1, 0), (-1, 3), (True, 1), (1, 2.0)])

@@ -12,10 +12,11 @@ from unittest import mock
 
 import pytest
 
+from rules.engine.cards import Card, Suit
 from tests.tournaments.factories import make_tournament
 from tournaments import director_seats, draw_services
 from tournaments.draws.seat_draws import break_table
-from tournaments.draws.seats import Card, SeatRef, Suit
+from tournaments.draws.seats import SeatRef
 from tournaments.draws.seeds import SeededRandom, commitment_for
 from tournaments.models import DrawKind, DrawStatus, MoveReason, SeatAssignment
 

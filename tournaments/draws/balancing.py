@@ -6,6 +6,8 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from dataclasses import dataclass
 from enum import StrEnum
 
+from rules.engine.errors import is_int
+from rules.engine.seat_order import clockwise_from
 from tournaments.draws.errors import (
     BALANCING,
     BALANCING_FLOP,
@@ -25,7 +27,6 @@ from tournaments.draws.seats import (
     check_player,
     check_seats,
     citation_records,
-    is_int,
 )
 
 # --- Balancing (TDA 11) ----------------------------------------------------------------------
@@ -344,10 +345,8 @@ def _stud_move(sources: list[_Table], target: _Table, open_seats: list[int]) -> 
         for step in range(max(len(t.seat_numbers) for t in sources)):
             for table in sources:
                 if table.number not in rings:
-                    numbers = table.seat_numbers
-                    rings[table.number] = [s for s in numbers if s >= seat] + [
-                        s for s in numbers if s < seat
-                    ]
+                    # Round from the seat itself: clockwise from the seat before it.
+                    rings[table.number] = clockwise_from(seat - 1, table.seat_numbers)
                 ring = rings[table.number]
                 if step < len(ring) and ring[step] in table.players:
                     yield table, table.players[ring[step]]

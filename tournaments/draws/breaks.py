@@ -6,9 +6,10 @@ import heapq
 import math
 from collections.abc import Collection, Mapping, Sequence
 
+from rules.engine.errors import is_int
 from tournaments.draws.balancing import SeatedPlayer, rank_tables, table_layout
 from tournaments.draws.errors import BREAKING_TABLES, FINAL_TABLE_SIZE, DrawError
-from tournaments.draws.seats import SeatRef, check_seats, is_int
+from tournaments.draws.seats import SeatRef, check_seats
 
 # --- When tables break (TDA 10, 11-C, RP-9) --------------------------------------------------
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from rules.engine.seat_order import clockwise_from
 from tournaments.draws.errors import DrawError
 from tournaments.draws.seats import SeatRef
 
@@ -13,8 +14,7 @@ from tournaments.draws.seats import SeatRef
 def deal_order(seat_numbers: Sequence[int], occupied: Collection[int], button: int) -> list[int]:
     """Occupied seats in the order cards are dealt: the small blind (first occupied seat after
     the button, clockwise = rising seat numbers) first, the button last."""
-    after = [s for s in seat_numbers if s > button] + [s for s in seat_numbers if s <= button]
-    return [s for s in after if s in occupied]
+    return [s for s in clockwise_from(button, seat_numbers) if s in occupied]
 
 
 def hands_until_big_blind(
@@ -34,10 +34,8 @@ def seats_between_button_and_small_blind(
 ) -> frozenset[SeatRef]:
     """Open seats where a newcomer would not be dealt in (TDA 8-A, 10-A): strictly between the
     button and the small blind, for the hand about to be dealt."""
-    ordered = sorted(seat_numbers)
-    after = [s for s in ordered if s > button] + [s for s in ordered if s <= button]
     between: set[SeatRef] = set()
-    for seat in after:
+    for seat in clockwise_from(button, seat_numbers):
         if seat in occupied:
             break
         if seat != button:

@@ -16,6 +16,8 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from rules.engine.cards import DECK, Card
+from rules.engine.errors import is_int
 from tournaments.draws.errors import (
     ALTERNATES_AND_LATE_ENTRIES,
     BREAKING_TABLES,
@@ -25,15 +27,12 @@ from tournaments.draws.errors import (
     DrawError,
 )
 from tournaments.draws.seats import (
-    DECK,
     Assignment,
-    Card,
     PlayerId,
     Record,
     SeatRef,
     check_players,
     check_seats,
-    is_int,
     record_header,
     seat_pool,
     seats_by_table,

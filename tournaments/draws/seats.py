@@ -1,4 +1,5 @@
-"""Seats and cards: what every draw deals with, checked on the way in. Pure Python."""
+"""Seats: what every draw deals with, checked on the way in, and the pieces every draw record
+is built from. Pure Python; the cards the draws deal are the engine's (``rules.engine.cards``)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import heapq
 import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from enum import IntEnum
 from typing import Any
 
+from rules.engine.errors import is_int
 from tournaments.draws.errors import ALGORITHM, EDITION, DrawError
 from tournaments.draws.seeds import seed_commitment
 
@@ -16,13 +17,7 @@ type PlayerId = str | int
 type Record = dict[str, Any]
 
 
-# --- Seats and cards -------------------------------------------------------------------------
-
-
-def is_int(value: object) -> bool:
-    """A count or a seat number: ``True`` is an ``int`` to Python, not a seat. The draws share
-    nothing with the betting engine (two independent pure packages), hence their own check."""
-    return isinstance(value, int) and not isinstance(value, bool)
+# --- Seats -------------------------------------------------------------------------------------
 
 
 def check_player(player: object) -> None:
@@ -77,53 +72,6 @@ def check_seats(seats: Collection[SeatRef], what: str) -> tuple[SeatRef, ...]:
     if len(set(result)) != len(result):
         raise DrawError("duplicate_seat", f"A seat appears twice among the {what}.")
     return result
-
-
-class Suit(IntEnum):
-    """Suits ranked for ties, lowest to highest: clubs, diamonds, hearts, spades."""
-
-    CLUBS = 1
-    DIAMONDS = 2
-    HEARTS = 3
-    SPADES = 4
-
-    @property
-    def letter(self) -> str:
-        return "cdhs"[self - 1]
-
-
-RANK_LETTERS = "23456789TJQKA"
-
-
-@dataclass(frozen=True, order=True)
-class Card:
-    """A playing card, rank 2..14 (ace high). Cards compare by rank, then suit (``As`` > ``Ks``
-    > ``Ah``): the "highest card by suit" that decides who gets the first seat card."""
-
-    rank: int
-    suit: Suit
-
-    def __post_init__(self) -> None:
-        if not is_int(self.rank) or not 2 <= self.rank <= 14:
-            raise DrawError(
-                "bad_card", f"A card's rank runs from 2 to 14 (ace), not {self.rank!r}."
-            )
-        if not isinstance(self.suit, Suit):
-            raise DrawError("bad_card", f"A card's suit is a Suit, not {self.suit!r}.")
-
-    def __str__(self) -> str:
-        return RANK_LETTERS[self.rank - 2] + self.suit.letter
-
-    @classmethod
-    def parse(cls, text: str) -> Card:
-        """``"As"`` -> ace of spades; ``"Td"`` -> ten of diamonds."""
-        if len(text) != 2 or text[0].upper() not in RANK_LETTERS or text[1].lower() not in "cdhs":
-            raise DrawError("bad_card", f"Not a card: {text!r} (write it like 'As' or 'Td').")
-        return cls(RANK_LETTERS.index(text[0].upper()) + 2, Suit("cdhs".index(text[1].lower()) + 1))
-
-
-DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in range(2, 15))
-"""A standard 52-card deck in a fixed order (the order the dealer's shuffle starts from)."""
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.engine import citations
-from rules.engine.button_draw import (
-    RANKS,
-    SUITS,
-    card_strength,
-    card_words,
-    draw_for_button,
-    replay_button_draw,
-)
+from rules.engine.button_draw import draw_for_button, replay_button_draw
+from rules.engine.cards import Card
 from rules.engine.errors import BadInput
 from rules.engine.rotation import Previous, SeatState, plan_next_hand
 
@@ -31,7 +25,7 @@ class Stacked(random.Random):
 
     def __init__(self, *top: str) -> None:
         super().__init__(0)
-        self.top = list(top)
+        self.top = [Card.parse(card) for card in top]
 
     def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
         rest = [card for card in x if card not in self.top]
@@ -60,9 +54,9 @@ def test_the_highest_card_by_rank_then_suit_takes_the_button(
 
 
 def test_the_suits_rank_spades_hearts_diamonds_clubs() -> None:
-    assert sorted(["Ac", "Ad", "Ah", "As"], key=card_strength) == ["Ac", "Ad", "Ah", "As"]
-    assert card_strength("2s") < card_strength("3c")  # rank first
-    assert [card_words(c) for c in ("Ts", "Kh", "2d", "Ac")] == ["10♠", "K♥", "2♦", "A♣"]
+    assert sorted(["Ac", "Ad", "Ah", "As"], key=Card.parse) == ["Ac", "Ad", "Ah", "As"]
+    assert Card.parse("2s") < Card.parse("3c")  # rank first
+    assert [Card.parse(c).words for c in ("Ts", "Kh", "2d", "Ac")] == ["10♠", "K♥", "2♦", "A♣"]
 
 
 def test_the_same_seed_deals_the_same_draw_and_replays() -> None:
@@ -88,8 +82,8 @@ def test_every_player_gets_a_different_card_and_the_button_holds_the_highest(
     drawn = draw_for_button(seats, random.Random(seed))
     assert sorted(drawn.cards) == seats
     assert len(set(drawn.cards.values())) == len(seats)
-    assert all(card[0] in RANKS and card[1] in SUITS for card in drawn.cards.values())
-    assert card_strength(drawn.card) == max(map(card_strength, drawn.cards.values()))
+    assert all(str(Card.parse(card)) == card for card in drawn.cards.values())
+    assert Card.parse(drawn.card) == max(map(Card.parse, drawn.cards.values()))
     assert replay_button_draw(drawn.record(seed))
 
 

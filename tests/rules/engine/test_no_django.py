@@ -1,5 +1,6 @@
 """The engine and the draws are pure Python: every module under ``rules/engine/`` and every
-``tournaments/draws*`` module imports only the standard library and each other, never Django.
+``tournaments/draws*`` module imports only the standard library and each other, never Django;
+the draws use the engine's cards and seat order only, and the engine never uses the draws.
 
 The modules are discovered from the tree (a new module is checked without editing this file),
 and every import is read from the source, function-local ones included: a ``from django...``
@@ -67,6 +68,23 @@ def test_the_pure_modules_import_only_the_standard_library_and_each_other() -> N
         for path in pure_sources()
     }
     assert {module: names for module, names in offenders.items() if names} == {}
+
+
+#: What the seat draws take from the engine: its cards, its seat order, and the input check
+#: (and the ``BadInput`` a bad card raises) they share.
+DRAWS_USE_OF_THE_ENGINE = {"rules.engine.cards", "rules.engine.seat_order", "rules.engine.errors"}
+
+
+def test_the_draws_use_the_engines_cards_and_seat_order_and_the_engine_never_the_draws() -> None:
+    used: set[str] = set()
+    for path in pure_sources():
+        names = imported_modules(path)
+        if module_name(path).startswith("rules.engine"):
+            assert not [n for n in names if n.startswith("tournaments")], path
+        else:
+            used |= {n for n in names if n.startswith("rules.")}
+    assert used <= DRAWS_USE_OF_THE_ENGINE
+    assert {"rules.engine.cards", "rules.engine.seat_order"} <= used
 
 
 def test_a_django_import_anywhere_in_a_module_is_seen(tmp_path: Path) -> None:
