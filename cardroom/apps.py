@@ -1,5 +1,3 @@
-"""The floor app (``cardroom``): its models live in its packages (``cardroom/models.py`` gathers them)."""
-
 from django.apps import AppConfig
 
 

@@ -1,5 +1,3 @@
-"""The ASGI entry point, for an ASGI server in front of the project."""
-
 import os
 
 from django.core.asgi import get_asgi_application

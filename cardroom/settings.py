@@ -282,6 +282,10 @@ CARDROOM_WAITLIST_MAX_IN_ROOM = env_int("CARDROOM_WAITLIST_MAX_IN_ROOM", 5000, m
 # page, or found by name); names per list on the public board.
 CARDROOM_WAITLIST_PAGE_ROWS = 50
 
+# How long a write waits for another one's row lock on PostgreSQL before it is refused (409
+# ``busy``, try again) rather than hanging: cardroom/core/locks.py. 0 waits without limit.
+CARDROOM_LOCK_TIMEOUT_MS = env_int("CARDROOM_LOCK_TIMEOUT_MS", 5000, minimum=0)
+
 # The room's name, as printed at the head of a ruling record.
 CARDROOM_NAME = env_str("CARDROOM_NAME", "Cardroom") or "Cardroom"
 

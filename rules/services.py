@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import format_lazy
 
+from cardroom.core.locks import lock_row
 from cardroom.core.numbers import grouped_lazy
 from cardroom.core.parsers import whole_number
 from rules import rulebook_format as fmt
@@ -173,7 +174,7 @@ def create_house_rule(*, by: User, title: str, text: str, number: str = "") -> R
                       "citation_form": "BOOK-NUMBER", "source": "This cardroom"},
         )  # fmt: skip
         # Lock the book so that two managers never take the same number.
-        book = Rulebook.objects.select_for_update().get(pk=book.pk)
+        book = lock_row(Rulebook, book.pk)
         section, _ = Section.objects.get_or_create(
             rulebook=book, code=HOUSE_SECTION, defaults={"title": "House rules"}
         )
@@ -200,7 +201,7 @@ def update_house_rule(*, rule: Rule, by: User, title: str, text: str) -> Rule:
     if not rule.house:
         raise ValidationError("Only house rules are edited here; bundled books are imported.")
     with transaction.atomic():
-        rule = Rule.objects.select_for_update().get(pk=rule.pk)
+        rule = lock_row(Rule, rule.pk)
         if (rule.title, rule.text) == (title, text):
             return rule
         rule.title, rule.text = title, text

@@ -1,5 +1,3 @@
-"""The rulebook's pages, under /rules/."""
-
 from django.urls import path
 
 from rules import views

@@ -1,5 +1,3 @@
-"""The tournaments app, and what it hooks into when Django starts."""
-
 from django.apps import AppConfig
 
 

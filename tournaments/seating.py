@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from django.db.models import Count, Q, QuerySet
 
+from cardroom.core.locks import lock_row
 from cardroom.tables.models import Hand, HandStatus
 from tournaments.draws.balancing import SeatedPlayer
 from tournaments.draws.errors import ALTERNATES_AND_LATE_ENTRIES, FINAL_TABLE_SIZE, DrawError
@@ -58,7 +59,7 @@ def cite(*rules: str) -> list[dict[str, str]]:
 
 def lock_tournament(tournament_id: int) -> Tournament:
     """The tournament row, locked until the transaction ends: every seating write starts here."""
-    return Tournament.objects.select_for_update().get(pk=tournament_id)
+    return lock_row(Tournament, tournament_id)
 
 
 def the(name: str) -> str:

@@ -38,11 +38,10 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, QuerySet
 
-from cardroom.core.api_errors import Conflict
+from cardroom.core.api_errors import Conflict, Refusal
 from cardroom.core.reasons import clean_reason
 from cardroom.seats.hands import proposal_version
 from cardroom.tables import services
@@ -80,15 +79,14 @@ SIMULTANEOUS = citations.SAME_HAND_BUSTS
 BIG_BLIND_ANTE = "CR-DM.2"
 
 
-class CannotDeal(ValidationError):
+class CannotDeal(Refusal):
     """The tournament's state refuses a deal (a break, a player with no chips, hand-for-hand
     waiting for the other tables): a form error, a 422 ``cannot_deal`` in the API."""
 
     code = "cannot_deal"
 
     def __init__(self, message: str, *citations: str) -> None:
-        self.citations = citations
-        super().__init__({"table": message})
+        super().__init__("table", message, *citations)
 
 
 def tournament_table_for(table: Table) -> TournamentTable | None:

@@ -7,8 +7,11 @@ services raise, this answers. Besides DRF's own exceptions:
 * ``DrawError`` (the seating rules refuse): 422 with the rules and the rulebook's edition, or
   409 for the codes meaning someone changed the seating first (``SEATING_CONFLICTS``);
 * ``Conflict`` (a write made stale by another change, e.g. a hand's ``seq``): 409;
-* a Django ``ValidationError`` with a code of its own (a class attribute: a well-formed
-  request the state refuses, e.g. ``hand_voided``, ``idempotency_key_reused``): 422 with it;
+* PostgreSQL's ``lock_not_available`` (SQLSTATE 55P03: a write waited for another one's row
+  lock longer than ``CARDROOM_LOCK_TIMEOUT_MS``, ``cardroom/core/locks.py``): 409 ``busy``;
+* a ``Refusal`` (a well-formed request the rules or the state refuse, with its own code as a
+  class attribute, e.g. ``hand_voided``, ``idempotency_key_reused``): 422 with it, the fields
+  and the rules cited;
 * any other Django ``ValidationError``: 400 ``bad_request`` with the fields;
 * ``Http404``/``PermissionDenied``, and numbers no column holds: 404, 403, 400.
 """
@@ -18,7 +21,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import DataError
+from django.db import DataError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -55,6 +58,34 @@ class Conflict(Exception):
         self.code, self.message, self.extra = code, message, extra
 
 
+class Refusal(DjangoValidationError):
+    """A well-formed request the rules or the state refuse: a ``ValidationError`` keyed by
+    field, so a form shows each message on its field, carrying the rules it applies
+    (``citations``); the API answers 422 with the class's ``code``. ``Refusal("buy_in", "At
+    most 500 chips.", "RRoP-14.16")`` refuses one field; a dict of fields refuses several (a
+    list of messages: none in particular)."""
+
+    code = "refused"
+
+    def __init__(
+        self, fields: str | dict[str, Any] | list[str], message: str = "", *citations: str
+    ) -> None:
+        super().__init__({fields: message} if isinstance(fields, str) else fields)
+        self.citations: tuple[str, ...] = citations
+
+
+#: The code of a write refused because another one held its rows too long (try again).
+BUSY = "busy"
+BUSY_MESSAGE = "Another change is being written to the same rows: nothing was changed, try again."
+
+
+def lock_not_available(exc: BaseException) -> bool:
+    """PostgreSQL gave up waiting for a lock (``lock_timeout``, SQLSTATE 55P03)."""
+    cause = exc.__cause__
+    sqlstate = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+    return isinstance(exc, OperationalError) and sqlstate == "55P03"
+
+
 #: Seating refusals that mean "someone else changed the seating first" (or a hand being played
 #: at the desk still holds the player: ``in_hand``): 409, look again.
 SEATING_CONFLICTS = frozenset({"stale_draw", "stale_check", "seat_taken", "in_hand"})
@@ -70,13 +101,14 @@ def refusal(exc: Exception) -> Response | None:
         return Response(body, status=409 if exc.code in SEATING_CONFLICTS else 422)
     if isinstance(exc, Conflict):
         return Response(error_body(exc.code, exc.message, **exc.extra), status=409)
-    code = getattr(type(exc), "code", None)
-    if isinstance(exc, DjangoValidationError) and isinstance(code, str):
+    if lock_not_available(exc):
+        return Response(error_body(BUSY, BUSY_MESSAGE), status=409)
+    if isinstance(exc, Refusal):
         fields = (
             exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         )
         body = error_body(
-            code, exc.messages[0], fields=fields, citations=list(getattr(exc, "citations", ()))
+            str(type(exc).code), exc.messages[0], fields=fields, citations=list(exc.citations)
         )
         return Response(body, status=422)
     return None

@@ -1,5 +1,7 @@
-"""A database outage answers a clean 503, never a 500 with a stack trace; an API body over
-its size limit answers 413 in the API's error shape before anything reads it."""
+"""A database outage answers a clean 503, never a 500 with a stack trace, and so does a write
+that waited too long for another one's row lock (``cardroom/core/locks.py``) where no view
+answered it; an API body over its size limit answers 413 in the API's error shape before
+anything reads it."""
 
 import logging
 import re
@@ -10,6 +12,8 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
+from cardroom.core.api_errors import BUSY, BUSY_MESSAGE, lock_not_available
+from cardroom.core.locks import RowsBusy
 from cardroom.core.numbers import grouped
 
 logger = logging.getLogger(__name__)
@@ -23,18 +27,32 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, RowsBusy) or lock_not_available(exception):
+            # Rows held by another write past the lock timeout: the API's 409 ``busy`` (DRF's
+            # views answer it in ``api_errors``); a page says so and asks to try again (503, so
+            # htmx shows its notice rather than swapping this page into a fragment).
+            logger.warning("Lock wait timed out for %s: %s", request.path, exception)
+            message = exception.message if isinstance(exception, RowsBusy) else BUSY_MESSAGE
+            return self.answer(request, BUSY, message, api_status=409, retry_after=1)
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
         logger.warning("Database unavailable for %s: %s", request.path, exception)
         message = "The database is unavailable; try again in a moment."
+        return self.answer(request, "service_unavailable", message, api_status=503, retry_after=5)
+
+    @staticmethod
+    def answer(
+        request: HttpRequest, code: str, message: str, *, api_status: int, retry_after: int
+    ) -> HttpResponse:
+        """The API's error shape with ``api_status``; a page: the 503 page saying ``message``."""
         if request.path.startswith("/api/") or request.path == "/healthz":
             response: HttpResponse = JsonResponse(
-                {"error": {"code": "service_unavailable", "message": message}}, status=503
+                {"error": {"code": code, "message": message}}, status=api_status
             )
         else:
             html = render_to_string("cardroom/errors/503.html", {"message": message})
             response = HttpResponse(html, status=503)
-        response["Retry-After"] = "5"
+        response["Retry-After"] = str(retry_after)
         return response
 
 

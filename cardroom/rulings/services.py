@@ -14,6 +14,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
+from cardroom.core.api_errors import Refusal
+from cardroom.core.locks import lock_row
 from cardroom.core.roles import RoleRequired, has_role, ruling_roles
 from cardroom.rulings.models import Ruling, RulingCitation, RulingKind
 from cardroom.seats.services import live_seats
@@ -118,7 +120,7 @@ def record_ruling(
     try:
         with transaction.atomic():
             # Lock the table so two directors never get the same ruling number.
-            locked = Table.objects.select_for_update().get(pk=table.pk)
+            locked = lock_row(Table, table.pk)
             # The same key sent twice at once: the other post, which held the lock first, has
             # committed its ruling by now (read again after the wait).
             if request_key is not None and (done := replayed_ruling(request_key, asked)):
@@ -226,7 +228,7 @@ class RulingRequest:
         )  # fmt: skip
 
 
-class IdempotencyKeyReused(ValidationError):
+class IdempotencyKeyReused(Refusal):
     """An idempotency key sent again with another ruling in the post."""
 
     code = "idempotency_key_reused"

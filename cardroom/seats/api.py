@@ -40,7 +40,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.core.api_errors import Conflict
+from cardroom.core.api_errors import Conflict, Refusal
 from cardroom.core.parsers import whole_number
 from cardroom.core.reasons import REASON_MAX
 from cardroom.core.request_types import AuthenticatedApiRequest
@@ -60,21 +60,14 @@ from tournaments.models import SeatAssignment
 SeatPermission = role_permission(read=READERS, write=HAND_WRITERS)
 
 
-class Refused(ValidationError):
-    """A service's plain refusal (a closed table, a hand still in progress...): the body was
-    well formed and the table's state says no, so 422 ``refused`` with the fields."""
-
-    code = "refused"
-
-
 def refusing(exc: ValidationError) -> ValidationError:
-    """A service's ``ValidationError`` as the API answers it: one with its own code (e.g.
-    ``seat_refused``, with the rule) as it is, any other as a 422 ``Refused``."""
-    if isinstance(getattr(type(exc), "code", None), str):
+    """A service's ``ValidationError`` as the API answers it: a ``Refusal`` (e.g.
+    ``seat_refused``, with the rule) as it is; any other, a plain refusal (a closed table, a
+    hand still in progress...: the body was well formed and the table's state says no), as a
+    422 ``refused`` with the fields."""
+    if isinstance(exc, Refusal):
         return exc
-    refused = Refused(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
-    refused.citations = getattr(exc, "citations", ())  # type: ignore[attr-defined]
-    return refused
+    return Refusal(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
 
 
 def bad_input(exc: BadInput) -> ValidationError:

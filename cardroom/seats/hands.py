@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from cardroom.core.api_errors import Conflict
+from cardroom.core.reasons import clean_reason
 from cardroom.seats import services as players
 from cardroom.seats.models import TableSeat
 from cardroom.tables import services
@@ -144,8 +145,10 @@ def deal_next_hand(
     want = (plan.button if button is None else button, want_small, big or plan.big)
     corrected = want != (plan.button, plan.small, plan.big)
     if corrected:
-        reason = players.seat_map_reason(
-            reason, "Say why the button or the blinds differ from the proposal."
+        reason = clean_reason(
+            reason,
+            "Say why the button or the blinds differ from the proposal.",
+            error=players.SeatRefused,
         )
     for field, value in zip(("button", "small", "big"), want, strict=True):
         if value is not None and (not isinstance(value, int) or not 1 <= value <= locked.seats):

@@ -17,7 +17,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from cardroom.core.api_errors import Conflict
+from cardroom.core.api_errors import Conflict, Refusal
+from cardroom.core.locks import lock_row, lock_rows
 from cardroom.core.numbers import grouped
 from cardroom.core.reasons import clean_reason
 from cardroom.seats.models import Player, SeatEvent, TableSeat, initials, name_key
@@ -31,15 +32,11 @@ from rules.engine import citations
 MAX_BUY_IN = citations.NL_TABLE_STAKES_MAX_BUY_IN
 
 
-class SeatRefused(ValidationError):
-    """A seat-map request the rules refuse (a buy-in over the maximum...): a ValidationError
-    keyed by the field, so a form shows it there; the API answers 422 ``seat_refused``."""
+class SeatRefused(Refusal):
+    """A seat-map request the rules refuse (a buy-in over the maximum...): keyed by the field,
+    so a form shows it there, with the rules cited; the API answers 422 ``seat_refused``."""
 
     code = "seat_refused"
-
-    def __init__(self, field: str, message: str, *cited: str) -> None:
-        super().__init__({field: message})
-        self.citations = cited
 
     @classmethod
     def together(cls, refusals: list[SeatRefused]) -> SeatRefused:
@@ -72,7 +69,7 @@ def cash_only(table: Table) -> Table:
 
 def lock_table(table: Table) -> Table:
     """The table row, locked for the rest of the transaction: every seat-map write takes it."""
-    return cash_only(Table.objects.select_for_update().get(pk=table.pk))
+    return cash_only(lock_row(Table, table.pk))
 
 
 def _lock_seat(seat: TableSeat) -> tuple[Table, TableSeat]:
@@ -228,7 +225,7 @@ def seat_player(
                 raise SeatRefused("seat", f"Seats at {locked} are numbered 1 to {locked.seats}.")
             check_buy_in(locked, buy_in, "buy_in")
             # The player's row is locked too: seating them at two tables at once serializes here.
-            Player.objects.select_for_update().filter(pk=player.pk).first()
+            lock_rows(Player, [player.pk])
             taken = locked.seated.filter(seat=seat, left_at__isnull=True).select_related("player")
             if (occupant := taken.first()) is not None:
                 raise Conflict(
@@ -325,20 +322,11 @@ def leave_seat(*, seat: TableSeat, by: User | None) -> TableSeat:
     return live
 
 
-def seat_map_reason(reason: Any, missing: str) -> str:
-    """``reasons.clean_reason``, refused as the seat map refuses (``SeatRefused``, 422
-    ``seat_refused``) rather than as a plain ValidationError."""
-    try:
-        return clean_reason(reason, missing)
-    except ValidationError as refused:
-        raise SeatRefused("reason", refused.message_dict["reason"][0]) from refused
-
-
 @transaction.atomic
 def correct_stack(*, seat: TableSeat, stack: int, reason: str, by: User | None) -> TableSeat:
     """Set the chips in front of a player to a count made at the table, saying why."""
     stack = _whole(stack, "stack", allow_zero=True)
-    note = seat_map_reason(reason, "Say why the stack is corrected.")
+    note = clean_reason(reason, "Say why the stack is corrected.", error=SeatRefused)
     table, live = _lock_seat(seat)
     _refuse_in_hand(table, live, "correct the stack")
     change = stack - live.stack
@@ -357,9 +345,7 @@ def move_to_table(*, seat: TableSeat, to_table: Table, to_seat: int, by: User | 
     if isinstance(to_seat, bool) or not isinstance(to_seat, int):
         raise ValidationError({"to_seat": "A seat number."})
     with transaction.atomic():
-        ids = sorted({seat.table_id, to_table.pk})
-        locked = Table.objects.select_for_update().filter(pk__in=ids).order_by("pk")
-        tables = {t.pk: t for t in locked}
+        tables = {t.pk: t for t in lock_rows(Table, [seat.table_id, to_table.pk])}
         source, target = tables[seat.table_id], tables[to_table.pk]
         live = TableSeat.objects.select_related("player").filter(pk=seat.pk, left_at=None).first()
         if live is None:

@@ -11,9 +11,9 @@ from django.db.models import ForeignObjectRel, ProtectedError
 
 from cardroom.core import audit
 from cardroom.core.api_errors import Conflict
+from cardroom.core.locks import lock_row
 from cardroom.seats.models import TableSeat
 from cardroom.tables.models import Table
-from cardroom.tables.services import lock_table_row
 
 
 class TableHasHistory(Conflict):
@@ -61,7 +61,7 @@ def delete_table(*, table: Table) -> None:
     """Remove a table set up by mistake. A table with anything on record keeps it: refused
     (``TableHasHistory``), close or break it instead."""
     with transaction.atomic():
-        locked = lock_table_row(table)
+        locked = lock_row(Table, table.pk)
         if holding := table_holds(locked):
             raise TableHasHistory(locked, holding)
         try:

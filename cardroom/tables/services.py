@@ -12,7 +12,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from cardroom.core.api_errors import Conflict
+from cardroom.core.api_errors import Conflict, Refusal
+from cardroom.core.locks import lock_row, lock_rows
 from cardroom.core.numbers import grouped
 from cardroom.core.reasons import clean_reason
 from cardroom.tables.choices import TableKind, TableStatus
@@ -72,7 +73,7 @@ def update_table(*, table: Table, by: User, confirm_seated: bool = False, **fiel
     with transaction.atomic():
         # Lock the table: two managers editing at once must not interleave their changes, and
         # the seat map (players.lock_table) waits while the change is checked and saved.
-        locked = lock_table_row(table)
+        locked = lock_row(Table, table.pk)
         changes = {
             name: [_json_value(getattr(locked, name)), _json_value(value)]
             for name, value in fields.items()
@@ -97,12 +98,7 @@ def update_table(*, table: Table, by: User, confirm_seated: bool = False, **fiel
     return locked
 
 
-def lock_table_row(table: Table) -> Table:
-    """The table row as it is now, locked for the rest of the transaction."""
-    return Table.objects.select_for_update().get(pk=table.pk)
-
-
-class TableInUse(ValidationError):
+class TableInUse(Refusal):
     """A change of a table's settings that would strand the players seated there or the hand
     being played: refused naming who sits where (the API answers 422 ``table_in_use``)."""
 
@@ -179,7 +175,7 @@ def hand_in_play(table: Table) -> Hand | None:
     return None
 
 
-class SeatedAtClose(ValidationError):
+class SeatedAtClose(Refusal):
     """Closing a cash table with players still seated needs the floor's confirmation, naming
     them (``confirm_seated``): the form shows the question and a "Close anyway" button."""
 
@@ -206,7 +202,7 @@ def set_table_status(*, table: Table, by: User, status: str, confirm_seated: boo
     if status not in TableStatus.values:
         raise ValidationError({"status": f"Unknown status {status!r}."})
     with transaction.atomic():
-        locked = Table.objects.select_for_update().get(pk=table.pk)
+        locked = lock_row(Table, table.pk)
         if locked.status == status:
             return locked
         if status == TableStatus.CLOSED:
@@ -238,10 +234,8 @@ def _closing_check(table: Table) -> list[str]:
 
 def _end_must_moves(table: Table, by: User) -> None:
     now = timezone.now()
-    for must_move in (
-        MustMove.objects.select_for_update(of=("self",))
-        .filter(table=table, ended_at=None)
-        .select_related("main")
+    for must_move in lock_rows(
+        MustMove.objects.filter(table=table, ended_at=None).select_related("main")
     ):
         must_move.ended_at = now
         must_move.save(update_fields=["ended_at"])
@@ -269,7 +263,7 @@ class StaleHand(Conflict):
         self.hand = hand
 
 
-class HandVoided(ValidationError):
+class HandVoided(Refusal):
     """The hand was called dead (``void_hand``): it takes no more actions and no more voids,
     and nothing is written. A ValidationError, so forms show it; the API answers 422
     ``hand_voided`` (a well-formed request the hand's state refuses, not bad input)."""
@@ -361,7 +355,7 @@ def start_hand(
         raise ValidationError({exc.field or "seats": exc.message}) from exc
     with transaction.atomic():
         # Lock the table: two devices dealing at once must not both start a hand.
-        locked = Table.objects.select_for_update().get(pk=table.pk)
+        locked = lock_row(Table, table.pk)
         if locked.status != TableStatus.OPEN:
             raise ValidationError(
                 {"table": f"{locked} is {locked.get_status_display().lower()}: open it first."}
@@ -397,7 +391,7 @@ def start_hand(
 def lock_hand(hand: Hand, expected_seq: int) -> Hand:
     """The hand row, locked until the transaction ends; ``StaleHand`` when another write moved
     it past ``expected_seq``."""
-    locked = Hand.objects.select_for_update().get(pk=hand.pk)
+    locked = lock_row(Hand, hand.pk)
     if locked.seq != expected_seq:
         raise StaleHand(locked)
     return locked

@@ -1,15 +1,16 @@
 """The waitlists' plumbing: the refusal they raise, the board's version number, the
-log's writer, the row locks (always tables, then the list, then entries) and the checks every
+log's writer, the row locks (``cardroom/core/locks.py``: tables, then the list, then its
+entries, each by id) and the checks every
 service of ``cardroom/waitlists/services.py`` and ``cardroom/waitlists/tables.py`` shares."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from cardroom.core.api_errors import Conflict
+from cardroom.core.api_errors import Conflict, Refusal
+from cardroom.core.locks import lock_row
 from cardroom.tables.choices import TableKind, TableStatus
 from cardroom.tables.models import Table
 from cardroom.waitlists.models import LIVE_STATUSES, GameList, WaitlistEntry, WaitlistEvent
@@ -17,13 +18,10 @@ from cardroom.waitlists.models import LIVE_STATUSES, GameList, WaitlistEntry, Wa
 BOARD_VERSION_KEY = "board-version"
 
 
-class WaitlistRefused(ValidationError):
+class WaitlistRefused(Refusal):
     """A well-formed request the list's state or the room's rules refuse: 422."""
 
     code = "waitlist_refused"
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__({field: message})
 
 
 # --- plumbing -------------------------------------------------------------------------------
@@ -68,18 +66,14 @@ def record_event(
 
 
 def lock_list(game_list: GameList) -> GameList:
-    locked = GameList.objects.select_for_update().get(pk=game_list.pk)
+    locked = lock_row(GameList, game_list.pk)
     if locked.closed_at is not None:
         raise WaitlistRefused("game_list", f"The {locked.label} list is closed.")
     return locked
 
 
 def lock_entry(entry: WaitlistEntry) -> WaitlistEntry:
-    return (
-        WaitlistEntry.objects.select_for_update(of=("self",))
-        .select_related("player")
-        .get(pk=entry.pk)
-    )
+    return lock_row(WaitlistEntry.objects.select_related("player"), entry.pk)
 
 
 def require_live(entry: WaitlistEntry, doing: str) -> None:
@@ -101,7 +95,7 @@ def same_game(table: Table, game_list: GameList) -> bool:
 
 
 def lock_cash_table(table: Table, game_list: GameList, *, status: str = TableStatus.OPEN) -> Table:
-    locked = Table.objects.select_for_update().get(pk=table.pk)
+    locked = lock_row(Table, table.pk)
     if locked.kind != TableKind.CASH or not same_game(locked, game_list):
         raise WaitlistRefused("table", f"{locked} does not play {game_list.label}.")
     if locked.status != status:

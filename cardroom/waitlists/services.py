@@ -12,8 +12,9 @@ Room policy applied here (the room's settings hold the numbers):
   in the room it waits for the floor); the player who missed it keeps their place for the next
   seat, but a second missed offer takes them off the list (``passed``): the usual floor practice
   of "one pass, then you are re-added at the bottom".
-* Locks, always in this order: table rows (by id), then the list, then entries. Two floor
-  people seating one seat or one player: exactly one wins, the other gets a 409."""
+* Locks, always in this order (``cardroom/core/locks.py``): table rows, then the list, then
+  entries, each by id. Two floor people seating one seat or one player: exactly one wins, the
+  other gets a 409."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from cardroom.core.api_errors import Conflict
+from cardroom.core.locks import lock_row, lock_rows
 from cardroom.core.numbers import grouped
 from cardroom.core.reasons import clean_reason
 from cardroom.seats import services as players
@@ -116,7 +118,7 @@ def close_list(*, game_list: GameList, by: User | None) -> GameList:
     """Close a list; players still on it are removed (recorded)."""
     with transaction.atomic():
         locked = lock_list(game_list)
-        for entry in locked.entries.select_for_update().filter(status__in=LIVE_STATUSES):
+        for entry in lock_rows(locked.entries.filter(status__in=LIVE_STATUSES)):
             _end(entry, EntryStatus.REMOVED)
             record_event(
                 locked, WaitlistEventKind.REMOVED, by, entry=entry, note="The list closed."
@@ -235,7 +237,7 @@ def add_to_list(
     with transaction.atomic():  # an add refused (full, already down) leaves no new player
         player = players.find_or_create_player(name=name, alias=alias, by=by, alias_if_new=kiosk)
         # The room's row first: adds to different lists are counted one at a time (the caps).
-        RoomSettings.objects.select_for_update().get(pk=room.pk)
+        lock_row(RoomSettings, room.pk)
         locked = lock_list(game_list)
         already = locked.entries.filter(player=player, status__in=LIVE_STATUSES).first()
         if already is not None and kiosk:
@@ -358,11 +360,8 @@ def reorder(*, entry: WaitlistEntry, position: int, reason: str, by: User | None
         raise ValidationError({"position": "A place on the list: 1 or more."})
     with transaction.atomic():
         locked_list = lock_list(entry.game_list)
-        entries = list(
-            locked_list.entries.select_for_update()
-            .filter(status__in=LIVE_STATUSES)
-            .order_by("position", "id")
-        )
+        live = lock_rows(locked_list.entries.filter(status__in=LIVE_STATUSES))
+        entries = sorted(live, key=lambda e: (e.position, e.pk))
         moving = next((e for e in entries if e.pk == entry.pk), None)
         if moving is None:
             raise Conflict("entry_changed", f"{entry.player} is no longer on the list.")
@@ -562,7 +561,7 @@ def seat_from_list(
     lapse_list_due(entry.game_list, tables=ids)
     with transaction.atomic():
         lapse_list_due(entry.game_list, tables=ids)
-        list(Table.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+        lock_rows(Table, ids)
         locked_table = lock_cash_table(table, entry.game_list)
         locked_list = lock_list(entry.game_list)
         entry = lock_entry(entry)
@@ -724,11 +723,11 @@ def _lapse_list(list_id: int, now: datetime, minutes: int, tables: Collection[in
     ids = set(tables) | set(held.values_list("called_table_id", flat=True))
     ids |= set(GameList.objects.get(pk=list_id).tables().values_list("pk", flat=True))
     # Tables first (the order every writer locks in), then the list, then entries.
-    list(Table.objects.select_for_update().filter(pk__in=sorted(ids)).order_by("pk"))
-    game_list = GameList.objects.select_for_update().get(pk=list_id)
-    rows = game_list.entries.select_for_update(of=("self",)).filter(ripe).order_by("position", "id")
+    lock_rows(Table, ids)
+    game_list = lock_row(GameList, list_id)
+    rows = lock_rows(game_list.entries.filter(ripe).select_related("player", "called_table"))
     changed = 0
-    for entry in rows.select_related("player", "called_table"):
+    for entry in sorted(rows, key=lambda e: (e.position, e.pk)):
         changed += 1
         if entry.status == EntryStatus.WAITING:
             _end(entry, EntryStatus.LAPSED)
@@ -809,15 +808,16 @@ def _offer_next(
 def release_offer(*, entry: WaitlistEntry, by: User | None, reason: str = "") -> WaitlistEntry:
     """End a running seat offer before its time (the floor gives that seat to someone else):
     recorded, the player keeps their place for the next seat (no missed call counted), and the
-    next player in the room after them is called to another open seat of the game, if any."""
-    note = " ".join(str(reason or "").split())[:300]
+    next player in the room after them is called to another open seat of the game, if any.
+    A ``reason``, optional, is recorded; at most ``REASON_MAX`` characters, as every reason."""
+    note = clean_reason(reason, optional=True)
     minutes = RoomSettings.current().offer_minutes
     ids = set(entry.game_list.tables().values_list("pk", flat=True))
     ids |= {entry.called_table_id} if entry.called_table_id else set()
     lapse_list_due(entry.game_list, tables=ids)
     with transaction.atomic():
         lapse_list_due(entry.game_list, tables=ids)
-        list(Table.objects.select_for_update().filter(pk__in=sorted(ids)).order_by("pk"))
+        lock_rows(Table, ids)
         locked_list = lock_list(entry.game_list)
         entry = lock_entry(entry)
         if entry.status != EntryStatus.CALLED or entry.called_table_id is None:

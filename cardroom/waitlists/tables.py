@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.core.api_errors import Conflict
+from cardroom.core.locks import lock_row, lock_rows
 from cardroom.core.numbers import grouped
 from cardroom.seats import services as players
 from cardroom.seats.models import TableSeat
@@ -40,7 +41,7 @@ from tournaments.draws.seeds import SeededRandom, commitment_for, new_seed
 def create_must_move(*, table: Table, main: GameList, by: User | None) -> MustMove:
     """Mark ``table`` must-move, feeding the ``main`` list's game."""
     with transaction.atomic():
-        locked = Table.objects.select_for_update().get(pk=table.pk)
+        locked = lock_row(Table, table.pk)
         if locked.kind != TableKind.CASH or locked.status != TableStatus.OPEN:
             raise WaitlistRefused("table", f"{locked} is not an open cash table.")
         if main.closed_at is not None:
@@ -58,11 +59,7 @@ def create_must_move(*, table: Table, main: GameList, by: User | None) -> MustMo
 
 def end_must_move(*, must_move: MustMove, by: User | None) -> MustMove:
     with transaction.atomic():
-        locked = (
-            MustMove.objects.select_for_update(of=("self",))
-            .select_related("table", "main")
-            .get(pk=must_move.pk)
-        )
+        locked = lock_row(MustMove.objects.select_related("table", "main"), must_move.pk)
         if locked.ended_at is not None:
             raise Conflict("ended", "This must-move table has already ended.")
         locked.ended_at = timezone.now()
@@ -100,8 +97,8 @@ def move_must_move_player(
     waitlists.lapse_list_due(main, tables=tables)  # an offer that ran out holds no seat
     with transaction.atomic():
         waitlists.lapse_list_due(main, tables=tables)
-        list(Table.objects.select_for_update().filter(pk__in=tables).order_by("pk"))
-        current = MustMove.objects.select_for_update().get(pk=must_move.pk)
+        lock_rows(Table, tables)
+        current = lock_row(MustMove, must_move.pk)
         if current.ended_at is not None:
             raise Conflict("ended", "This must-move table has ended.")
         if not waitlists.same_game(to_table, main) or to_table.pk == current.table_id:
@@ -114,7 +111,7 @@ def move_must_move_player(
         game_list = waitlists.lock_list(main)
         entry = game_list.entries.filter(player=first.player, status__in=["waiting", "called"])
         note = f"From must-move {current.table} seat {first.seat}, stack {grouped(first.stack)}"
-        if (waiting := entry.select_for_update().first()) is not None:
+        if (waiting := next(iter(lock_rows(entry)), None)) is not None:
             waitlists.mark_seated(game_list, waiting, moved, by, note)
         waitlists.record_event(
             game_list, WaitlistEventKind.MOVED, by, table=to_table, seat=to_seat,
@@ -236,7 +233,7 @@ def start_game(
     waitlists.lapse_list_due(game_list, tables=[table.pk])  # nor a late call-in a place
     with transaction.atomic():
         waitlists.lapse_list_due(game_list, tables=[table.pk])
-        status = Table.objects.select_for_update().get(pk=table.pk).status
+        status = lock_row(Table, table.pk).status
         if status != TableStatus.OPEN:
             status = TableStatus.CLOSED
         locked = waitlists.lock_cash_table(table, game_list, status=status)

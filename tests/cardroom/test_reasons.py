@@ -38,3 +38,37 @@ def test_a_void_keeps_the_reason_as_every_other_record_does(floor_manager: Any) 
     with pytest.raises(ValidationError) as refused:
         services.void_hand(hand=other, by=floor_manager, expected_seq=other.seq, reason="y" * 201)
     assert "at most 200 characters" in refused.value.message_dict["reason"][0]
+
+
+def test_a_reason_is_refused_as_the_callers_own_refusal() -> None:
+    """The seat map's reasons are refused as the seat map refuses (422 ``seat_refused``), with
+    no wrapper of its own around ``clean_reason``."""
+    from cardroom.seats.services import SeatRefused
+
+    for reason in ("", "x" * (REASON_MAX + 1)):
+        with pytest.raises(SeatRefused) as refused:
+            clean_reason(reason, "Say why the stack is corrected.", error=SeatRefused)
+        assert list(refused.value.message_dict) == ["reason"]
+
+
+def test_an_optional_reason_may_be_empty_but_not_longer() -> None:
+    assert clean_reason(" \n ", optional=True) == ""
+    assert clean_reason(" Kim  asked ", optional=True) == "Kim asked"
+    with pytest.raises(ValidationError, match="at most 200 characters"):
+        clean_reason("x" * (REASON_MAX + 1), optional=True)
+
+
+@pytest.mark.django_db
+def test_a_released_offer_keeps_its_reason_whole_or_refuses_it(floor_manager: Any) -> None:
+    """A released offer's reason follows the one rule: never cut at 300 characters unsaid."""
+    from cardroom.waitlists import services as waitlists
+    from tests.cardroom.test_waitlist_offers import called_leo
+
+    game, _one, _two, leo = called_leo(floor_manager)
+    with pytest.raises(ValidationError, match="at most 200 characters"):
+        waitlists.release_offer(entry=leo, by=floor_manager, reason="y" * (REASON_MAX + 1))
+    leo.refresh_from_db()
+    assert leo.status == "called"  # nothing was released
+    waitlists.release_offer(entry=leo, by=floor_manager, reason="z" * REASON_MAX)
+    note = game.events.filter(kind="passed").get().note
+    assert note.endswith(": " + "z" * REASON_MAX)

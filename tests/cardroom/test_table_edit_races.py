@@ -34,9 +34,9 @@ def meeting(*, locked: bool) -> Iterator[list[str]]:
     reads the row without the lock (the race the lock prevents)."""
     barrier, passed = threading.Barrier(2), []
 
-    def meet(read: Callable[[Table], Table]) -> Callable[[Table], Table]:
-        def lock(table: Table) -> Table:
-            row = read(table)
+    def meet(read: Callable[..., Table]) -> Callable[..., Table]:
+        def lock(*args: Any) -> Table:
+            row = read(*args)
             try:
                 barrier.wait(timeout=2)
                 passed.append("together")
@@ -49,10 +49,14 @@ def meeting(*, locked: bool) -> Iterator[list[str]]:
     def unlocked(table: Table) -> Table:
         return Table.objects.get(pk=table.pk)
 
-    edit_lock = services.lock_table_row if locked else unlocked
+    def unlocked_row(model: type[Table], pk: int) -> Table:
+        return model.objects.get(pk=pk)
+
+    # The edit takes the table with the one row lock (``cardroom.core.locks.lock_row``).
+    edit_lock = services.lock_row if locked else unlocked_row
     seat_lock = players.lock_table if locked else unlocked
     with (
-        mock.patch.object(services, "lock_table_row", meet(edit_lock)),
+        mock.patch.object(services, "lock_row", meet(edit_lock)),
         mock.patch.object(players, "lock_table", meet(seat_lock)),
     ):
         yield passed
