@@ -1,3 +1,5 @@
+"""The floor app (``cardroom``): its models live in its packages (``cardroom/models.py`` gathers them)."""
+
 from django.apps import AppConfig
 
 

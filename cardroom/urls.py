@@ -1,3 +1,5 @@
+"""Every page and API address of the project, and the error pages."""
+
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path

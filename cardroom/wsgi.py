@@ -1,3 +1,5 @@
+"""The WSGI entry point gunicorn serves (README "Production")."""
+
 import os
 
 from django.core.wsgi import get_wsgi_application

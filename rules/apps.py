@@ -1,3 +1,5 @@
+"""The rulebook app: the rules, their search and the public betting API."""
+
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 

@@ -1,3 +1,5 @@
+"""The rulebook's pages, under /rules/."""
+
 from django.urls import path
 
 from rules import views

@@ -118,3 +118,18 @@ def test_the_check_lets_ordinary_words_through(text: str) -> None:
 )
 def test_the_check_finds_tracker_references(text: str) -> None:
     assert TRACKER.search(text)
+
+
+def test_every_module_says_what_it_is_for() -> None:
+    """STYLE.md: each module opens with a docstring saying what it is for (a migration's says
+    what it changes). An empty ``__init__.py`` only makes a package and needs none."""
+    missing = [
+        str(path.relative_to(ROOT))
+        for folder in ("cardroom", "rules", "tournaments", "bench", "bin", "tests")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if not str(path.relative_to(ROOT)).startswith(SKIPPED)
+        and "migrations" not in path.parts
+        and path.read_text(encoding="utf-8").strip()
+        and not ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert not missing, f"Say what these modules are for: {missing}"

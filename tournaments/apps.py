@@ -1,3 +1,5 @@
+"""The tournaments app, and what it hooks into when Django starts."""
+
 from django.apps import AppConfig
 
 
