@@ -81,7 +81,10 @@ def test_a_race_lost_on_the_list_still_says_someone_else_changed_it_first(
 
 #: The services behind the waitlist page's buttons: every Conflict they raise reaches it.
 WAITLIST_SERVICES = (
-    "waitlists/services.py", "waitlists/tables.py", "waitlists/base.py", "seats/services.py"
+    "waitlists/services.py",
+    "waitlists/tables.py",
+    "waitlists/base.py",
+    "seats/services.py",
 )
 
 
