@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.apps import apps
@@ -34,7 +35,7 @@ pytestmark = pytest.mark.django_db
 PERSONAS = ("anonymous", "staff", "floor_manager", "director", "superuser")
 #: ``make fuzz`` (``CARDROOM_FULL_SWEEPS=1``) sends every hostile value to every field as every
 #: persona. ``make test`` sends a fixed share of it, the same on every run, that still reaches
-#: every endpoint, form and field (below, ``share``): the writes as the roles allowed to make
+#: every endpoint, form and field (below, ``Share``): the writes as the roles allowed to make
 #: them (the permission matrix, tests/test_permission_matrix.py, proves each refusal to the
 #: others), and each field the values that found faults before (a NUL byte, a 5,000-digit
 #: number, 2^63, Unicode digits) with the rest taken in turn across its fields.
@@ -77,20 +78,37 @@ CORE = ("\x00", "9" * 5000, "9999999999", str(2**63), "-1", "2026-02-30",
 ALWAYS: tuple[Any, ...] = ("\x00", "9" * 5000, str(2**63), "²", None, -1, 2**63, [])
 
 
-def share(values: tuple[Any, ...], index: int, turns: int) -> tuple[Any, ...]:
-    """The hostile values the ``index``-th field gets: all of them under ``make fuzz``; else
-    those in ``ALWAYS`` and one in ``turns`` of the rest, a different one for the next field,
-    so that every value still reaches every form and every operation."""
-    if FULL:
-        return values
-    kept = [value for value in values if always(value)]
-    rest = [value for value in values if not always(value)]
-    return (*kept, *rest[index % turns :: turns])
+class Share:
+    """The hostile values each field gets, split once: all of them under ``make fuzz``; else
+    those in ``ALWAYS`` and one in ``turns`` of the rest, a different one for the next field
+    (``share(turn)``, the field's turn counted from 0 in its form or body, the same in every
+    sweep), so that every value still reaches every form and every operation."""
+
+    def __init__(self, values: tuple[Any, ...], turns: int) -> None:
+        kept: list[Any] = []
+        rest: list[Any] = []
+        for value in values:
+            (kept if always(value) else rest).append(value)
+        parts = [(*kept, *rest[turn::turns]) for turn in range(turns)]
+        self.parts: tuple[tuple[Any, ...], ...] = (values,) if FULL else tuple(parts)
+
+    def __call__(self, turn: int) -> tuple[Any, ...]:
+        return self.parts[turn % len(self.parts)]
 
 
 def always(value: Any) -> bool:
     """Is ``value`` one of ``ALWAYS`` (by type too: ``True == 1`` and ``0 == False``)?"""
     return any(type(value) is type(kept) and value == kept for kept in ALWAYS)
+
+
+def test_a_share_splits_its_values_once_and_each_reaches_a_field_within_its_turns() -> None:
+    values = (*ALWAYS, "a", "b", "c", "d", "e")
+    with mock.patch(f"{__name__}.always", wraps=always) as split:
+        share = Share(values, 3)
+        given = [share(turn) for turn in range(30)]
+    assert split.call_count == len(values)  # each value looked at once, not once a field
+    assert all(given[turn] is given[turn % 3] for turn in range(30))
+    assert all(any(value is seen for part in given[:3] for seen in part) for value in values)
 
 
 #: Poll cursors (``<milliseconds>.<12 characters>``): Unicode digits, past the year 9999, from
@@ -121,6 +139,8 @@ JSON_VALUES: tuple[Any, ...] = (
     {},
     [[[[[[1]]]]]],
 )
+#: What each field of a page's form, and each of an API body, gets.
+CORE_SHARE, JSON_SHARE = Share(CORE, 2), Share(JSON_VALUES, 3)
 #: Whole bodies that are not a usable JSON object.
 DEEP = "[" * 1500 + "]" * 1500
 BODIES = (
@@ -304,11 +324,9 @@ def test_every_page_form_field_refuses_hostile_values_without_a_5xx_or_a_write(
     forms = page_forms(client, world)
     assert len(forms) >= 15, sorted(forms)
     sweep = Sweep()
-    turn = 0
     for (method, url), fields in sorted(forms.items())[part::PARTS]:
-        for field in fields:
-            turn += 1
-            for value in share(CORE, turn, 2):
+        for turn, field in enumerate(fields):
+            for value in CORE_SHARE(turn):
                 data = current_seq({**fields, field: value}, url, (field,))
                 label = f"{method.upper()} {url} {field}={trim(value)!r}"
                 if method == "get":
@@ -491,7 +509,7 @@ def test_every_serializer_field_refuses_hostile_values_without_a_5xx_or_a_write(
         url = api_url(route, world)
         operations += 1
         for turn, path in enumerate([(), *leaves(body)]):
-            for value in share(JSON_VALUES, turn, 3):
+            for value in JSON_SHARE(turn):
                 sent = current_seq(replaced(body, path, value) if path else value, url, path)
                 label = f"{method.upper()} {url} {'.'.join(map(str, path))}={trim(repr(value))}"
                 sweep(label, client.generic, method.upper(), url, json.dumps(sent),
