@@ -8,8 +8,8 @@ import os
 
 from celery import Celery
 
-from cardroom.waitlists.schedule import LAPSE_WAITLISTS, WAITLIST_SWEEP_EVERY
-from tournaments.scheduling import ADVANCE_CLOCKS, CLOCK_SWEEP_EVERY
+from cardroom.waitlists.schedule import OFFERS
+from tournaments.scheduling import LEVEL_ENDS
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
 
@@ -26,25 +26,18 @@ PING = "cardroom.ping"
 HEARTBEAT_EVERY = 15.0
 
 app.conf.beat_schedule = {
-    # Each clock's tick is queued for its time, but a tick held by a worker that died stays
-    # invisible until the broker's visibility timeout (3 h): the sweep moves on every running
-    # clock whose level has ended (the tick is version-checked, so doing it twice is safe).
-    "advance-clocks": {
-        "task": ADVANCE_CLOCKS,
-        "schedule": CLOCK_SWEEP_EVERY,
-        "options": {"expires": CLOCK_SWEEP_EVERY},  # no backlog while no worker runs
-    },
+    # The deadlines' sweeps (cardroom/core/deadlines.py): each deadline's task is queued for
+    # its time, but a task held by a worker that died stays invisible until the broker's
+    # visibility timeout (3 h). Each sweep acts on every deadline passed (each re-checked under
+    # its row lock, so doing it twice is safe): running clocks whose level has ended,
+    "advance-clocks": LEVEL_ENDS.beat(),
+    # and seat offers and call-in deadlines that ran out (the lists' reads only show them as
+    # ran out; the writes that decide on a list act on its deadlines first, under its locks).
+    "lapse-waitlists": OFFERS.beat(),
     # /healthz reports "degraded" when no worker has run this for a minute (cardroom/core/health.py).
     "heartbeat": {
         "task": HEARTBEAT,
         "schedule": HEARTBEAT_EVERY,
         "options": {"expires": HEARTBEAT_EVERY},
-    },
-    # Seat offers and call-in deadlines that ran out (the lists' reads only show them as ran
-    # out; the writes that decide on a list run its timers first, under its locks).
-    "lapse-waitlists": {
-        "task": LAPSE_WAITLISTS,
-        "schedule": WAITLIST_SWEEP_EVERY,
-        "options": {"expires": WAITLIST_SWEEP_EVERY},
     },
 }

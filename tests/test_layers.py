@@ -233,11 +233,13 @@ def test_every_task_is_named_once_in_its_own_package_and_every_name_sent_is_regi
     ``cardroom.waitlists.schedule``, ``cardroom.celery``), so no name points up the layers, and
     every name sent is a task the worker has."""
     from cardroom.celery import app
+    from cardroom.waitlists import schedule
     from tournaments import scheduling
 
     ours = {name: task for name, task in app.tasks.items() if not name.startswith("celery.")}
     sent = [entry["task"] for entry in app.conf.beat_schedule.values()]
     sent += [scheduling.CHECK_BALANCE, scheduling.ADVANCE_CLOCK, scheduling.ADVANCE_CLOCKS]
+    sent += [schedule.OFFERS.task, schedule.OFFERS.sweep]  # a deadline's task and its sweep
     assert set(sent) <= set(ours), f"Sent but not registered: {set(sent) - set(ours)}"
     texts = {m: p.read_text() for m, p in module_files().items() if not m.startswith("tests")}
     for name, task in ours.items():

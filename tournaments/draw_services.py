@@ -12,6 +12,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from cardroom.core import audit
+from cardroom.core.transitions import move
 from rules.engine.seat_order import clockwise_from
 from tournaments.draws.breaks import (
     seat_cards_for_break,
@@ -467,14 +468,14 @@ def _apply_draw(tournament: Tournament, draw: Draw, record: Mapping[str, Any], b
         TournamentTable.objects.filter(tournament=tournament).exclude(number=final).filter(
             status=TournamentTableStatus.ACTIVE
         ).update(status=TournamentTableStatus.BROKEN, broken_at=now)
-        tournament.status = TournamentStatus.FINAL_TABLE
+        move(tournament, TournamentStatus.FINAL_TABLE)
         if tournament.registration_closed_at is None:
             # Nobody enters at the final table: registration closes and places are fixed.
             tournament.registration_closed_at = now
             tournament.save(update_fields=["registration_closed_at"])
             recompute_places(tournament)
     if draw.kind == DrawKind.INITIAL:
-        tournament.status = TournamentStatus.RUNNING
+        move(tournament, TournamentStatus.RUNNING)
     mark_seating_changed(tournament)
 
 

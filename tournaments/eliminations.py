@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from cardroom.core.numbers import grouped
 from cardroom.core.reasons import clean_reason
+from cardroom.core.transitions import move
 from tournaments.draws.errors import (
     DrawError,
 )
@@ -94,7 +95,7 @@ def eliminate_locked(locked: Tournament, entrant: Entrant, *, by: User) -> Elimi
     )
     now = timezone.now()
     if left == 2:  # heads-up bust: the tournament is over, nobody enters any more
-        locked.status = TournamentStatus.COMPLETE
+        move(locked, TournamentStatus.COMPLETE)
         locked.registration_closed_at = locked.registration_closed_at or now
         locked.save(update_fields=["status", "registration_closed_at", "updated_at"])
     place = None if locked.registration_open else left
@@ -240,9 +241,7 @@ def reinstate_player(*, entrant: Entrant, by: User, reason: str) -> Reinstatemen
             final_drawn = locked.draws.filter(
                 kind=DrawKind.FINAL_TABLE, status=DrawStatus.REVEALED
             ).exists()
-            locked.status = (
-                TournamentStatus.FINAL_TABLE if final_drawn else TournamentStatus.RUNNING
-            )
+            move(locked, TournamentStatus.FINAL_TABLE if final_drawn else TournamentStatus.RUNNING)
         recompute_places(locked)
         mark_seating_changed(locked)
     return reinstatement

@@ -8,6 +8,7 @@ every seat change a ``SeatMove``; both are append-only.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
@@ -18,6 +19,7 @@ from django.utils import timezone
 
 from cardroom.core.append_only import AppendOnly, AppendOnlyQuerySet, chain_unique
 from cardroom.core.audit import Chain
+from cardroom.core.transitions import Transitions
 from cardroom.tables.choices import Structure, Variant, choice_check
 
 #: The rulebook edition every seating reference is written against.
@@ -32,6 +34,31 @@ class TournamentStatus(models.TextChoices):
     RUNNING = "running", "Running"
     FINAL_TABLE = "final_table", "Final table"
     COMPLETE = "complete", "Complete"
+
+
+#: How a tournament's status moves (``cardroom/core/transitions.py``: every write goes through
+#: ``move``), each with the rule or reason that moves it.
+TRANSITIONS = Transitions(
+    {
+        TournamentStatus.REGISTERING: {
+            TournamentStatus.RUNNING: "The initial seat draw is dealt (TDA-7)",
+        },
+        TournamentStatus.RUNNING: {
+            TournamentStatus.FINAL_TABLE: "The final table redraw is dealt (TDA-RP-9)",
+            TournamentStatus.COMPLETE: "The heads-up bust: one player left, the winner",
+        },
+        TournamentStatus.FINAL_TABLE: {
+            TournamentStatus.COMPLETE: "The heads-up bust: one player left, the winner",
+        },
+        TournamentStatus.COMPLETE: {
+            TournamentStatus.RUNNING: "The last bust corrected: the player reinstated before"
+            " any final table redraw (TDA-1)",
+            TournamentStatus.FINAL_TABLE: "The last bust corrected: the player reinstated at the"
+            " final table (TDA-1)",
+        },
+    },
+    conflict="tournament_changed",
+)
 
 
 class BalancingPolicy(models.TextChoices):
@@ -54,6 +81,26 @@ class ClockState(models.TextChoices):
     FINISHED = "finished", "Structure finished"
 
 
+#: How the clock's state moves (``move(tournament, to, field="clock_state")``), each with the
+#: director's action or the time that moves it (``tournaments/clock/services.py``). A clock
+#: never goes back to "not started".
+CLOCK_TRANSITIONS = Transitions(
+    {
+        ClockState.STOPPED: {ClockState.RUNNING: "The director starts the clock (level 1)"},
+        ClockState.RUNNING: {
+            ClockState.PAUSED: "The director pauses the clock",
+            ClockState.FINISHED: "The last level's time runs out (the tick, the sweep, or the"
+            " next clock action catching up)",
+        },
+        ClockState.PAUSED: {ClockState.RUNNING: "The director resumes the clock"},
+        ClockState.FINISHED: {
+            ClockState.PAUSED: "The director moves a finished clock to a level: it waits paused",
+        },
+    },
+    conflict="clock_changed",
+)
+
+
 class Tournament(models.Model):
     name = models.CharField(max_length=120)
     variant = models.CharField(max_length=20, choices=Variant, default=Variant.HOLDEM)
@@ -68,6 +115,11 @@ class Tournament(models.Model):
     status = models.CharField(
         max_length=12, choices=TournamentStatus, default=TournamentStatus.REGISTERING
     )
+    #: Its status and its clock move only as declared (``TRANSITIONS``, ``CLOCK_TRANSITIONS``).
+    transitions: ClassVar[Mapping[str, Transitions]] = {
+        "status": TRANSITIONS,
+        "clock_state": CLOCK_TRANSITIONS,
+    }
     balancing_policy = models.CharField(
         max_length=14, choices=BalancingPolicy, default=BalancingPolicy.TDA
     )

@@ -6,8 +6,8 @@ seat map's (``cardroom/seats/models.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -18,6 +18,7 @@ from django.utils import timezone
 from cardroom.core.append_only import AppendOnly, chain_unique
 from cardroom.core.audit import Chain
 from cardroom.core.numbers import grouped
+from cardroom.core.transitions import Transitions
 from cardroom.tables.choices import Structure, TableKind, TableStatus, Variant, choice_check
 
 if TYPE_CHECKING:
@@ -45,6 +46,33 @@ class EntryStatus(models.TextChoices):
 
 #: An entry still on its list: waiting, or called and not yet seated.
 LIVE_STATUSES = (EntryStatus.WAITING, EntryStatus.CALLED)
+
+#: How an entry's status moves (``cardroom/core/transitions.py``: every write goes through
+#: ``move``), each with the room's policy that moves it (``cardroom/waitlists/services.py``).
+#: Seated, lapsed and removed are final: a player back on the list is a new entry.
+TRANSITIONS = Transitions(
+    {
+        EntryStatus.WAITING: {
+            EntryStatus.CALLED: "Called to a seat, first come first served (call_player; the"
+            " timer's re-call of the seat when an offer runs out or ends)",
+            EntryStatus.SEATED: "Seated from the list in one tap (seat_from_list), at a new"
+            " table started from the list (start_game) or moved from a must-move table",
+            EntryStatus.LAPSED: "A call-in not checked in by the deadline (the room's"
+            " call_in_minutes)",
+            EntryStatus.REMOVED: "Taken off by the floor with a reason, or the list closed",
+        },
+        EntryStatus.CALLED: {
+            EntryStatus.WAITING: "The offer ran out (the first miss: they keep their place), the"
+            " floor released it, or someone else took the seat",
+            EntryStatus.SEATED: "Took the offered seat (seat_from_list, at the desk, or moved"
+            " there from a must-move table)",
+            EntryStatus.LAPSED: "A second offer ran out: off the list (one pass, then re-added"
+            " at the bottom)",
+            EntryStatus.REMOVED: "Taken off by the floor with a reason, or the list closed",
+        },
+    },
+    conflict="entry_changed",
+)
 
 
 class WaitlistEventKind(models.TextChoices):
@@ -205,6 +233,8 @@ class WaitlistEntry(models.Model):
     )
     source = models.CharField(max_length=8, choices=EntrySource, default=EntrySource.FLOOR)
     status = models.CharField(max_length=8, choices=EntryStatus, default=EntryStatus.WAITING)
+    #: Its status moves only as declared (``TRANSITIONS``).
+    transitions: ClassVar[Mapping[str, Transitions]] = {"status": TRANSITIONS}
     position = models.PositiveIntegerField()
     added_at = models.DateTimeField(default=timezone.now)
     check_in_by = models.DateTimeField(null=True, blank=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -33,9 +34,11 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from cardroom.core.api_errors import Conflict
+from cardroom.core.deadlines import due_first
 from cardroom.core.locks import lock_row, lock_rows
 from cardroom.core.numbers import grouped
 from cardroom.core.reasons import clean_reason
+from cardroom.core.transitions import move
 from cardroom.seats import services as players
 from cardroom.seats.models import TableSeat
 from cardroom.tables.choices import Structure, TableStatus, Variant, rule, variant_refusal
@@ -60,6 +63,7 @@ from cardroom.waitlists.models import (
     WaitlistEventKind,
 )
 from cardroom.waitlists.models import game_label as game_label
+from cardroom.waitlists.schedule import OFFERS
 
 #: Missed offers after which a player is taken off the list.
 PASSES_ALLOWED = 2
@@ -205,7 +209,8 @@ def open_lists_waiting() -> list[tuple[GameList, int]]:
 
 
 def _end(entry: WaitlistEntry, status: str) -> None:
-    entry.status, entry.ended_at = status, timezone.now()
+    move(entry, status)
+    entry.ended_at = timezone.now()
     entry.called_table, entry.called_seat, entry.call_expires_at = None, None, None
     entry.save()
 
@@ -265,6 +270,7 @@ def add_to_list(
         note = EntrySource(source).label
         if entry.check_in_by is not None:
             note += f": check in within {room.call_in_minutes} minutes"
+            queue_deadline(locked, entry.check_in_by)
         record_event(locked, WaitlistEventKind.ADDED, by, entry=entry, note=note)
         return entry
 
@@ -508,9 +514,7 @@ def call_player(*, entry: WaitlistEntry, table: Table, seat: int, by: User | Non
     """Offer ``seat`` at ``table`` to the first eligible player; the offer lasts the room's
     ``offer_minutes``."""
     minutes = RoomSettings.current().offer_minutes
-    lapse_list_due(entry.game_list, tables=[table.pk])
-    with transaction.atomic():
-        lapse_list_due(entry.game_list, tables=[table.pk])
+    with deadlines_first(entry.game_list, tables=[table.pk]):
         locked_table = lock_cash_table(table, entry.game_list)
         locked_list = lock_list(entry.game_list)
         entry = lock_entry(entry)
@@ -531,10 +535,11 @@ def _call(
     minutes: int,
 ) -> WaitlistEntry:
     now = timezone.now()
-    entry.status, entry.called_at = EntryStatus.CALLED, now
-    entry.call_expires_at = now + timedelta(minutes=minutes)
+    move(entry, EntryStatus.CALLED)
+    entry.called_at, entry.call_expires_at = now, now + timedelta(minutes=minutes)
     entry.called_table, entry.called_seat = table, seat
     entry.save()
+    queue_deadline(game_list, entry.call_expires_at)
     note = f"Offer for {minutes} minutes"
     record_event(
         game_list, WaitlistEventKind.CALLED, by, entry=entry, table=table, seat=seat, note=note
@@ -558,9 +563,7 @@ def seat_from_list(
     # (the order every writer takes them), then checked again under the locks.
     seen = TableSeat.objects.filter(player_id=entry.player_id, left_at=None).first()
     ids = sorted({table.pk, *([seen.table_id] if seen else [])})
-    lapse_list_due(entry.game_list, tables=ids)
-    with transaction.atomic():
-        lapse_list_due(entry.game_list, tables=ids)
+    with deadlines_first(entry.game_list, tables=ids):
         lock_rows(Table, ids)
         locked_table = lock_cash_table(table, entry.game_list)
         locked_list = lock_list(entry.game_list)
@@ -701,19 +704,44 @@ def lapse_due(now: datetime | None = None) -> int:
 
 
 def lapse_list_due(game_list: GameList, *, tables: Collection[int] = ()) -> int:
-    """``lapse_due`` for one list, before a write decides who is offered or takes a seat: an
-    offer that ran out since the last sweep no longer holds its seat, nor a late call-in its
-    place. A write runs it twice: first alone (what ran out is recorded even when the write is
-    then refused, and the refusal can say it ran out), then at the start of its own
-    transaction, for what ran out in between, under the locks it decides under. ``tables``:
-    the tables the caller is about to lock, locked here with the ones the timers need, in the
-    one order (tables by id, then the list), so the caller's own locks that follow take
-    nothing new out of order."""
+    """``lapse_due`` for one list: a deadline's own task, and a write's first step
+    (``deadlines_first``). ``tables``: the tables the caller is about to lock, locked here with
+    the ones the timers need, in the one order (tables by id, then the list), so the caller's
+    own locks that follow take nothing new out of order."""
     now = timezone.now()
     if not WaitlistEntry.objects.filter(due(now), game_list_id=game_list.pk).exists():
         return 0
     with transaction.atomic():
         return _lapse_list(game_list.pk, now, RoomSettings.current().offer_minutes, tables)
+
+
+def deadlines_first(
+    game_list: GameList, *, tables: Collection[int] = ()
+) -> AbstractContextManager[None]:
+    """The transaction of a write that decides who is offered a seat or takes one
+    (``cardroom.core.deadlines.due_first``): the list's deadlines that passed are acted on
+    first, once, under the write's own locks (an offer that ran out no longer holds its seat,
+    nor a late call-in its place), then the write runs; refused, it leaves what ran out
+    recorded (and its refusal can say so). ``tables``: the tables the write locks."""
+    return due_first(lambda: lapse_list_due(game_list, tables=tables))
+
+
+def queue_deadline(game_list: GameList, at: datetime) -> None:
+    """A seat offer's end or a call-in's check-in deadline, set in this transaction: the
+    list's timers run at ``at`` (``OFFERS``, after commit), unless the sweep or a write comes
+    first."""
+    OFFERS.queue(game_list.pk, at.timestamp(), at=at)
+
+
+def lapse_on_time(*, list_id: int, at: datetime) -> int:
+    """A deadline's own task at its time: the list's timers move on (what is due, re-checked
+    under the list's locks: nothing if the sweep or a write came first). Run early (the
+    worker's clock behind the database's), it waits for its time again."""
+    if timezone.now() < at:
+        OFFERS.queue(list_id, at.timestamp(), at=at)
+        return 0
+    game_list = GameList.objects.filter(pk=list_id).first()
+    return lapse_list_due(game_list) if game_list is not None else 0
 
 
 def _lapse_list(list_id: int, now: datetime, minutes: int, tables: Collection[int] = ()) -> int:
@@ -753,7 +781,7 @@ def _expire(game_list: GameList, entry: WaitlistEntry, minutes: int) -> None:
         note = f"Missed {entry.passes} offers: off the list"
         record_event(game_list, WaitlistEventKind.PASSED, None, entry=entry, note=note)
     else:
-        entry.status = EntryStatus.WAITING
+        move(entry, EntryStatus.WAITING)
         entry.called_table, entry.called_seat, entry.call_expires_at = None, None, None
         entry.save()
     if table is None or seat is None or game_list.closed_at is not None:
@@ -787,7 +815,7 @@ def _seat_taken(game_list: GameList, entry: WaitlistEntry, minutes: int) -> None
 
 def _back_in_place(game_list: GameList, entry: WaitlistEntry, by: User | None, note: str) -> None:
     table, seat = entry.called_table, entry.called_seat
-    entry.status = EntryStatus.WAITING
+    move(entry, EntryStatus.WAITING)
     entry.called_table, entry.called_seat, entry.call_expires_at = None, None, None
     entry.save()
     kind = WaitlistEventKind.PASSED
@@ -814,9 +842,7 @@ def release_offer(*, entry: WaitlistEntry, by: User | None, reason: str = "") ->
     minutes = RoomSettings.current().offer_minutes
     ids = set(entry.game_list.tables().values_list("pk", flat=True))
     ids |= {entry.called_table_id} if entry.called_table_id else set()
-    lapse_list_due(entry.game_list, tables=ids)
-    with transaction.atomic():
-        lapse_list_due(entry.game_list, tables=ids)
+    with deadlines_first(entry.game_list, tables=ids):
         lock_rows(Table, ids)
         locked_list = lock_list(entry.game_list)
         entry = lock_entry(entry)

@@ -94,9 +94,7 @@ def move_must_move_player(
             raise WaitlistRefused("main", f"No open seat in {main.label} yet.")
         to_table, to_seat = seats[0]
     tables = sorted({must_move.table_id, to_table.pk})
-    waitlists.lapse_list_due(main, tables=tables)  # an offer that ran out holds no seat
-    with transaction.atomic():
-        waitlists.lapse_list_due(main, tables=tables)
+    with waitlists.deadlines_first(main, tables=tables):  # a lapsed offer holds no seat
         lock_rows(Table, tables)
         current = lock_row(MustMove, must_move.pk)
         if current.ended_at is not None:
@@ -230,9 +228,7 @@ def start_game(
     before anything changes, and those outside the table's limits are refused together, each
     naming its player (``SeatRefused``, fields ``buy_ins.<entry id>``)."""
     rule = RoomSettings.current().start_rule
-    waitlists.lapse_list_due(game_list, tables=[table.pk])  # nor a late call-in a place
-    with transaction.atomic():
-        waitlists.lapse_list_due(game_list, tables=[table.pk])
+    with waitlists.deadlines_first(game_list, tables=[table.pk]):  # nor a late call-in a place
         status = lock_row(Table, table.pk).status
         if status != TableStatus.OPEN:
             status = TableStatus.CLOSED

@@ -9,6 +9,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom.core.deadlines import tasks_run_in_process
+from cardroom.core.transitions import move
 from tournaments.draws.errors import (
     DrawError,
 )
@@ -18,7 +20,7 @@ from tournaments.models import (
     Level,
     Tournament,
 )
-from tournaments.scheduling import queue_clock_tick, tasks_run_in_process
+from tournaments.scheduling import LEVEL_ENDS
 from tournaments.seating import lock_tournament
 
 
@@ -33,7 +35,7 @@ def _catch_up(tournament: Tournament, levels: Mapping[int, Level], now: datetime
         level = levels.get(tournament.level_number)
         assert tournament.level_started_at is not None
         if level is None:
-            tournament.clock_state = ClockState.FINISHED
+            move(tournament, ClockState.FINISHED, field="clock_state")
             break
         ends = tournament.level_started_at + level.duration - tournament.level_elapsed
         if ends > now:
@@ -41,7 +43,7 @@ def _catch_up(tournament: Tournament, levels: Mapping[int, Level], now: datetime
         tournament.level_started_at, tournament.level_elapsed = ends, timedelta(0)
         tournament.level_number += 1
         if tournament.level_number not in levels:
-            tournament.clock_state = ClockState.FINISHED
+            move(tournament, ClockState.FINISHED, field="clock_state")
             tournament.level_number -= 1
             break
         reached.append(tournament.level_number)
@@ -67,7 +69,9 @@ def _save_clock(tournament: Tournament, action: str, by: User | None, reached: l
 
 
 def _schedule_tick(tournament: Tournament) -> None:
-    """Queue the next level change for when this level's time runs out (after commit).
+    """Queue the next level change for when this level's time runs out (after commit: the
+    level's end is a ``cardroom.core.deadlines.Deadline``, ``LEVEL_ENDS``, version-checked by
+    ``tick_clock``; the beat's sweep ``advance_clocks`` is its safety net).
 
     Without a broker, tasks run in-process at once and cannot wait: nothing is queued. The
     clock's reading still passes levels on time (``read_clock``), and the next clock action
@@ -80,7 +84,7 @@ def _schedule_tick(tournament: Tournament) -> None:
     if level is None:
         return
     due = tournament.level_started_at + level.duration - tournament.level_elapsed
-    queue_clock_tick(tournament.pk, tournament.clock_version, due)
+    LEVEL_ENDS.queue(tournament.pk, tournament.clock_version, at=due)
 
 
 def start_clock(*, tournament: Tournament, by: User) -> Tournament:
@@ -88,7 +92,8 @@ def start_clock(*, tournament: Tournament, by: User) -> Tournament:
         locked = lock_tournament(tournament.pk)
         if locked.clock_state != ClockState.STOPPED:
             raise DrawError("clock_started", "The clock has already started.")
-        locked.clock_state, locked.level_number = ClockState.RUNNING, 1
+        move(locked, ClockState.RUNNING, field="clock_state")
+        locked.level_number = 1
         locked.level_started_at, locked.level_elapsed = timezone.now(), timedelta(0)
         _save_clock(locked, "start", by, [])
     return locked
@@ -102,7 +107,8 @@ def pause_clock(*, tournament: Tournament, by: User) -> Tournament:
         if locked.clock_state != ClockState.RUNNING:
             raise DrawError("clock_not_running", "The clock is not running.")
         locked.level_elapsed = locked.level_elapsed_at(now)
-        locked.clock_state, locked.level_started_at = ClockState.PAUSED, None
+        move(locked, ClockState.PAUSED, field="clock_state")
+        locked.level_started_at = None
         _save_clock(locked, "pause", by, reached)
     return locked
 
@@ -112,7 +118,8 @@ def resume_clock(*, tournament: Tournament, by: User) -> Tournament:
         locked = lock_tournament(tournament.pk)
         if locked.clock_state != ClockState.PAUSED:
             raise DrawError("clock_not_paused", "The clock is not paused.")
-        locked.clock_state, locked.level_started_at = ClockState.RUNNING, timezone.now()
+        move(locked, ClockState.RUNNING, field="clock_state")
+        locked.level_started_at = timezone.now()
         _save_clock(locked, "resume", by, [])
     return locked
 
@@ -131,7 +138,7 @@ def advance_level(*, tournament: Tournament, by: User, back: bool = False) -> To
             first = " (this is the first level): nothing changed" if back else ": nothing changed"
             raise DrawError("no_level", f"The structure has no level {where}{first}.")
         if locked.clock_state == ClockState.FINISHED:
-            locked.clock_state = ClockState.PAUSED
+            move(locked, ClockState.PAUSED, field="clock_state")
         locked.level_number, locked.level_elapsed = target, timedelta(0)
         if locked.clock_state == ClockState.RUNNING:
             locked.level_started_at = now
