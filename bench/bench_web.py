@@ -176,9 +176,11 @@ def bench_worst_request(repeat: int | None = None) -> dict[str, float]:
 
 def age_everything(minutes: int = 5) -> None:
     """Stamp every card's rows some minutes ago: the room as a dashboard sees it between two
-    changes (a card changed within ``floor.OVERLAP`` of the last poll is sent again)."""
+    changes (a card changed within the change feed's ``OVERLAP`` of the last poll is sent
+    again). The feed last: the updates here write changes of their own."""
     from django.utils import timezone
 
+    from cardroom.core.changes import Change
     from cardroom.tables.models import Hand, Table
     from tournaments.models import SeatAssignment, Tournament
 
@@ -188,6 +190,7 @@ def age_everything(minutes: int = 5) -> None:
     SeatAssignment.objects.update(started_at=past)
     SeatAssignment.objects.filter(ended_at__isnull=False).update(ended_at=past)
     Tournament.objects.update(updated_at=past)
+    Change.objects.update(at=past)
 
 
 def bench_dashboard(sizes: tuple[int, ...] | None = None) -> dict[str, float]:

@@ -21,6 +21,9 @@ app.autodiscover_tasks(["cardroom.waitlists"])  # a floor package's own
 #: The registered name of ``cardroom.tasks.heartbeat``, and seconds between heartbeats. Every
 #: task the beat sends is named by the constant its own package declares beside its task.
 HEARTBEAT = "cardroom.heartbeat"
+#: The registered name of ``cardroom.tasks.prune_changes``, and seconds between prunings.
+PRUNE_CHANGES = "cardroom.prune_changes"
+PRUNE_CHANGES_EVERY = 60.0
 #: The registered name of ``cardroom.tasks.ping`` (the broker's round trip).
 PING = "cardroom.ping"
 HEARTBEAT_EVERY = 15.0
@@ -39,5 +42,11 @@ app.conf.beat_schedule = {
         "task": HEARTBEAT,
         "schedule": HEARTBEAT_EVERY,
         "options": {"expires": HEARTBEAT_EVERY},
+    },
+    # The change feed keeps its changes ten minutes (cardroom/core/changes.py).
+    "prune-changes": {
+        "task": PRUNE_CHANGES,
+        "schedule": PRUNE_CHANGES_EVERY,
+        "options": {"expires": PRUNE_CHANGES_EVERY},
     },
 }

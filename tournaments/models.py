@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from cardroom.core.append_only import AppendOnly, AppendOnlyQuerySet, chain_unique
 from cardroom.core.audit import Chain
+from cardroom.core.changes import Feed, Topic
 from cardroom.core.transitions import Transitions
 from cardroom.tables.choices import Structure, Variant, choice_check
 
@@ -102,6 +103,9 @@ CLOCK_TRANSITIONS = Transitions(
 
 
 class Tournament(models.Model):
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.TOURNAMENT, "id")
+
     name = models.CharField(max_length=120)
     variant = models.CharField(max_length=20, choices=Variant, default=Variant.HOLDEM)
     structure = models.CharField(max_length=12, choices=Structure, default=Structure.NO_LIMIT)
@@ -216,6 +220,9 @@ class Tournament(models.Model):
 class Level(models.Model):
     """One level of the structure: blinds and ante, or a break, and how long it lasts."""
 
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.TOURNAMENT, "tournament_id")
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="levels")
     number = models.PositiveSmallIntegerField()
     small_blind = models.PositiveIntegerField(default=0)
@@ -264,6 +271,9 @@ class EntrantStatus(models.TextChoices):
 
 
 class Entrant(models.Model):
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.ENTRANTS, "tournament_id")
+
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entrants")
     number = models.PositiveIntegerField(help_text="Entry number in this tournament.")
     name = models.CharField(max_length=120)
@@ -319,6 +329,9 @@ class TournamentTableQuerySet(models.QuerySet["TournamentTable"]):
 
 class TournamentTable(models.Model):
     """A room table (``cardroom.Table`` of kind "tournament") as numbered in one tournament."""
+
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.TOURNAMENT_TABLE, "id")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="tables")
     table = models.ForeignKey(
@@ -447,6 +460,9 @@ class MoveReason(models.TextChoices):
 class SeatAssignment(models.Model):
     """Who sits where. A live row (``ended_at`` empty) per seated player; ending it is the only
     change ever made, so the rows are the full seating history of the tournament."""
+
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.TOURNAMENT_TABLE, "table_id")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="assignments")
     entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="assignments")
@@ -707,6 +723,9 @@ class BalanceCheck(AppendOnly):
 
 class ClockEvent(AppendOnly):
     """The clock's log: starts, pauses, resumes, levels reached (on time or by hand)."""
+
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.TOURNAMENT, "tournament_id")
 
     #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
     audit_chain = Chain("tournament_id", ("tournament_id", "action", "level_number", "by_id", "at"))

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from cardroom.core.append_only import AppendOnly, chain_unique
 from cardroom.core.audit import Chain
+from cardroom.core.changes import Feed, Topic
 from cardroom.tables.choices import choice_check
 
 
@@ -24,6 +25,9 @@ class Ruling(AppendOnly):
     amendment or an appeal outcome is a new ruling pointing at the one it changes. A ruling
     made while a tournament played at the table is the tournament's to record
     (``tournaments.TournamentRuling``): the log, below the tournaments, never points up at them."""
+
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.RULING, "table_id")
 
     #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
     audit_chain = Chain(

@@ -18,8 +18,8 @@ shown meanwhile).
 Cost: thousands of phones polling every few seconds must cost almost nothing. The board is
 built (a handful of queries and one render) at most once per ``SHARED_TTL`` seconds for every
 web process together, in the shared cache (the broker's Redis when one is configured, the
-alias the public rate limits use; else the database cache), keyed by the waitlists' board
-version so a list change shows at once; each process also keeps it ``LOCAL_TTL`` seconds in
+alias the public rate limits use; else the database cache), keyed by the newest change it shows
+in the room's change feed, so a change shows at once; each process also keeps it ``LOCAL_TTL`` seconds in
 memory, so most requests do no I/O at all. Answers carry a strong ``ETag`` (a hash of the exact
 bytes) and ``Cache-Control: public, max-age`` of the TTL: a poll whose copy is current gets a
 bodiless 304. Setting ``CARDROOM_BOARD_CACHE = False`` (the load test's comparison) builds
@@ -44,6 +44,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
 from django.core.cache import BaseCache, caches
+from django.db import DatabaseError
 from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
 from django.http import HttpRequest, HttpResponse
@@ -52,6 +53,8 @@ from django.utils import timezone
 from django.utils.cache import get_conditional_response
 from django.views.decorators.http import require_safe
 
+from cardroom.core import changes
+from cardroom.core.changes import Topic
 from cardroom.core.numbers import grouped
 from cardroom.seats.models import TableSeat
 from cardroom.tables.choices import DESK_VARIANTS, Structure, TableKind, TableStatus, Variant
@@ -332,13 +335,21 @@ def etag_of(body: bytes) -> str:
     return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
+#: What the board shows: the tables, their seat maps, the lists and the room's settings, the
+#: tournaments, their seating and their players.
+BOARD_TOPICS = (
+    Topic.TABLE, Topic.SEATS, Topic.LIST, Topic.ROOM, Topic.TOURNAMENT, Topic.TOURNAMENT_TABLE,
+    Topic.ENTRANTS,
+)  # fmt: skip
+
+
 def board_version() -> str:
-    """The waitlists' board version (one cache read; ``cardroom.waitlists.services`` bumps it on every
-    list change), so a list change is shown at once rather than when the cached board expires.
-    Seat changes and the clock have no version: they show when the cached board expires."""
+    """The newest change the board shows (the room's change feed, ``cardroom/core/changes.py``:
+    one indexed look-up a topic), so a change is shown at once rather than when the cached
+    board expires. A level reached on time shows when the cached board expires."""
     try:
-        return str(waitlists.board_version())
-    except Exception:  # a cache outage: the board expires on its time to live alone
+        return str(changes.latest(BOARD_TOPICS))
+    except DatabaseError:  # an outage: the board expires on its time to live alone
         logger.warning("board version unreadable", exc_info=True)
         return "?"
 

@@ -3,11 +3,13 @@
 Live updates. Every open dashboard polls ``/floor/updates/`` with its filter and one cursor
 of fixed size, ``<server time in ms>.<digest>``, which each answer replaces (never appends):
 
-* the time is when the server last answered this page; a card is sent again when anything it
-  shows is stamped later than that, less ``OVERLAP`` (a write stamped just before the last
-  answer may commit just after it). The stamps are read from the rows themselves (the table,
-  its latest hand, its last ruling, the tournament seating at it, the tournament and its clock,
-  including a level reached on time that no write recorded), so no write can forget to "bump".
+* the time is when the server last answered this page; a card is sent again when the room's
+  change feed (``cardroom/core/changes.py``) has a change for it since then, less the feed's
+  overlap (a write stamped just before the last answer may commit just after it): its table,
+  hands, rulings, seat map, must-moves, the waitlists of its game, the tournament seating at
+  it, the tournament and its clock. The database's triggers write the feed from the rows
+  themselves, so no write can forget it; a level reached on time, which no write records, is
+  read from the running clocks. A cursor older than the feed keeps gets the whole grid.
 * the digest names the cards the page holds (ids and numbers, in order, for its filter). When
   the filter's set of tables changes (a table opened under "open tables", renumbered, added
   to a tournament) the whole grid is sent instead: an update never names a card the page
@@ -21,29 +23,29 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, cast
 
 import django_filters
 from django import forms
-from django.db.models import F, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import QueryDict
 from django.utils import timezone
 
+from cardroom.core import changes
+from cardroom.core.changes import Topic
 from cardroom.core.parsers import whole_number
 from cardroom.rulings.models import Ruling
 from cardroom.seats import services as players
-from cardroom.seats.models import SeatEvent
 from cardroom.tables.choices import TableKind, Variant
 from cardroom.tables.filters import TableFilter, filtered
 from cardroom.tables.models import Hand, HandStatus, Table
 from cardroom.tables.services import engine_state
 from cardroom.waitlists import services as waitlists
-from cardroom.waitlists.models import EntryStatus, GameList, MustMove, WaitlistEntry, WaitlistEvent
+from cardroom.waitlists.models import EntryStatus, GameList, MustMove, WaitlistEntry
 from rules.engine.state import snapshot
 from tournaments.clock.reading import ClockReading, read_clock
 from tournaments.models import (
-    ClockEvent,
     ClockState,
     Level,
     SeatAssignment,
@@ -51,9 +53,6 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
-
-#: A write is stamped before it commits; one that commits this much later still shows.
-OVERLAP = timedelta(seconds=10)
 
 
 def live_tournaments() -> QuerySet[Tournament]:
@@ -307,76 +306,38 @@ def seatings_at(table_ids: Sequence[int], now: datetime) -> dict[int, Seating]:
 
 # --- what changed ---------------------------------------------------------------------------
 
+#: The topics whose item is a table.
+AT_A_TABLE = (Topic.TABLE, Topic.HAND, Topic.RULING, Topic.SEATS, Topic.MUST_MOVE)
 
-def _latest(queryset: QuerySet[Any], stamp: str) -> Subquery:
-    return Subquery(
-        queryset.filter(**{f"{stamp}__isnull": False}).order_by(F(stamp).desc()).values(stamp)[:1]
+
+def tables_changed(since: datetime, now: datetime, shown: set[int]) -> set[int]:
+    """The shown tables whose card changed since ``since`` (less the feed's overlap): read from
+    the change feed (``cardroom/core/changes.py``), mapped to tables (a list's change to the
+    tables of its game, a tournament's to its tables), and the tables where a running clock
+    reached a level on time, which no write recorded. A few queries, however many tables."""
+    found = changes.changed_since(since)
+    tables = set().union(*(found.get(topic, set()) for topic in AT_A_TABLE))
+    if lists := found.get(Topic.LIST):
+        games = Q()
+        for variant, structure, small, big in GameList.objects.filter(pk__in=lists).values_list(
+            "variant", "structure", "small_blind", "big_blind"
+        ):
+            games |= Q(variant=variant, structure=structure, small_blind=small, big_blind=big)
+        tables |= set(Table.objects.filter(games, pk__in=shown).values_list("pk", flat=True))
+    places = TournamentTable.objects.filter(
+        Q(pk__in=found.get(Topic.TOURNAMENT_TABLE, ()))
+        | Q(tournament_id__in=found.get(Topic.TOURNAMENT, ()))
     )
-
-
-def change_stamps(
-    filters: FloorFilter | Mapping[str, Any] | None, now: datetime
-) -> list[tuple[int, int, datetime]]:
-    """(id, number, when its card last changed) for each table the filter shows, in order.
-
-    Every stamp comes from a row the change wrote, or from the clock for a level reached on
-    time: one query, and two more when a clock runs, for any number of tables."""
-    at_table = {"table": OuterRef("pk")}
-    in_room = {"table__table": OuterRef("pk")}
-    # The waitlists of the table's game: a player added, called, seated... or a list opened.
-    of_game = {
-        name: OuterRef(name) for name in ("variant", "structure", "small_blind", "big_blind")
-    }
-    events_of_game = {f"game_list__{name}": ref for name, ref in of_game.items()}
-    annotated = filtered_tables(filters).annotate(
-        hand_at=_latest(Hand.objects.filter(**at_table), "updated_at"),
-        ruling_at=_latest(Ruling.objects.filter(**at_table), "created_at"),
-        seat_map_at=_latest(SeatEvent.objects.filter(**at_table), "at"),
-        waitlist_at=_latest(WaitlistEvent.objects.filter(**events_of_game), "at"),
-        list_opened_at=_latest(GameList.objects.filter(**of_game), "opened_at"),
-        list_closed_at=_latest(GameList.objects.filter(**of_game), "closed_at"),
-        must_move_at=_latest(MustMove.objects.filter(**at_table), "created_at"),
-        must_move_ended_at=_latest(MustMove.objects.filter(**at_table), "ended_at"),
-        seated_at=_latest(SeatAssignment.objects.filter(**in_room), "started_at"),
-        left_at=_latest(SeatAssignment.objects.filter(**in_room), "ended_at"),
-        broken_at=_latest(TournamentTable.objects.filter(**at_table), "broken_at"),
-        tournament_at=_latest(
-            Tournament.objects.filter(tables__table=OuterRef("pk")), "updated_at"
-        ),
-        clock_at=_latest(ClockEvent.objects.filter(tournament__tables__table=OuterRef("pk")), "at"),
-        running=Subquery(
-            TournamentTable.objects.in_play()
-            .filter(table=OuterRef("pk"), tournament__clock_state=ClockState.RUNNING)
-            .values("tournament_id")[:1]
-        ),
+    tables |= set(places.values_list("table_id", flat=True))
+    running = list(
+        TournamentTable.objects.in_play()
+        .filter(table_id__in=shown, tournament__clock_state=ClockState.RUNNING)
+        .values_list("table_id", "tournament_id")
     )
-    rows = list(
-        annotated.values_list(
-            "pk",
-            "number",
-            "updated_at",
-            "hand_at",
-            "ruling_at",
-            "seat_map_at",
-            "waitlist_at",
-            "list_opened_at",
-            "list_closed_at",
-            "must_move_at",
-            "must_move_ended_at",
-            "seated_at",
-            "left_at",
-            "broken_at",
-            "tournament_at",
-            "clock_at",
-            "running",
-        )
-    )
-    level_starts = levels_started({row[-1] for row in rows if row[-1]}, now)
-    epoch = datetime.min.replace(tzinfo=UTC)
-    return [
-        (pk, number, max([s for s in stamps if s is not None] + [level_starts.get(running, epoch)]))
-        for pk, number, *stamps, running in rows
-    ]
+    starts = levels_started({tournament for _, tournament in running}, now)
+    early = since - changes.OVERLAP
+    tables |= {table for table, tournament in running if starts.get(tournament, early) > early}
+    return tables & shown
 
 
 def levels_started(tournament_ids: Iterable[int], now: datetime) -> dict[int, datetime]:
@@ -441,18 +402,24 @@ def poll(
     filters: FloorFilter | Mapping[str, Any] | None, cursor: str, now: datetime | None = None
 ) -> Update:
     now = now or timezone.now()
-    stamps = change_stamps(filters, now)
-    held = digest((pk, number) for pk, number, _ in stamps)
+    shown = list(filtered_tables(filters).values_list("pk", "number"))
+    held = digest(shown)
     new_cursor = make_cursor(now, held)
     read = read_cursor(cursor)
-    # A cursor from the future (past the overlap any clock skew needs) was not made here.
-    if read is None or read[1] != held or read[0] > now + OVERLAP:
+    # A cursor from the future (past the overlap any clock skew needs) was not made here; one
+    # older than the feed keeps may have missed changes already dropped.
+    if (
+        read is None
+        or read[1] != held
+        or read[0] > now + changes.OVERLAP
+        or changes.stale(read[0], now)
+    ):
         return Update(new_cursor, cards(tables_for_floor(filters), now), [], recent_rulings())
-    since = read[0] - OVERLAP
-    changed = [pk for pk, _, stamp in stamps if stamp > since]
+    since = read[0]
+    changed = tables_changed(since, now, {pk for pk, _ in shown})
     fresh = cards(tables_for_floor(filters).filter(pk__in=changed), now) if changed else []
-    feed = recent_rulings() if Ruling.objects.filter(created_at__gt=since).exists() else None
-    return Update(new_cursor, None, fresh, feed)
+    ruled = Ruling.objects.filter(created_at__gt=since - changes.OVERLAP).exists()
+    return Update(new_cursor, None, fresh, recent_rulings() if ruled else None)
 
 
 def recent_rulings(limit: int = 10) -> list[Ruling]:

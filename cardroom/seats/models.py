@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from cardroom.core.append_only import AppendOnly, chain_unique
 from cardroom.core.audit import Chain
+from cardroom.core.changes import Feed, Topic
 from cardroom.tables.choices import SeatEventKind, SeatStatus, choice_check
 
 
@@ -117,6 +118,9 @@ class SeatEvent(AppendOnly):
     """Every change to a cash table's seat map: seated, chips added, a hand's result, sat
     out, returned, busted, moved, left. ``amount`` is the chips the change put in front of
     the player (negative: taken away, e.g. cashed out); ``stack`` what they had after it."""
+
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.SEATS, "table_id")
 
     #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
     audit_chain = Chain(

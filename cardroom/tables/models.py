@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from cardroom.core.append_only import AppendOnly, chain_unique
 from cardroom.core.audit import Chain
+from cardroom.core.changes import Feed, Topic
 from cardroom.tables.choices import (
     DESK_VARIANTS,
     STANDARD_CHIPS,
@@ -39,6 +40,9 @@ def new_button_seed() -> str:
 
 
 class Table(models.Model):
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.TABLE, "id")
+
     number = models.PositiveIntegerField(unique=True, validators=[MinValueValidator(1)])
     name = models.CharField(
         max_length=60, blank=True, help_text="Optional label, e.g. 'Feature table'."
@@ -457,6 +461,9 @@ class HandStatus(models.TextChoices):
 class Hand(models.Model):
     """A hand dealt at a table. Street, pot and options are never stored: they are derived by
     replaying the live actions through the engine with the game as it was when dealt."""
+
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.HAND, "table_id")
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
     number = models.PositiveIntegerField()

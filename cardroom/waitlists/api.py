@@ -568,5 +568,4 @@ class RoomSettingsView(APIView):
         data = RoomSettingsSerializer(RoomSettings.current(), data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         data.save()
-        waitlists.bump_board_version()
         return Response(data.data)

@@ -1,21 +1,16 @@
-"""The waitlists' plumbing: the refusal they raise, the board's version number, the
-log's writer, the row locks (``cardroom/core/locks.py``: tables, then the list, then its
-entries, each by id) and the checks every
-service of ``cardroom/waitlists/services.py`` and ``cardroom/waitlists/tables.py`` shares."""
+"""The waitlists' plumbing: the refusal they raise, the log's writer, the row locks
+(``cardroom/core/locks.py``: tables, then the list, then its entries, each by id) and the
+checks every service of ``cardroom/waitlists/services.py`` and ``cardroom/waitlists/tables.py`` shares."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import User
-from django.core.cache import cache
-from django.db import transaction
 
 from cardroom.core.api_errors import Conflict, Refusal
 from cardroom.core.locks import lock_row
 from cardroom.tables.choices import TableKind, TableStatus
 from cardroom.tables.models import Table
 from cardroom.waitlists.models import LIVE_STATUSES, GameList, WaitlistEntry, WaitlistEvent
-
-BOARD_VERSION_KEY = "board-version"
 
 
 class WaitlistRefused(Refusal):
@@ -25,21 +20,6 @@ class WaitlistRefused(Refusal):
 
 
 # --- plumbing -------------------------------------------------------------------------------
-
-
-def board_version() -> int:
-    """A number that changes with every change to the lists or seating (ETags of the board)."""
-    return int(cache.get(BOARD_VERSION_KEY) or 0)
-
-
-def bump_board_version() -> None:
-    def bump() -> None:
-        try:
-            cache.incr(BOARD_VERSION_KEY)
-        except ValueError:
-            cache.set(BOARD_VERSION_KEY, 1, timeout=None)
-
-    transaction.on_commit(bump)
 
 
 def record_event(
@@ -52,7 +32,6 @@ def record_event(
     seat: int | None = None,
     note: str = "",
 ) -> WaitlistEvent:
-    bump_board_version()
     return WaitlistEvent.objects.create(
         game_list=game_list,
         entry=entry,

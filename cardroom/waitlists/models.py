@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from cardroom.core.append_only import AppendOnly, chain_unique
 from cardroom.core.audit import Chain
+from cardroom.core.changes import Feed, Topic
 from cardroom.core.numbers import grouped
 from cardroom.core.transitions import Transitions
 from cardroom.tables.choices import Structure, TableKind, TableStatus, Variant, choice_check
@@ -92,6 +93,9 @@ class WaitlistEventKind(models.TextChoices):
 class RoomSettings(models.Model):
     """The room's waitlist settings: one row (``RoomSettings.current()``)."""
 
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.ROOM, "id")
+
     call_in_minutes = models.PositiveSmallIntegerField(
         default=60,
         validators=[MinValueValidator(1), MaxValueValidator(600)],
@@ -155,6 +159,9 @@ def game_label(
 
 class GameList(models.Model):
     """A waitlist for one game and stakes (NLHE 1/2). One open list per game and stakes."""
+
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.LIST, "id")
 
     variant = models.CharField(max_length=20, choices=Variant, default=Variant.HOLDEM)
     structure = models.CharField(max_length=12, choices=Structure, default=Structure.NO_LIMIT)
@@ -317,6 +324,9 @@ class WaitlistEvent(AppendOnly):
     lapsed, removed, reordered (with the reason), moved, a table started. ``by`` is empty
     for the kiosk and the timer."""
 
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.LIST, "game_list_id")
+
     #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
     audit_chain = Chain(
         "game_list_id",
@@ -362,6 +372,9 @@ class WaitlistEvent(AppendOnly):
 class MustMove(models.Model):
     """A must-move cash table feeding a main game's list: its players move to the main game's
     open seats, the longest at the must-move table first."""
+
+    #: What its rows change on the screens (``cardroom/core/changes.py``).
+    change_feed = Feed(Topic.MUST_MOVE, "table_id")
 
     table = models.ForeignKey("cardroom.Table", on_delete=models.PROTECT, related_name="+")
     main = models.ForeignKey(GameList, on_delete=models.PROTECT, related_name="must_moves")

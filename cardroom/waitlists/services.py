@@ -43,10 +43,7 @@ from cardroom.seats import services as players
 from cardroom.seats.models import TableSeat
 from cardroom.tables.choices import Structure, TableStatus, Variant, rule, variant_refusal
 from cardroom.tables.models import Table
-from cardroom.waitlists.base import BOARD_VERSION_KEY as BOARD_VERSION_KEY
 from cardroom.waitlists.base import WaitlistRefused as WaitlistRefused
-from cardroom.waitlists.base import board_version as board_version
-from cardroom.waitlists.base import bump_board_version as bump_board_version
 from cardroom.waitlists.base import lock_cash_table as lock_cash_table
 from cardroom.waitlists.base import lock_entry as lock_entry
 from cardroom.waitlists.base import lock_list as lock_list
@@ -112,7 +109,6 @@ def open_list(
             made = GameList.objects.create(
                 label=label, start_threshold=start_threshold, created_by=by, **game
             )
-            bump_board_version()
             return made
     except IntegrityError as exc:
         raise Conflict("list_exists", f"A {label} list was just opened.") from exc

@@ -19,21 +19,23 @@ from urllib.parse import urlencode
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from cardroom.core import changes
 from cardroom.core.api_errors import Conflict
+from cardroom.core.changes import Topic
 from cardroom.core.converters import typed_id
 from cardroom.core.numbers import grouped
 from cardroom.core.parsers import whole_number
 from cardroom.core.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.core.roles import READERS, Role, has_role, role_required
-from cardroom.seats.models import SeatEvent, TableSeat
-from cardroom.tables.models import Table, TableChange
+from cardroom.seats.models import TableSeat
+from cardroom.tables.models import Table
 from cardroom.waitlists import services as waitlists
 from cardroom.waitlists import tables as waitlist_tables
 from cardroom.waitlists.forms import (
@@ -371,28 +373,17 @@ def offers_ran_out(now: datetime) -> list[dict[str, Any]]:
     return shown
 
 
+#: What the page shows: the lists, the seat maps, the tables and their must-moves, the room.
+PAGE_TOPICS = (Topic.LIST, Topic.SEATS, Topic.TABLE, Topic.MUST_MOVE, Topic.ROOM)
+
+
 def version(now: datetime | None = None) -> str:
-    """Everything the page shows, in a few cheap aggregates: the lists' log, the seat maps'
-    log, the tables' changes, the must-moves, the offers and call-ins whose time has passed
-    (shown as ran out before the timers' sweep records it); and the minute (the times waited
-    tick)."""
+    """Everything the page shows: the newest change to it in the room's change feed
+    (``cardroom/core/changes.py``), the offers and call-ins whose time has passed (shown as ran
+    out before the timers record it), and the minute (the times waited tick)."""
     now = now or timezone.now()
-    marks = [
-        WaitlistEntry.objects.filter(waitlists.due(now)).count(),
-        WaitlistEvent.objects.aggregate(n=Max("id"))["n"],
-        SeatEvent.objects.aggregate(n=Max("id"))["n"],
-        TableChange.objects.aggregate(n=Max("id"))["n"],
-        MustMove.objects.aggregate(
-            n=Max("id"), ended=Count("id", filter=Q(ended_at__isnull=False))
-        ),
-        GameList.objects.aggregate(
-            n=Max("id"), closed=Count("id", filter=Q(closed_at__isnull=False))
-        ),
-    ]
-    flat = []
-    for mark in marks:
-        flat += list(mark.values()) if isinstance(mark, dict) else [mark]
-    return "-".join(str(value or 0) for value in flat) + f"-{int(now.timestamp() // 60)}"
+    due = WaitlistEntry.objects.filter(waitlists.due(now)).count()
+    return f"{changes.latest(PAGE_TOPICS)}-{due}-{int(now.timestamp() // 60)}"
 
 
 def page_context(request: HtmxRequest, *, seen: str | None = None, **extra: Any) -> dict[str, Any]:

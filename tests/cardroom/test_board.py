@@ -264,7 +264,8 @@ def test_another_process_shares_the_build(
     first = live()
     board.forget()  # as another process
     fake_clock.now += 0.2
-    # Two reads of the database cache (the waitlists' version, the built board), no build.
+    # The change feed's newest change (one query), the built board from the database cache,
+    # no build.
     with django_assert_num_queries(2):
         second = live()
     assert second["ETag"] == first["ETag"]

@@ -9,8 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from cardroom.core.changes import OVERLAP, Change
 from cardroom.rulings.models import Ruling
-from cardroom.screens.floor import OVERLAP, poll
+from cardroom.screens.floor import poll
 from cardroom.tables.models import Hand, Table
 from cardroom.tables.services import record_action, set_table_status, void_hand, void_last_action
 from tests.factories import make_hand, make_table
@@ -53,6 +54,7 @@ def age_everything(minutes: int = 5) -> None:
     SeatAssignment.objects.update(started_at=past)
     SeatAssignment.objects.filter(ended_at__isnull=False).update(ended_at=past)
     Tournament.objects.update(updated_at=past)
+    Change.objects.update(at=past)  # the feed's changes: before the test's cursor
     # Clock events are an append-only audit log: emptied only in its deliberate exception.
     with audit.maintenance(), connection.cursor() as cursor:
         cursor.execute("DELETE FROM tournaments_clockevent")
@@ -229,9 +231,13 @@ def test_a_level_reached_on_time_reaches_the_cards_without_any_write(director: A
     assert [card.version for card in again.changed] == [update.changed[0].version]
     quiet = poll({}, again.cursor, now=later + OVERLAP + timedelta(seconds=3))
     assert quiet.changed == []
-    # Past the last level the clock has finished: the card says so once, then stays quiet.
-    done = timezone.now() + timedelta(hours=2)
-    finished = poll({}, quiet.cursor, now=done)
+    # Past the last level the clock has finished: the card says so once, then stays quiet
+    # (a page that last asked longer ago than the change feed keeps gets the whole grid).
+    tournament.refresh_from_db()
+    structure = sum((level.duration for level in tournament.levels.all()), timedelta())
+    assert tournament.level_started_at is not None
+    done = tournament.level_started_at - tournament.level_elapsed + structure + timedelta(seconds=1)
+    finished = poll({}, poll({}, quiet.cursor, now=done - timedelta(seconds=3)).cursor, now=done)
     assert [card.seating.level_label for card in finished.changed if card.seating] == [
         "Clock finished"
     ]

@@ -28,10 +28,12 @@ def seat(table: Table, number: int, name: str, by: Any, buy_in: int = 100) -> Ta
 def age_seat_maps_and_lists() -> None:
     """Everything old, the seat map's and the waitlists' logs included (emptied in the audit
     logs' deliberate exception), so only the test's next change counts."""
+    from cardroom.core.changes import Change
     from cardroom.waitlists.models import GameList
 
     age_everything()
     GameList.objects.update(opened_at=timezone.now() - timedelta(minutes=5))
+    Change.objects.update(at=timezone.now() - timedelta(minutes=5))  # the update's own changes
     with audit.maintenance(), connection.cursor() as cursor:
         cursor.execute("DELETE FROM cardroom_seatevent")
         cursor.execute("DELETE FROM cardroom_waitlistevent")

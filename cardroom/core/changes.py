@@ -1,0 +1,201 @@
+"""The room's one change feed: what changed since a screen last asked.
+
+Every screen that polls reads it: the floor dashboard (which table cards to send again), the
+waitlist page (whether anything it shows moved), the public board (which cached board is
+current) and the clock's changes as the floor and the board see them.
+
+A model whose rows a screen shows declares ``change_feed = Feed(topic, column)``: the topic,
+and the column naming what changed (a table's id, a list's id, a tournament's id). A database
+trigger (``ChangeFeedTriggers``, a migration operation) adds a ``Change`` row for every row
+inserted or updated, inside the writer's own transaction: no write can forget to say it
+changed something, an ``update()`` included, and a write rolled back leaves no change behind.
+
+A change is stamped with the database's clock when its row is written, before its transaction
+commits: a reader looks back ``OVERLAP`` before the time it last read, so a write that
+committed just after that read is still seen (the screens then send a card twice at worst,
+never miss one). Changes are kept ``RETAIN``; a reader whose last read is older gets
+everything again (``stale``), and ``prune`` (every minute, from the beat) drops the rest.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, cast
+
+from django.apps import apps as live_apps
+from django.db import connection, migrations, models
+from django.db.models import Field, Model
+
+#: A change is stamped before its transaction commits; one that commits this much later shows.
+OVERLAP = timedelta(seconds=10)
+#: How long changes are kept: a reader that last read longer ago than this reads everything.
+RETAIN = timedelta(minutes=10)
+
+
+class Topic(models.TextChoices):
+    TABLE = "table", "A table's settings or status"
+    HAND = "hand", "A hand at a table"
+    RULING = "ruling", "A ruling at a table"
+    SEATS = "seats", "A cash table's seat map"
+    MUST_MOVE = "must_move", "A must-move table"
+    LIST = "list", "A waitlist"
+    TOURNAMENT_TABLE = "tournament_table", "A tournament's table or its seating"
+    TOURNAMENT = "tournament", "A tournament or its clock"
+    ENTRANTS = "entrants", "A tournament's entrants"
+    ROOM = "room", "The room's settings"
+
+
+@dataclass(frozen=True)
+class Feed:
+    """What a model's rows say changed: ``topic``, and the column (attname) naming the item."""
+
+    topic: str
+    column: str
+
+
+class Change(models.Model):
+    """One row written (inserted or updated) that a screen shows: written by the database's
+    triggers, read by the screens, kept ``RETAIN``."""
+
+    topic = models.CharField(max_length=20, choices=Topic)
+    item = models.BigIntegerField(help_text="The id of what changed (a table, a list, …).")
+    at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["topic", "id"], name="cardroom_change_topic_id")]
+        constraints = [  # the database refuses a topic outside ``Topic``, as every choice
+            models.CheckConstraint(
+                condition=models.Q(topic__in=list(Topic.values)), name="cardroom_change_topic_valid"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.topic} {self.item} at {self.at:%H:%M:%S}"
+
+
+def feeds() -> dict[str, Feed]:
+    """Every model's declared feed, by model label."""
+    found = {}
+    for model in live_apps.get_models():
+        feed = getattr(model, "change_feed", None)
+        if isinstance(feed, Feed):
+            found[model._meta.label] = feed
+    return found
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def stale(since: datetime, now: datetime) -> bool:
+    """A read this old may have missed changes already pruned: read everything instead."""
+    return since < now - RETAIN + OVERLAP
+
+
+def changed_since(since: datetime, topics: Iterable[str] | None = None) -> dict[str, set[int]]:
+    """The items of each topic changed since ``since`` less ``OVERLAP``."""
+    rows = Change.objects.filter(at__gt=since - OVERLAP)
+    if topics is not None:
+        rows = rows.filter(topic__in=list(topics))
+    changed: dict[str, set[int]] = defaultdict(set)
+    for topic, item in rows.values_list("topic", "item").distinct():
+        changed[topic].add(item)
+    return changed
+
+
+def latest(topics: Iterable[str]) -> int:
+    """The newest change of these topics (0 before any): one query, an indexed look-up a topic
+    (``MAX(id)`` over the ``(topic, id)`` index, on SQLite and PostgreSQL alike)."""
+    wanted = [str(topic) for topic in topics]
+    if not wanted:
+        return 0
+    table = Change._meta.db_table
+    newest = f"(SELECT MAX(id) FROM {table} WHERE topic = %s)"  # noqa: S608 (a model's table)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join([newest] * len(wanted)), wanted)
+        row = cursor.fetchone()
+    return max((value or 0 for value in row or ()), default=0)
+
+
+def prune(now: datetime) -> int:
+    """Drop the changes older than ``RETAIN``. Returns how many."""
+    deleted, _ = Change.objects.filter(at__lt=now - RETAIN).delete()
+    return deleted
+
+
+# --- the database's triggers ----------------------------------------------------------------
+
+
+class ChangeFeedTriggers(migrations.operations.base.Operation):
+    """A ``Change`` row for every row of the model inserted or updated (its declared feed)."""
+
+    reversible = True
+    reduces_to_sql = False
+
+    def __init__(self, model_name: str, topic: str, column: str) -> None:
+        self.model_name, self.topic, self.column = model_name, topic, column
+
+    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
+        return (self.__class__.__qualname__, [self.model_name, self.topic, self.column], {})
+
+    def state_forwards(self, app_label: str, state: Any) -> None:
+        pass
+
+    def describe(self) -> str:
+        return f"Change feed triggers on {self.model_name}"
+
+    def sql(self, model: type[Model], vendor: str) -> list[str]:
+        table = model._meta.db_table
+        field = cast("Field[Any, Any]", model._meta.get_field(self.column.removesuffix("_id")))
+        column = field.column  # a concrete field: an id or a foreign key
+        # Table, column and topic come from the models and ``Topic``, never from a request.
+        if vendor == "postgresql":
+            return [
+                f"CREATE OR REPLACE FUNCTION {table}_feed() RETURNS trigger AS $$ BEGIN "  # noqa: S608
+                f"INSERT INTO cardroom_change (topic, item, at) "
+                f"VALUES ('{self.topic}', NEW.{column}, clock_timestamp()); RETURN NULL; "
+                "END $$ LANGUAGE plpgsql",
+                f"CREATE TRIGGER {table}_feed AFTER INSERT OR UPDATE ON {table} FOR EACH ROW "
+                f"WHEN (NEW.{column} IS NOT NULL) EXECUTE FUNCTION {table}_feed()",
+            ]
+        return [
+            f"CREATE TRIGGER {table}_feed_{what.lower()} AFTER {what} ON {table} FOR EACH ROW "  # noqa: S608
+            f"WHEN NEW.{column} IS NOT NULL BEGIN "
+            f"INSERT INTO cardroom_change (topic, item, at) VALUES ('{self.topic}', "
+            f"NEW.{column}, strftime('%Y-%m-%d %H:%M:%f', 'now')); END"
+            for what in ("INSERT", "UPDATE")
+        ]
+
+    def drop(self, model: type[Model], vendor: str) -> list[str]:
+        table = model._meta.db_table
+        if vendor == "postgresql":
+            return [
+                f"DROP TRIGGER IF EXISTS {table}_feed ON {table}",
+                f"DROP FUNCTION IF EXISTS {table}_feed()",
+            ]
+        return [f"DROP TRIGGER IF EXISTS {table}_feed_{what}" for what in ("insert", "update")]
+
+    def database_forwards(
+        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
+    ) -> None:
+        model = to_state.apps.get_model(app_label, self.model_name)
+        vendor = schema_editor.connection.vendor
+        for statement in [*self.drop(model, vendor), *self.sql(model, vendor)]:
+            schema_editor.execute(statement)
+
+    def database_backwards(
+        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
+    ) -> None:
+        model = from_state.apps.get_model(app_label, self.model_name)
+        for statement in self.drop(model, schema_editor.connection.vendor):
+            schema_editor.execute(statement)
+
+
+def trigger_names(model: type[Model], vendor: str) -> list[str]:
+    """The triggers a model's feed has in the database (for the test that they are there)."""
+    table = model._meta.db_table
+    if vendor == "postgresql":
+        return [f"{table}_feed"]
+    return [f"{table}_feed_insert", f"{table}_feed_update"]
