@@ -6,12 +6,14 @@ as one separate process beside any number of workers): the beat sends the period
 
 import os
 
+# Before the project's imports: the deadlines they declare reach DRF, which reads Django's
+# settings on import (gunicorn and the worker import this module before anything sets it).
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
+
 from celery import Celery
 
 from cardroom.waitlists.schedule import OFFERS
 from tournaments.scheduling import LEVEL_ENDS
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
 
 app = Celery("cardroom")
 app.config_from_object("django.conf:settings", namespace="CELERY")
