@@ -97,6 +97,7 @@ def build_room() -> dict[str, Any]:
             name=f"Player {n:05d}",
             name_key=name_key(f"Player {n:05d}"),
             alias="" if n % 3 else f"P{n}",
+            alias_key="" if n % 3 else name_key(f"P{n}"),
         )
         for n in range(max(WAITING, seated_count) + 1)
     )

@@ -24,7 +24,7 @@ from typing import Any, cast
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -544,7 +544,7 @@ class PlayerSearchView(APIView):
         words = " ".join(request.query_params.get("q", "").split())
         if not words or len(words) > 120:
             raise ValidationError({"q": "Give 1 to 120 characters of a name or alias."})
-        found = Player.objects.filter(Q(name__icontains=words) | Q(alias__icontains=words))
+        found = Player.objects.matching(words)
         live = TableSeat.objects.filter(left_at__isnull=True).select_related("table")
         rows = found.prefetch_related(Prefetch("seats", queryset=live, to_attr="live_seats"))
         return Response(PlayerFoundSerializer(rows.order_by("name", "id")[:20], many=True).data)

@@ -33,6 +33,16 @@ def initials(name: str) -> str:
     return "".join(f"{word[0].upper()}." for word in name.split() if word[:1].isalnum())
 
 
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def matching(self, text: str) -> PlayerQuerySet:
+        """The players whose name or alias holds ``text``, each read as ``name_key`` reads a
+        name ("ÖLF" finds "Ölf", "STRASSE" finds "Straße", "ana  ruiz" finds "Ana Ruiz"): the
+        room's one reading, in Python, so SQLite (whose LIKE folds only ASCII) and PostgreSQL
+        find the same players."""
+        key = name_key(text)
+        return self.filter(models.Q(name_key__contains=key) | models.Q(alias_key__contains=key))
+
+
 class Player(models.Model):
     """A player the room knows: reused from visit to visit (and on the waitlists). The public
     board shows ``alias`` or the initials of ``name``, never the full name. One player per
@@ -43,24 +53,32 @@ class Player(models.Model):
     #: ``name_key(name)``, kept by ``save``: unique, so one name is one player.
     name_key = models.CharField(max_length=360, editable=False)  # casefold: "ß" is "ss"
     alias = models.CharField(max_length=40, blank=True, help_text="Shown in public, if set.")
+    #: ``name_key(alias)``, kept by ``save``: what a search by alias reads (``matching``).
+    alias_key = models.CharField(max_length=120, editable=False, default="")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
         ordering = ["name", "id"]
-        indexes = [models.Index(fields=["name"], name="player_name")]
+        indexes = [
+            models.Index(fields=["name"], name="player_name"),
+            models.Index(fields=["alias_key"], name="player_alias_key"),
+        ]
         constraints = [models.UniqueConstraint(fields=["name_key"], name="one_player_per_name")]
 
     def __str__(self) -> str:
         return self.name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        self.name_key = name_key(self.name)
+        self.name_key, self.alias_key = name_key(self.name), name_key(self.alias)
         fields = kwargs.get("update_fields")
-        if fields is not None and "name" in fields:
-            kwargs["update_fields"] = {*fields, "name_key"}
+        if fields is not None:
+            keys = {"name": "name_key", "alias": "alias_key"}
+            kwargs["update_fields"] = {*fields, *(keys[f] for f in fields if f in keys)}
         super().save(*args, **kwargs)
 
     @property

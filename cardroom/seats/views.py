@@ -473,6 +473,6 @@ def player_names(request: AuthenticatedRequest, number: int) -> HttpResponse:
     seated = TableSeat.objects.filter(left_at__isnull=True).values("player")
     found = Player.objects.exclude(pk__in=seated)
     if query:
-        found = found.filter(name__icontains=query)
+        found = found.matching(query)
     context = {"suggestions": list(found.order_by("name")[:12])}
     return render(request, "cardroom/desk_seats.html#player-names", context)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import (
@@ -30,6 +29,7 @@ from cardroom.core.pagination import BoundedLimitOffsetPagination
 from cardroom.core.parsers import whole_number
 from cardroom.core.reasons import REASON_MAX
 from cardroom.core.roles import READERS, Role, has_role, role_permission
+from cardroom.seats.models import Player
 from cardroom.tables.choices import Structure, Variant
 from cardroom.tables.models import Table
 from cardroom.waitlists import services as waitlists
@@ -347,7 +347,7 @@ class ListEntriesView(APIView):
         search = request.query_params.get("q", "")
         live = game_list.entries.filter(status__in=LIVE_STATUSES)
         if text := " ".join(search.split())[:60]:
-            live = live.filter(Q(player__name__icontains=text) | Q(player__alias__icontains=text))
+            live = live.filter(player__in=Player.objects.matching(text))
         pages = BoundedLimitOffsetPagination()
         count = live.count()
         limit = pages.get_limit(request) or pages.default_limit or 100

@@ -40,7 +40,7 @@ from cardroom.core.numbers import grouped
 from cardroom.core.reasons import clean_reason
 from cardroom.core.transitions import move
 from cardroom.seats import services as players
-from cardroom.seats.models import TableSeat
+from cardroom.seats.models import Player, TableSeat
 from cardroom.tables.choices import Structure, TableStatus, Variant, rule, variant_refusal
 from cardroom.tables.models import Table
 from cardroom.waitlists.base import WaitlistRefused as WaitlistRefused
@@ -153,8 +153,7 @@ def live_page(
         for place, entry in enumerate(found, offset + 1):
             entry.place = place  # type: ignore[attr-defined]
         return found
-    matching = Q(player__name__icontains=text) | Q(player__alias__icontains=text)
-    found = list(query.filter(matching)[offset : offset + limit])
+    found = list(query.filter(player__in=Player.objects.matching(text))[offset : offset + limit])
     # Each one's place on the whole list: a count of those before it, for these rows only.
     ahead = Coalesce(Subquery(_ahead(), output_field=IntegerField()), 0)
     places = dict(

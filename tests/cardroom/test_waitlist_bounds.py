@@ -31,9 +31,10 @@ def fill_list(game_list: Any, count: int, *, first: int = 0) -> list[Any]:
     from cardroom.waitlists.models import WaitlistEntry
 
     names = [f"Player {n:04d}" for n in range(first, first + count)]
+    aliases = [f"P{n}" if n % 2 else "" for n in range(first, first + count)]
     people = Player.objects.bulk_create(
-        Player(name=name, name_key=name_key(name), alias=f"P{n}" if n % 2 else "")
-        for n, name in enumerate(names, first)
+        Player(name=name, name_key=name_key(name), alias=alias, alias_key=name_key(alias))
+        for name, alias in zip(names, aliases, strict=True)
     )
     last = WaitlistEntry.objects.filter(game_list=game_list).count()
     return WaitlistEntry.objects.bulk_create(
