@@ -228,14 +228,17 @@ def add_to_list(
     the kiosk give an alias to a player the room already knows (the board would show it)."""
     if source not in EntrySource.values:
         raise ValidationError({"source": f"Unknown source {source!r}."})
-    if (why := players.name_refusal(name)) is not None:
-        raise WaitlistRefused("name", why)
     room = RoomSettings.current()
     kiosk = source == EntrySource.KIOSK
     if kiosk and not room.kiosk_enabled:
         raise WaitlistRefused("source", "The kiosk is closed: ask the floor to add you.")
     with transaction.atomic():  # an add refused (full, already down) leaves no new player
-        player = players.find_or_create_player(name=name, alias=alias, by=by, alias_if_new=kiosk)
+        try:  # the name's check (``players.name_refusal``), said as the list's refusal
+            player = players.find_or_create_player(
+                name=name, alias=alias, by=by, alias_if_new=kiosk
+            )
+        except players.SeatRefused as exc:
+            raise WaitlistRefused(exc.message_dict, "", *exc.citations) from exc
         # The room's row first: adds to different lists are counted one at a time (the caps).
         lock_row(RoomSettings, room.pk)
         locked = lock_list(game_list)

@@ -5,12 +5,14 @@ refused on the kiosk's page, the kiosk's API, the floor's page and the floor's A
 
 from collections.abc import Callable
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from cardroom.seats import services as players
 from cardroom.seats.models import Player
 from cardroom.waitlists import services as waitlists
 from cardroom.waitlists.models import EntrySource, GameList, WaitlistEntry
@@ -61,6 +63,15 @@ def test_the_service_refuses_a_name_with_no_initials_before_any_list(
         waitlists.add_to_lists(game_lists=list(lists), name=name, source=EntrySource.KIOSK, by=None)
     assert "letters or numbers" in refused.value.message_dict["name"][0]
     assert not Player.objects.exists() and not WaitlistEntry.objects.exists()
+
+
+def test_the_name_is_checked_once_before_the_lists_and_once_where_its_player_is_found(
+    lists: tuple[GameList, GameList], floor_manager: Any
+) -> None:
+    with mock.patch.object(players, "name_refusal", wraps=players.name_refusal) as check:
+        adds = waitlists.add_to_lists(game_lists=list(lists), name="Bo Chen", by=floor_manager)
+    assert len(adds.added) == 2
+    assert check.call_count == 1 + len(lists)  # add_to_lists, then find_or_create_player
 
 
 @pytest.mark.parametrize("name", BLANK_ON_THE_BOARD)
@@ -152,5 +163,7 @@ def test_the_floor_api_refuses_a_name_the_board_would_show_blank(
         f"/api/v1/waitlists/{lists[0].pk}/entries/", {"name": name}, format="json"
     )
     assert answer.status_code == 422, answer.json()
-    assert "letters or numbers" in answer.json()["error"]["message"]
+    error = answer.json()["error"]
+    assert error["code"] == "waitlist_refused" and "letters or numbers" in error["message"]
+    assert list(error["fields"]) == ["name"]
     assert not WaitlistEntry.objects.exists()
