@@ -43,6 +43,8 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.backends.signals import connection_created
 from django.db.models import Field, Model
 
+from cardroom.core.operations import DatabaseOnly
+
 
 @dataclass(frozen=True)
 class Chain:
@@ -277,22 +279,14 @@ $$ LANGUAGE plpgsql
 """
 
 
-class AppendOnlyTriggers(migrations.operations.base.Operation):
+class AppendOnlyTriggers(DatabaseOnly):
     """Refuse UPDATE, DELETE (and TRUNCATE on PostgreSQL) on a model's table, except the
     model's once-only change (``transition``): the sealed columns set once, nothing else.
     """
 
-    reversible = True
-    reduces_to_sql = False
-
     def __init__(self, model_name: str, label: str) -> None:
+        super().__init__(model_name, label)
         self.model_name, self.label = model_name, label
-
-    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
-        return (self.__class__.__qualname__, [self.model_name, self.label], {})
-
-    def state_forwards(self, app_label: str, state: Any) -> None:
-        pass
 
     def describe(self) -> str:
         return f"Append-only triggers on {self.model_name}"

@@ -26,8 +26,10 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from django.apps import apps as live_apps
-from django.db import connection, migrations, models
+from django.db import connection, models
 from django.db.models import Field, Model
+
+from cardroom.core.operations import DatabaseOnly
 
 #: A change is stamped before its transaction commits; one that commits this much later shows.
 OVERLAP = timedelta(seconds=10)
@@ -128,20 +130,12 @@ def prune(now: datetime) -> int:
 # --- the database's triggers ----------------------------------------------------------------
 
 
-class ChangeFeedTriggers(migrations.operations.base.Operation):
+class ChangeFeedTriggers(DatabaseOnly):
     """A ``Change`` row for every row of the model inserted or updated (its declared feed)."""
 
-    reversible = True
-    reduces_to_sql = False
-
     def __init__(self, model_name: str, topic: str, column: str) -> None:
+        super().__init__(model_name, topic, column)
         self.model_name, self.topic, self.column = model_name, topic, column
-
-    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
-        return (self.__class__.__qualname__, [self.model_name, self.topic, self.column], {})
-
-    def state_forwards(self, app_label: str, state: Any) -> None:
-        pass
 
     def describe(self) -> str:
         return f"Change feed triggers on {self.model_name}"
