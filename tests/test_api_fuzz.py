@@ -3,6 +3,7 @@ and checks the answers (no 5xx, bodies and content types matching the schema), a
 as each role."""
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from cardroom.wsgi import application
+from tests.module_rows import built_once_for_the_module
 
 
 def load_schema() -> Any:
@@ -54,15 +56,26 @@ def headers_for(db: None, request: pytest.FixtureRequest) -> Any:
     return make
 
 
-@pytest.fixture
-def a_hand(db: None) -> Any:
-    """Something for generated ids to find: a table with a hand on it, and the rulebook."""
+def rulebook_and_a_hand() -> None:
     from django.core.management import call_command
 
     from tests.factories import make_hand
 
     call_command("load_rulebook", verbosity=0)
-    return make_hand()
+    make_hand()
+
+
+@pytest.fixture(scope="module")
+def module_hand(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """Built once for the module's hundreds of tests (each test's writes roll back): loading
+    the rulebook took longer than most of the tests."""
+    with built_once_for_the_module(django_db_blocker, rulebook_and_a_hand):
+        yield
+
+
+@pytest.fixture
+def a_hand(module_hand: None, db: None) -> None:
+    """Something for generated ids to find: a table with a hand on it, and the rulebook."""
 
 
 #: ``make test`` generates 10 requests per operation as nobody and as each role that may write

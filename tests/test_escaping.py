@@ -6,6 +6,7 @@ every URL pattern, as a page, as an htmx fragment, as the browsable API, and wit
 markup in each query parameter the views read.
 """
 
+import copy
 import csv
 import io
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ from urllib.parse import urlencode
 import pytest
 from django.test import Client
 
+from tests.module_rows import built_once_for_the_module
 from tests.site_map import ROUTES, build_world, url_of
 
 pytestmark = pytest.mark.django_db
@@ -67,9 +69,20 @@ def escaped(tag: str) -> str:
     return f"{tag}&lt;script&gt;alert(1)&lt;/script&gt;"
 
 
-@pytest.fixture
-def world(db: None) -> dict[str, Any]:
+def tagged_world() -> dict[str, Any]:
     return build_world(text=tagged)
+
+
+@pytest.fixture(scope="module")
+def module_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """The world, built once for this module's tests (each test's writes roll back)."""
+    with built_once_for_the_module(django_db_blocker, tagged_world) as world:
+        yield world
+
+
+@pytest.fixture
+def world(module_world: dict[str, Any], db: None) -> dict[str, Any]:
+    return copy.deepcopy(module_world)  # its users are objects a test may change
 
 
 @pytest.fixture

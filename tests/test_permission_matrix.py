@@ -5,13 +5,15 @@ endpoint accepts and the roles allowed it. Both are keyed by pattern name and mu
 the patterns the resolver has: a new URL fails here until its permissions are written down.
 """
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 from django.test import Client
 
+from tests.module_rows import built_once_for_the_module
 from tests.site_map import ROUTES, SKIPPED, build_world, discover, url_of
 
 pytestmark = pytest.mark.django_db
@@ -297,9 +299,16 @@ def send(client: Client, method: str, url: str) -> Any:
     return client.generic(method, url, **body)
 
 
+@pytest.fixture(scope="module")
+def module_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """The world, built once for this module's tests (each test's writes roll back)."""
+    with built_once_for_the_module(django_db_blocker, build_world) as world:
+        yield world
+
+
 @pytest.fixture
-def world(db: None) -> dict[str, Any]:
-    return build_world()
+def world(module_world: dict[str, Any], db: None) -> dict[str, Any]:
+    return copy.deepcopy(module_world)  # its users are objects a test may change
 
 
 @pytest.fixture
