@@ -124,6 +124,8 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:balance": {"pk": "tournament"},
     "tournaments:balance_check": {"pk": "tournament"},
     "tournaments:balance_apply": {"pk": "tournament", "check_id": "balance_check"},
+    "tournaments:results": {"pk": "tournament"},
+    "tournaments:results_csv": {"pk": "tournament"},
     "tournaments:clock": {"pk": "tournament"},
     "tournaments:clock_action": {"pk": "tournament"},
     "tournaments:clock_display": {"pk": "tournament"},

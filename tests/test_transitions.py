@@ -282,10 +282,33 @@ def _clock_scenario(director: Any, pair: tuple[str, str]) -> tuple[str, str]:
     from tournaments.clock import services as clock
     from tournaments.tasks import advance_clocks
 
-    tournament = make_tournament(by=director, tables=1)
+    ends = ClockState.ENDED in pair
+    tournament = make_tournament(by=director, tables=1, entrants=2 if ends else 0)
+    if ends:
+        from tournaments.draw_services import draw_initial_seating
+
+        draw_initial_seating(tournament=tournament, by=director)
 
     def state() -> str:
         return Tournament.objects.get(pk=tournament.pk).clock_state
+
+    def bust() -> Any:
+        """The heads-up bust: the tournament is complete and its clock ends."""
+        from tournaments import eliminations
+        from tournaments.models import SeatAssignment
+
+        seat = SeatAssignment.objects.filter(tournament=tournament, ended_at=None).first()
+        assert seat is not None
+        eliminations.eliminate_player(entrant=seat.entrant, by=director)
+        return seat.entrant
+
+    def reinstate() -> None:
+        """The last bust undone: the clock waits paused where it stopped."""
+        from tournaments import eliminations
+        from tournaments.models import Entrant, EntrantStatus
+
+        out = Entrant.objects.get(tournament=tournament, status=EntrantStatus.ELIMINATED)
+        eliminations.reinstate_player(entrant=out, by=director, reason="Out clicked by mistake")
 
     def run_out() -> None:
         total = sum((level.duration for level in tournament.levels.all()), timedelta(0))
@@ -302,6 +325,13 @@ def _clock_scenario(director: Any, pair: tuple[str, str]) -> tuple[str, str]:
         ],
         (ClockState.RUNNING, ClockState.FINISHED): [],
         (ClockState.FINISHED, ClockState.PAUSED): [run_out],
+        (ClockState.STOPPED, ClockState.ENDED): [],
+        (ClockState.RUNNING, ClockState.ENDED): [],
+        (ClockState.PAUSED, ClockState.ENDED): [
+            lambda: clock.pause_clock(tournament=tournament, by=director)
+        ],
+        (ClockState.FINISHED, ClockState.ENDED): [run_out],
+        (ClockState.ENDED, ClockState.PAUSED): [bust],
     }
     last: dict[tuple[str, str], Callable[[], Any]] = {
         (ClockState.STOPPED, ClockState.RUNNING): lambda: clock.start_clock(
@@ -317,8 +347,13 @@ def _clock_scenario(director: Any, pair: tuple[str, str]) -> tuple[str, str]:
         (ClockState.FINISHED, ClockState.PAUSED): lambda: clock.advance_level(
             tournament=tournament, by=director, back=True
         ),
+        (ClockState.STOPPED, ClockState.ENDED): bust,
+        (ClockState.RUNNING, ClockState.ENDED): bust,
+        (ClockState.PAUSED, ClockState.ENDED): bust,
+        (ClockState.FINISHED, ClockState.ENDED): bust,
+        (ClockState.ENDED, ClockState.PAUSED): reinstate,
     }
-    if pair != (ClockState.STOPPED, ClockState.RUNNING):
+    if pair[0] != ClockState.STOPPED:
         clock.start_clock(tournament=tournament, by=director)
     for step in steps[pair]:
         step()

@@ -11,6 +11,8 @@ from django.utils import timezone
 from cardroom.core.numbers import grouped
 from cardroom.core.reasons import clean_reason
 from cardroom.core.transitions import move
+from cardroom.tables.models import Hand
+from tournaments.clock.services import end_clock, reopen_clock
 from tournaments.draws.errors import (
     DrawError,
 )
@@ -79,9 +81,16 @@ def eliminate_player(
         return eliminate_locked(locked, entrant, by=by)
 
 
-def eliminate_locked(locked: Tournament, entrant: Entrant, *, by: User) -> Elimination:
+def eliminate_locked(
+    locked: Tournament, entrant: Entrant, *, by: User, hand: Hand | None = None
+) -> Elimination:
     """``eliminate_player``'s work, in the caller's transaction with the tournament row already
-    locked (``seating.lock_tournament``): the desk's settle busts players here (``table_hands``)."""
+    locked (``seating.lock_tournament``): the desk's settle busts players here (``table_hands``),
+    with the ``hand`` that took their last chips, kept on the elimination.
+
+    The heads-up bust completes the tournament: the last player is the winner (1st), nobody
+    enters any more, the clock stops (``clock.services.end_clock``) and hand-for-hand ends
+    (``seating.mark_seating_changed``)."""
     entrant = Entrant.objects.get(pk=entrant.pk)
     if entrant.status != EntrantStatus.SEATED:
         raise DrawError(
@@ -98,6 +107,7 @@ def eliminate_locked(locked: Tournament, entrant: Entrant, *, by: User) -> Elimi
         move(locked, TournamentStatus.COMPLETE)
         locked.registration_closed_at = locked.registration_closed_at or now
         locked.save(update_fields=["status", "registration_closed_at", "updated_at"])
+        end_clock(locked, by=by)
     place = None if locked.registration_open else left
     live.ended_at = now
     live.save(update_fields=["ended_at"])
@@ -106,18 +116,18 @@ def eliminate_locked(locked: Tournament, entrant: Entrant, *, by: User) -> Elimi
         from_seat=live.seat, reason=MoveReason.ELIMINATED, by=by, at=now,
         citations=cite(HAND_FOR_HAND) if locked.hand_for_hand else [],
     )  # fmt: skip
-    hand = locked.hand_for_hand_hand if locked.hand_for_hand else None
+    round_hand = locked.hand_for_hand_hand if locked.hand_for_hand else None
     elimination = Elimination.objects.create(
-        tournament=locked, entrant=entrant, place=place, hand_for_hand_hand=hand,
-        table_number=live.table.number, seat=live.seat, by=by,
+        tournament=locked, entrant=entrant, place=place, hand_for_hand_hand=round_hand,
+        table_number=live.table.number, seat=live.seat, hand=hand, by=by,
     )  # fmt: skip
     entrant.status, entrant.place = EntrantStatus.ELIMINATED, place
     entrant.save(update_fields=["status", "place"])
     if left == 2:
         recompute_places(locked)  # the winner, and anyone out before registration closed
-    elif hand is not None and place is not None:
+    elif round_hand is not None and place is not None:
         # RP-8: everyone out on this hand shares the best of their places.
-        same_hand = locked.eliminations.standing().filter(hand_for_hand_hand=hand)
+        same_hand = locked.eliminations.standing().filter(hand_for_hand_hand=round_hand)
         Entrant.objects.filter(pk__in=same_hand.values("entrant_id")).update(place=place)
     mark_seating_changed(locked)
     return elimination
@@ -242,6 +252,7 @@ def reinstate_player(*, entrant: Entrant, by: User, reason: str) -> Reinstatemen
                 kind=DrawKind.FINAL_TABLE, status=DrawStatus.REVEALED
             ).exists()
             move(locked, TournamentStatus.FINAL_TABLE if final_drawn else TournamentStatus.RUNNING)
+            reopen_clock(locked, by=by)
         recompute_places(locked)
         mark_seating_changed(locked)
     return reinstatement

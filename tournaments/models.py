@@ -80,22 +80,38 @@ class ClockState(models.TextChoices):
     RUNNING = "running", "Running"
     PAUSED = "paused", "Paused"
     FINISHED = "finished", "Structure finished"
+    ENDED = "ended", "Tournament over"
 
+
+#: Why a clock ends: whatever it was doing, it stops for good with the tournament.
+OVER = "The heads-up bust: the tournament is complete, the clock stops where it stands"
 
 #: How the clock's state moves (``move(tournament, to, field="clock_state")``), each with the
 #: director's action or the time that moves it (``tournaments/clock/services.py``). A clock
-#: never goes back to "not started".
+#: never goes back to "not started"; it ends with the tournament (``end_clock``).
 CLOCK_TRANSITIONS = Transitions(
     {
-        ClockState.STOPPED: {ClockState.RUNNING: "The director starts the clock (level 1)"},
+        ClockState.STOPPED: {
+            ClockState.RUNNING: "The director starts the clock (level 1)",
+            ClockState.ENDED: OVER,
+        },
         ClockState.RUNNING: {
             ClockState.PAUSED: "The director pauses the clock",
             ClockState.FINISHED: "The last level's time runs out (the tick, the sweep, or the"
             " next clock action catching up)",
+            ClockState.ENDED: OVER,
         },
-        ClockState.PAUSED: {ClockState.RUNNING: "The director resumes the clock"},
+        ClockState.PAUSED: {
+            ClockState.RUNNING: "The director resumes the clock",
+            ClockState.ENDED: OVER,
+        },
         ClockState.FINISHED: {
             ClockState.PAUSED: "The director moves a finished clock to a level: it waits paused",
+            ClockState.ENDED: OVER,
+        },
+        ClockState.ENDED: {
+            ClockState.PAUSED: "The last bust corrected (TDA-1): the clock waits paused where"
+            " it stopped",
         },
     },
     conflict="clock_changed",
@@ -606,7 +622,9 @@ class Elimination(AppendOnly):
             "seat",
             "by_id",
             "at",
+            "hand_id",
         ),
+        later={"hand_id": None},
     )
 
     tournament = models.ForeignKey(
@@ -622,6 +640,11 @@ class Elimination(AppendOnly):
     hand_for_hand_hand = models.PositiveIntegerField(null=True, blank=True)
     table_number = models.PositiveIntegerField(null=True, blank=True)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: The hand at the desk that took the player's last chips; empty when the director put
+    #: them out by hand ("Out"), and for busts recorded before the desk said which.
+    hand = models.ForeignKey(
+        "cardroom.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField(default=timezone.now, editable=False)
 

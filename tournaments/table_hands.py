@@ -541,4 +541,4 @@ def _apply_award(
     # Fewest chips at the start of the hand out first, so the bigger stack finishes higher.
     for _, _, entrant in sorted(busted, key=lambda b: (b[0], b[1])):
         if Entrant.objects.filter(pk=entrant.pk, status=EntrantStatus.SEATED).exists():
-            eliminate_locked(tournament, entrant, by=by)
+            eliminate_locked(tournament, entrant, by=by, hand=hand)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import results_pages, views
 from tournaments.clock import views as clock_views
 
 app_name = "tournaments"
@@ -37,6 +37,8 @@ urlpatterns = [
     path("<id:pk>/balance/", views.balance, name="balance"),
     path("<id:pk>/balance/check/", views.balance_check, name="balance_check"),
     path("<id:pk>/balance/<id:check_id>/apply/", views.balance_apply, name="balance_apply"),
+    path("<id:pk>/results/", results_pages.results, name="results"),
+    path("<id:pk>/results.csv", results_pages.results_csv, name="results_csv"),
     path("<id:pk>/clock/", clock_views.clock, name="clock"),
     path("<id:pk>/clock/action/", clock_views.clock_action, name="clock_action"),
     path("<id:pk>/clock/display/", clock_views.clock_display, name="clock_display"),

@@ -21,6 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from cardroom.core.navigation import redirect_to
 from cardroom.core.parsers import whole_number
@@ -55,8 +56,10 @@ from tournaments.models import (
     SeatAssignment,
     Tournament,
     TournamentAnte,
+    TournamentStatus,
     TournamentTable,
 )
+from tournaments.results import winner
 from tournaments.seating import multi_table
 
 TABLES_PER_PAGE = 24
@@ -159,6 +162,9 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
         # on two tables or more.
         "hand_round": table_hands.hand_for_hand_round(tournament),
         "multi_table": multi_table(tournament),
+        # The finish: the winner named, and the controls that no longer apply gone.
+        "complete": tournament.status == TournamentStatus.COMPLETE,
+        "winner": winner(tournament),
     }
 
 
@@ -321,6 +327,11 @@ def entrant_eliminate(request: AuthenticatedRequest, pk: int, number: int) -> Ht
     if not request.htmx:
         messages.success(request, f"{entrant.name} eliminated.")
         return redirect(url)
+    if Tournament.objects.filter(pk=pk, status=TournamentStatus.COMPLETE).exists():
+        # The heads-up bust: the whole page changes (the winner named, the controls that no
+        # longer apply gone), not only the table map.
+        messages.success(request, f"{entrant.name} eliminated: the tournament is complete.")
+        return HttpResponseClientRefresh()
     context = {
         **detail_context(request, entrant.tournament),
         "flash": f"{entrant.name} eliminated.",

@@ -64,6 +64,7 @@ from cardroom.waitlists.models import GameList, WaitlistEntry
 from tournaments.clock.display import level_line, room_state
 from tournaments.clock.reading import read_clock
 from tournaments.models import ClockState, Tournament, TournamentStatus
+from tournaments.results import public_names, winner
 
 logger = logging.getLogger(__name__)
 
@@ -244,6 +245,8 @@ def cash_games(now: datetime) -> list[dict[str, Any]]:
 
 
 def _tournament_clock(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    if tournament.status == TournamentStatus.COMPLETE:
+        return _tournament_finished(tournament)
     levels = list(tournament.levels.all())
     state = room_state(tournament, levels, now)
     level = state["level"]
@@ -275,6 +278,22 @@ def _tournament_clock(tournament: Tournament, now: datetime) -> dict[str, Any]:
         "left": _left_label(state["remaining_ms"]) if ends_at is None and level else "",
         "players_left": state["players_left"],
         "entries": state["entries"],
+    }
+
+
+def _tournament_finished(tournament: Tournament) -> dict[str, Any]:
+    """A finished tournament: no clock, no level, the winner by alias or initials (never a
+    full name) and the size of the field."""
+    first = winner(tournament)
+    return {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "game": tournament.game_label,
+        "status": "Finished",
+        "finished": True,
+        "winner": public_names([first])[first.pk] if first is not None else "",
+        "clock": ClockState.ENDED.value,
+        "entries": tournament.entrants.count(),
     }
 
 

@@ -36,7 +36,12 @@
     players: el("room-players"),
     average: el("room-average"),
     fullscreen: el("room-fullscreen"),
-    sound: el("room-sound")
+    sound: el("room-sound"),
+    finish: el("room-finish"),
+    winner: el("room-winner"),
+    standings: el("room-standings"),
+    now: document.querySelector(".room-now"),
+    facts: el("room-facts")
   };
 
   var state = null; // the last state, as the server sent it (levels rolled on locally)
@@ -71,7 +76,36 @@
       (level.ante ? " ante " + chips(level.ante) + (level.ante_type === "big_blind" ? " (big blind)" : "") : "");
   }
 
+  // The finish: the clock has stopped for good; the winner and the final standings replace
+  // the clock (names as a public screen shows them, written as text, never as markup).
+  function drawFinish() {
+    var over = Boolean(state.complete);
+    view.finish.hidden = !over;
+    view.now.hidden = over;
+    view.facts.hidden = over;
+    if (!over) { return; }
+    setText(view.winner, state.winner);
+    var lines = state.standings.map(function (row) { return row.place + " " + row.name; });
+    if (view.standings.dataset.lines === lines.join("\n")) { return; }
+    view.standings.dataset.lines = lines.join("\n");
+    view.standings.textContent = "";
+    state.standings.forEach(function (row) {
+      var item = document.createElement("li");
+      var place = document.createElement("span");
+      place.className = "room-place";
+      place.textContent = row.place;
+      var name = document.createElement("span");
+      name.className = "room-standing-name";
+      name.textContent = row.name;
+      item.appendChild(place);
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(name);
+      view.standings.appendChild(item);
+    });
+  }
+
   function drawFacts() {
+    drawFinish();
     var level = state.level;
     body.className = "room-clock state-" + state.state + (level && level.is_break ? " on-break" : "");
     setText(view.state, state.state_label);
@@ -122,7 +156,7 @@
   }
 
   function tick() {
-    if (state) {
+    if (state && !state.complete) { // the finish: nothing counts any more
       var left = remaining();
       if (rollOn()) {
         left = remaining();

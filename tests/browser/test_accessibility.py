@@ -172,6 +172,7 @@ VISITS: tuple[Visit, ...] = (
     Visit("break", "tournaments:break_screen", READERS, {**T, "number": "tournament_table"}),
     Visit("clock", "tournaments:clock", READERS, T),
     Visit("clock room display", "tournaments:clock_display", READERS, T),
+    Visit("tournament results", "tournaments:results", READERS, T),
     Visit(
         "refused (403)",
         "rules:house_rule_create",
@@ -256,6 +257,7 @@ NOT_PAGES = {
     "tournaments:balance_apply": "POST only",
     "tournaments:clock_action": "POST only",
     "tournaments:clock_state": "the room display's polling JSON",
+    "tournaments:results_csv": "CSV",
 }
 
 

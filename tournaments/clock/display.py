@@ -18,6 +18,7 @@ from django.db.models import Count, Q
 from cardroom.core.numbers import grouped
 from tournaments.clock.reading import ClockReading, level_dict, read_clock
 from tournaments.models import ClockState, EntrantStatus, Level, Tournament, TournamentAnte
+from tournaments.results import final_standings, public_names, winner
 
 MS = timedelta(milliseconds=1)
 BIG_BLIND = TournamentAnte.BIG_BLIND.value
@@ -33,7 +34,7 @@ def _level(level: Level | None, names: Mapping[int, str], ante_type: str) -> dic
 def time_to_next_break(reading: ClockReading, levels: Sequence[Level]) -> timedelta | None:
     """Play left before the next break starts: the rest of this level and every level of play
     between it and the break. During a break, the break after it. None when none is left."""
-    if reading.level is None or reading.state == ClockState.FINISHED:
+    if reading.level is None or reading.state in (ClockState.FINISHED, ClockState.ENDED):
         return None
     left = reading.remaining
     for level in levels:
@@ -50,6 +51,7 @@ def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -
     reading = read_clock(tournament, levels, now)
     running = reading.state == ClockState.RUNNING
     finished = reading.state == ClockState.FINISHED
+    ended = reading.state == ClockState.ENDED
     to_break = time_to_next_break(reading, levels)
     counts = tournament.entrants.aggregate(
         entries=Count("id"), left=Count("id", filter=~Q(status=EntrantStatus.ELIMINATED))
@@ -60,7 +62,7 @@ def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -
     average = chips // counts["left"] if counts["left"] else 0
     # Whole milliseconds, so that ends_at - server_now is exactly remaining_ms.
     now_ms = (now - EPOCH) // MS
-    left_ms = 0 if finished else max(0, reading.remaining // MS)
+    left_ms = 0 if finished or ended else max(0, reading.remaining // MS)
     break_ms = max(0, to_break // MS) if to_break is not None else None
     return {
         "version": tournament.clock_version,
@@ -84,6 +86,22 @@ def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -
         "entries": counts["entries"],
         "average_stack": average,
         "hand_for_hand": tournament.hand_for_hand,
+        # The finish: the clock has stopped, the winner and the best places, by the names a
+        # public screen may show (the TV link is public: never a full name).
+        **finish(tournament),
+    }
+
+
+def finish(tournament: Tournament) -> dict[str, Any]:
+    """The room display's finish: ``complete``, the ``winner``'s public name and the final
+    ``standings`` (place and public name), empty while the tournament plays."""
+    first = winner(tournament)
+    if first is None:
+        return {"complete": False, "winner": "", "standings": []}
+    return {
+        "complete": True,
+        "winner": public_names([first])[first.pk],
+        "standings": final_standings(tournament),
     }
 
 

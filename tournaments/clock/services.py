@@ -130,6 +130,8 @@ def advance_level(*, tournament: Tournament, by: User, back: bool = False) -> To
         locked = lock_tournament(tournament.pk)
         levels = _levels(locked)
         now = timezone.now()
+        if locked.clock_state == ClockState.ENDED:
+            raise DrawError("clock_ended", "The tournament is over: its clock has stopped.")
         reached = _catch_up(locked, levels, now)
         target = locked.level_number + (-1 if back else 1)
         if target not in levels:
@@ -144,6 +146,26 @@ def advance_level(*, tournament: Tournament, by: User, back: bool = False) -> To
             locked.level_started_at = now
         _save_clock(locked, "back" if back else "advance", by, reached)
     return locked
+
+
+def end_clock(locked: Tournament, *, by: User | None) -> None:
+    """The tournament is complete (the heads-up bust, ``eliminations.eliminate_locked``, the
+    tournament row locked by the caller): the clock stops for good where it stands, the levels
+    that ran out passed first, and no tick is queued (a queued one finds a newer version)."""
+    now = timezone.now()
+    reached = _catch_up(locked, _levels(locked), now)
+    locked.level_elapsed = locked.level_elapsed_at(now)
+    move(locked, ClockState.ENDED, field="clock_state")
+    locked.level_started_at = None
+    _save_clock(locked, "end", by, reached)
+
+
+def reopen_clock(locked: Tournament, *, by: User) -> None:
+    """The last bust corrected (``eliminations.reinstate_player``): the ended clock waits
+    paused in the level it stopped in, with the time it had left; the director resumes it."""
+    if locked.clock_state == ClockState.ENDED:
+        move(locked, ClockState.PAUSED, field="clock_state")
+        _save_clock(locked, "reopen", by, [])
 
 
 def tick_clock(*, tournament_id: int, version: int) -> Tournament | None:

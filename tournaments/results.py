@@ -1,0 +1,177 @@
+"""A tournament's results: every finishing place with the player, when they went out and the
+hand that busted them, the winner, and the names a public screen may show.
+
+Read from the standing eliminations (a reinstated bust is not one) and the entrants' places
+(``eliminations.recompute_places``: shared on one hand-for-hand hand, TDA RP-8; none while
+registration is open, TDA 8). The results page, its CSV, the room display and the public board
+all read them here."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count
+
+from cardroom.rulings.reading import spreadsheet_safe
+from cardroom.seats.models import Player, initials, name_key
+from tournaments.models import Elimination, Entrant, EntrantStatus, Tournament, TournamentStatus
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the results: a place (``None``: still in, or not fixed while registration
+    is open), the entrant, and their standing elimination (``None`` for a player still in)."""
+
+    place: int | None
+    label: str
+    entrant: Entrant
+    elimination: Elimination | None
+    room_table: int | None
+
+    @property
+    def out_at(self) -> datetime | None:
+        return self.elimination.at if self.elimination is not None else None
+
+    @property
+    def hand_label(self) -> str:
+        """ "Table 21 hand #14"; for a player put out by the director's "Out", or busted before
+        the desk said which hand, the table and seat they left."""
+        out = self.elimination
+        if out is None:
+            return ""
+        if out.hand is not None:
+            return str(out.hand)
+        return "put out by the director" if out.table_number else ""
+
+    @property
+    def where(self) -> str:
+        out = self.elimination
+        if out is None or out.table_number is None:
+            return ""
+        room = f" (room {self.room_table})" if self.room_table else ""
+        return f"T{out.table_number}{room} seat {out.seat}"
+
+
+def standings(tournament: Tournament) -> list[Standing]:
+    """Every entry of the final field, best place first: the winner (or the players still in),
+    then each place in order; an entry followed by a re-entry is not a place of its own (the
+    player is placed by the last entry). Four queries, whatever the field."""
+    final = list(tournament.entrants.filter(reentries__isnull=True))
+    standing = tournament.eliminations.standing()
+    outs = {
+        row.entrant_id: row
+        for row in standing.filter(entrant__in=[e.pk for e in final])
+        .select_related("hand__table")
+        .order_by("id")
+    }
+    per_hand = dict(
+        standing.filter(hand_for_hand_hand__isnull=False, entrant__place__isnull=False)
+        .values_list("hand_for_hand_hand")
+        .annotate(n=Count("id"))
+        .values_list("hand_for_hand_hand", "n")
+    )
+    rooms = dict(tournament.tables.values_list("number", "table__number"))
+    rows = []
+    for entrant in final:
+        out = outs.get(entrant.pk) if entrant.status == EntrantStatus.ELIMINATED else None
+        shared = per_hand.get(out.hand_for_hand_hand or -1, 1) if out is not None else 1
+        rows.append(
+            Standing(
+                place=entrant.place,
+                label=place_label(tournament, entrant, shared),
+                entrant=entrant,
+                elimination=out,
+                room_table=rooms.get(out.table_number) if out and out.table_number else None,
+            )
+        )
+    return sorted(rows, key=_order)
+
+
+def _order(row: Standing) -> tuple[int, int, int]:
+    """The players still in (the winner) first, then the places, then the busts not placed
+    yet (registration open), the latest out first."""
+    if row.entrant.status != EntrantStatus.ELIMINATED:
+        return (0, row.place or 0, row.entrant.number)
+    if row.place is not None:
+        return (1, row.place, row.entrant.number)
+    return (2, -(row.elimination.pk if row.elimination else 0), row.entrant.number)
+
+
+def place_label(tournament: Tournament, entrant: Entrant, shared: int) -> str:
+    """ "1" (the winner), "3-4 (shared, same hand)" (an en dash) for busts on one
+    hand-for-hand hand, "still in", or "not yet" while registration is open."""
+    place = entrant.place
+    if place is None:
+        if entrant.status != EntrantStatus.ELIMINATED:
+            return "still in"
+        return "not yet (registration open)" if tournament.registration_open else "—"
+    if shared > 1:
+        return f"{place}–{place + shared - 1} (shared, same hand)"
+    return str(place)
+
+
+def winner(tournament: Tournament) -> Entrant | None:
+    """The last player standing of a complete tournament (1st), else None."""
+    if tournament.status != TournamentStatus.COMPLETE:
+        return None
+    return tournament.entrants.filter(place=1).exclude(status=EntrantStatus.ELIMINATED).first()
+
+
+def public_names(entrants: Iterable[Entrant]) -> dict[int, str]:
+    """What a public screen may show of each entrant (never a full name): the alias of the
+    room's player of that name (``cardroom.seats.models.name_key``: one name, one player),
+    else the initials ("Ana Ruiz": "A.R."), else (a name of no letters or digits) the entry
+    number. One query."""
+    entrants = list(entrants)
+    players = {
+        player.name_key: player
+        for player in Player.objects.filter(name_key__in={name_key(e.name) for e in entrants}).only(
+            "name", "name_key", "alias"
+        )
+    }
+    found = {}
+    for entrant in entrants:
+        player = players.get(name_key(entrant.name))
+        shown = player.public_name if player is not None else initials(entrant.name)
+        found[entrant.pk] = shown or f"#{entrant.number}"
+    return found
+
+
+#: The finishing places a room display shows when the tournament is over.
+DISPLAY_PLACES = 10
+
+
+def final_standings(tournament: Tournament, count: int = DISPLAY_PLACES) -> list[dict[str, Any]]:
+    """The best ``count`` places of a complete tournament as a public screen shows them (the
+    room display's TV link is public): place and public name, never a full name."""
+    placed = [row for row in standings(tournament) if row.place is not None][:count]
+    names = public_names(row.entrant for row in placed)
+    return [{"place": row.label, "name": names[row.entrant.pk]} for row in placed]
+
+
+CSV_COLUMNS = (
+    "place", "name", "entry", "out_at", "table", "room_table", "seat", "hand", "hand_id",
+    "hand_for_hand_hand",
+)  # fmt: skip
+
+
+def write_results_csv(out: Any, rows: Iterable[Standing]) -> None:
+    """The results as CSV, one row a place; cells a spreadsheet would run as formulas (a name
+    typed as ``=HYPERLINK(...)``) start with an apostrophe (``spreadsheet_safe``)."""
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        out_row = row.elimination
+        cells = [
+            row.label, row.entrant.name, row.entrant.number,
+            row.out_at.isoformat() if row.out_at else "",
+            out_row.table_number if out_row and out_row.table_number else "",
+            row.room_table or "", out_row.seat if out_row and out_row.seat else "",
+            row.hand_label, out_row.hand_id if out_row and out_row.hand_id else "",
+            out_row.hand_for_hand_hand if out_row and out_row.hand_for_hand_hand else "",
+        ]  # fmt: skip
+        writer.writerow([spreadsheet_safe(cell) for cell in cells])
