@@ -266,3 +266,23 @@ def test_a_running_tournament_page_keeps_its_controls(persona_client: Any, direc
     page = persona_client("director").get(reverse("tournaments:detail", args=[tournament.pk]))
     html = page.content.decode()
     assert 'id="winner"' not in html and "Final table redraw" in html and "out-button" in html
+
+
+def test_hand_for_hand_ends_by_itself_at_the_finish(director: Any) -> None:
+    """Two tables still in play at the heads-up bust (one player each): hand-for-hand ends
+    with the tournament, and its controls are gone with the others."""
+    tournament = make_tournament(by=director, tables=2, entrants=4, seats_per_table=2)
+    draw_initial_seating(tournament=tournament, by=director)
+    eliminations.close_registration(tournament=tournament, by=director)
+    eliminations.set_hand_for_hand(tournament=tournament, on=True, by=director)
+    for number in (1, 2):
+        out = at(tournament, min(chips(tournament, number)), number)
+        eliminations.eliminate_player(entrant=out, by=director)
+    tournament.refresh_from_db()
+    assert tournament.hand_for_hand and tournament.status == TournamentStatus.RUNNING
+    last = at(tournament, min(chips(tournament, 2)), 2)
+    eliminations.eliminate_player(entrant=last, by=director)
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.COMPLETE
+    assert not tournament.hand_for_hand and tournament.clock_state == ClockState.ENDED
+    assert table_hands.hand_for_hand_round(tournament) is None
