@@ -3,8 +3,8 @@ open all along, show the finish by themselves (the clock stopped, the final stan
 winner by initials or alias, never a full name), the tournament page names the winner with
 the director's controls that no longer apply gone, and the results page lists every place.
 
-``FINISH_SCREENSHOTS=<dir>`` keeps a screenshot of the results page, the room display and the
-board at the finish there."""
+``FINISH_SCREENSHOTS=<dir>`` keeps a screenshot of the tournament page, the results page, the
+room display and the board at the finish there."""
 
 import os
 from pathlib import Path
@@ -69,6 +69,7 @@ def test_a_tournament_played_to_its_winner_shows_the_finish_everywhere(
         expect(page.get_by_text(gone)).to_have_count(0)
     expect(page.locator("#entrant-form")).to_have_count(0)
     expect(page.locator("#director-finished")).to_be_visible()
+    shot(page, "tournament")
 
     # The room display, never reloaded: the clock gone, the winner and the standings shown.
     initials = {"Ana Ruiz": "A.R.", "Bo Lind": "B.L.", "Cy Moss": "C.M."}
