@@ -9,10 +9,9 @@ from django import forms
 from django.http import QueryDict
 
 from cardroom.core.parsers import whole_number
-from cardroom.tables.choices import (
-    TableStatus,
-)
+from cardroom.tables.choices import TableKind, TableStatus
 from cardroom.tables.models import Table
+from tournaments.models import TournamentTable
 
 if TYPE_CHECKING:
     TableModelForm = forms.ModelForm[Table]
@@ -20,9 +19,14 @@ else:  # ModelForm takes no type argument at run time (django-stubs-ext is dev-o
     TableModelForm = forms.ModelForm
 
 
-def table_choice_label(table: Table) -> str:
-    """A table as the ruling form's select names it: "Table 3 · Feature · 1/2 NL Hold'em"."""
-    parts = [str(table), table.name, table.game_label]
+def table_choice_label(table: Table, tournament: str = "") -> str:
+    """A table as the ruling form's select names it: "Table 3 · Feature · 1/2 NL Hold'em", or
+    at a tournament table the tournament playing there ("Table 21 · Saturday Deepstack"): its
+    cash game settings are not what is played there."""
+    if tournament or table.kind == TableKind.TOURNAMENT:
+        parts = [str(table), table.name, tournament or "tournament table"]
+    else:
+        parts = [str(table), table.name, table.game_label]
     if table.status != TableStatus.OPEN:
         parts.append(table.get_status_display().lower())
     return " · ".join(part for part in parts if part)
@@ -64,9 +68,12 @@ class RulingForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         tables = Table.objects.order_by("number")
+        playing = dict(
+            TournamentTable.objects.in_play().values_list("table_id", "tournament__name")
+        )
         field = cast(forms.TypedChoiceField, self.fields["table"])
         field.choices = [("", "Choose the table")] + [
-            (table.number, table_choice_label(table)) for table in tables
+            (table.number, table_choice_label(table, playing.get(table.pk, ""))) for table in tables
         ]
         if not self.is_bound:
             self.initial.setdefault("request_key", uuid.uuid4().hex)

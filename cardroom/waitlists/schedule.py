@@ -2,8 +2,8 @@
 check-in deadline (``OFFERS``, a ``cardroom.core.deadlines.Deadline``): each queued for its time
 by the write that sets it, with the sweep of every list as the safety net, under their
 registered names (``cardroom.waitlists.tasks`` registers them; the project's beat in
-``cardroom/celery.py`` sends the sweep). Nothing here needs Django's settings: the Celery app
-reads it before Django starts."""
+``cardroom/celery.py`` sends the sweep). The Celery app reads it at start-up, once it has named
+Django's settings (``cardroom.core.deadlines`` imports DRF, which reads them)."""
 
 from cardroom.core.deadlines import Deadline
 

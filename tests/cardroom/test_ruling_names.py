@@ -189,3 +189,18 @@ def test_a_ruling_at_a_tournament_table_names_the_entrants_seated_there(director
         citations=[("TDA-53", "")], seats=[first.seat],
     )  # fmt: skip
     assert ruling.names == {str(first.seat): first.entrant.name}
+
+
+def test_the_form_names_a_tournament_table_by_the_tournament_playing_there(
+    director: Any, persona_client: Any
+) -> None:
+    """Not by the cash game settings it was set up with: they are not what is played there."""
+    from tests.tournaments.factories import make_tournament
+    from tournaments.draw_services import draw_initial_seating
+
+    tournament = make_tournament(by=director, tables=1, entrants=4, seats_per_table=6)
+    draw_initial_seating(tournament=tournament, by=director)
+    room = tournament.tables.get(number=1).table
+    page = persona_client("director").get(f"/rulings/new/?table={room.number}").content.decode()
+    assert f"Table {room.number} · {tournament.name}<" in page
+    assert f"Table {room.number} · {room.game_label}" not in page.replace("&#x27;", "'")
