@@ -234,7 +234,11 @@ class DeadButton:
 
     def next(self, occupied: list[int]) -> tuple[int, int | None, int]:
         later = [s for s in sorted(occupied) if s > self.big] or sorted(occupied)
-        before = self.big - 1 if self.big > 1 else self.seats
+        # Before seat 1 the engine reads the highest seat it knows of (rotation._seat_before:
+        # it is not told the table's size), not the table's last seat: with the seats above
+        # it empty, the button then sits lower, with nobody dealt in between either way.
+        known = [*occupied, self.button, self.big, self.small or 0]
+        before = self.big - 1 if self.big > 1 else max(known)
         button = self.small if self.small is not None else before
         small = self.big if self.big in occupied else None
         self.button, self.small, self.big = button, small, later[0]
