@@ -310,12 +310,13 @@ def seatings_at(table_ids: Sequence[int], now: datetime) -> dict[int, Seating]:
 AT_A_TABLE = (Topic.TABLE, Topic.HAND, Topic.RULING, Topic.SEATS, Topic.MUST_MOVE)
 
 
-def tables_changed(since: datetime, now: datetime, shown: set[int]) -> set[int]:
-    """The shown tables whose card changed since ``since`` (less the feed's overlap): read from
-    the change feed (``cardroom/core/changes.py``), mapped to tables (a list's change to the
+def tables_changed(
+    found: Mapping[str, set[int]], since: datetime, now: datetime, shown: set[int]
+) -> set[int]:
+    """The shown tables whose card changed since ``since`` (less the feed's overlap): ``found``,
+    the change feed's changes since then (``cardroom/core/changes.py``), mapped to tables (a list's change to the
     tables of its game, a tournament's to its tables), and the tables where a running clock
     reached a level on time, which no write recorded. A few queries, however many tables."""
-    found = changes.changed_since(since)
     tables = set().union(*(found.get(topic, set()) for topic in AT_A_TABLE))
     if lists := found.get(Topic.LIST):
         games = Q()
@@ -416,10 +417,10 @@ def poll(
     ):
         return Update(new_cursor, cards(tables_for_floor(filters), now), [], recent_rulings())
     since = read[0]
-    changed = tables_changed(since, now, {pk for pk, _ in shown})
+    found = changes.changed_since(since)
+    changed = tables_changed(found, since, now, {pk for pk, _ in shown})
     fresh = cards(tables_for_floor(filters).filter(pk__in=changed), now) if changed else []
-    ruled = Ruling.objects.filter(created_at__gt=since - changes.OVERLAP).exists()
-    return Update(new_cursor, None, fresh, recent_rulings() if ruled else None)
+    return Update(new_cursor, None, fresh, recent_rulings() if Topic.RULING in found else None)
 
 
 def recent_rulings(limit: int = 10) -> list[Ruling]:
