@@ -1,0 +1,11 @@
+"""Placeholder in the chain of migrations: its owner fills it in."""
+
+from django.db import migrations
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("tournaments", "0012_chip_counts"),
+    ]
+
+    operations: list[migrations.operations.base.Operation] = []
