@@ -8,4 +8,4 @@ class Migration(migrations.Migration):
         ("tournaments", "0011_clock_changes"),
     ]
 
-    operations: list[migrations.operations.base.Operation] = []
+    operations = []

@@ -8,4 +8,4 @@ class Migration(migrations.Migration):
         ("tournaments", "0012_chip_counts"),
     ]
 
-    operations: list[migrations.operations.base.Operation] = []
+    operations = []
