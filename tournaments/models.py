@@ -789,3 +789,76 @@ class TournamentRuling(AppendOnly):
 
     def __str__(self) -> str:
         return f"{self.ruling} in {self.tournament}"
+
+
+class ChipChange(models.TextChoices):
+    """What a chip-count row records (``tournaments/chip_counts.py``)."""
+
+    COUNT = "count", "Table count"
+    CORRECTION = "correction", "Correction"
+    TRANSFER_IN = "transfer_in", "Chips received"
+    TRANSFER_OUT = "transfer_out", "Chips given"
+    OUT_OF_PLAY = "out_of_play", "Taken out of play"
+
+
+class ChipCount(AppendOnly):
+    """One change to an entrant's count made away from the desk: a table's counts at a break,
+    one player's count corrected after a dispute, chips given to another player (two rows,
+    the giver's and the receiver's, naming each other and sharing ``transfer``), or chips
+    taken out of play. Before and after are both kept, so the log says what the count was
+    and the entrants' counts can be checked against it. The desk's awards write the counts
+    themselves (``table_hands``): their record is the hand."""
+
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "tournament_id",
+        (
+            "tournament_id",
+            "entrant_id",
+            "kind",
+            "chips_before",
+            "chips_after",
+            "other_id",
+            "transfer",
+            "table_number",
+            "reason",
+            "citations",
+            "by_id",
+            "at",
+        ),
+    )
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="chip_counts"
+    )
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="chip_counts")
+    kind = models.CharField(max_length=12, choices=ChipChange)
+    chips_before = models.PositiveBigIntegerField()
+    chips_after = models.PositiveBigIntegerField()
+    #: A transfer's other side: the receiver on the giver's row, the giver on the receiver's.
+    other = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    #: A transfer's two rows share it: the number of the transfer in its tournament.
+    transfer = models.PositiveIntegerField(null=True, blank=True)
+    #: A table's counts at a break: the tournament's table they were entered for.
+    table_number = models.PositiveIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=200)
+    citations = models.JSONField(default=list)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(default=timezone.now, editable=False)
+
+    append_only_message = "Chip counts are append-only: a correction is a new count."
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [choice_check("kind", ChipChange), chain_unique("tournament")]
+        indexes = [models.Index(fields=["tournament", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.entrant}: {self.chips_before} → {self.chips_after} ({self.kind})"
+
+    @property
+    def change(self) -> int:
+        """What the row did to the count: chips added (positive) or taken (negative)."""
+        return self.chips_after - self.chips_before
