@@ -79,7 +79,10 @@ class ClockState(models.TextChoices):
     STOPPED = "stopped", "Not started"
     RUNNING = "running", "Running"
     PAUSED = "paused", "Paused"
-    FINISHED = "finished", "Structure finished"
+    #: The structure ran out with players left: play goes on at the last level's blinds, its
+    #: time run out, until the director adds levels (``clock.structure.add_levels``). Not the
+    #: tournament's end (``ENDED``): the words say the structure ran out, never "finished".
+    FINISHED = "finished", "Last level: no more levels scheduled"
     ENDED = "ended", "Tournament over"
 
 
@@ -769,6 +772,59 @@ class ClockEvent(AppendOnly):
 
     def __str__(self) -> str:
         return f"{self.action} (level {self.level_number})"
+
+
+class StructureAction(models.TextChoices):
+    TIME = "time", "Time added or removed"
+    EDIT = "edit", "Level changed"
+    INSERT = "insert", "Level inserted"
+    DELETE = "delete", "Level deleted"
+    APPEND = "append", "Levels added"
+
+
+class StructureChange(AppendOnly):
+    """A change to the structure while the event runs (``tournaments/clock/structure.py``):
+    time added to or taken from the level in play, a later level's blinds or time changed, a
+    level or break inserted or deleted, levels added when the structure ran out. Each row
+    keeps the step it changed as it was (``before``) and as it became (``after``, both
+    ``Level.as_dict()``, None for a step that did not exist), with who changed it and why.
+    ``level_number`` is the step as numbered when the change was made: later insertions and
+    deletions renumber the levels, never this record."""
+
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "tournament_id",
+        (
+            "tournament_id",
+            "action",
+            "level_number",
+            "before",
+            "after",
+            "reason",
+            "by_id",
+            "at",
+        ),
+    )
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="structure_changes"
+    )
+    action = models.CharField(max_length=10, choices=StructureAction)
+    level_number = models.PositiveSmallIntegerField()
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.CharField(max_length=200)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(default=timezone.now, editable=False)
+
+    append_only_message = "Structure changes are append-only: a correction is a new change."
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [choice_check("action", StructureAction), chain_unique("tournament")]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} (step {self.level_number})"
 
 
 class TournamentRuling(AppendOnly):
