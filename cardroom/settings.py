@@ -263,6 +263,7 @@ def _env_rate(name: str, default: str) -> str:
 CARDROOM_THROTTLE_RATES = {
     "betting": _env_rate("CARDROOM_THROTTLE_BETTING", "600/min"),
     "rulebook": _env_rate("CARDROOM_THROTTLE_RULEBOOK", "600/min"),
+    "deals": _env_rate("CARDROOM_THROTTLE_DEALS", "120/min"),
     # The podium's kiosk (one address for the whole room): a person adding themselves takes
     # longer than 5 s, a script does not.
     "kiosk": _env_rate("CARDROOM_THROTTLE_KIOSK", "12/min"),

@@ -36,6 +36,7 @@ from cardroom.waitlists import kiosk_api, kiosk_views
 from cardroom.waitlists import views as waitlist_views
 from rules.api import RuleDetailView, RuleListView
 from rules.betting import AwardView, EvaluateView, InterpretView
+from tournaments.deal_quotes import DealQuoteView
 from tournaments.api import TournamentViewSet
 from tournaments.api import api_urls as tournament_api_urls
 
@@ -85,6 +86,7 @@ api_patterns = [
     re_path(r"^betting/evaluate/?$", EvaluateView.as_view(), name="betting-evaluate"),
     re_path(r"^betting/interpret/?$", InterpretView.as_view(), name="betting-interpret"),
     re_path(r"^betting/award/?$", AwardView.as_view(), name="betting-award"),
+    re_path(r"^deals/quote/?$", DealQuoteView.as_view(), name="deals-quote"),
     re_path(
         r"^tables/(?P<table_id>[0-9]{1,18})/betting/evaluate/?$",
         TableEvaluateView.as_view(),

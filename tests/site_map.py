@@ -140,6 +140,7 @@ ROUTES: dict[str, dict[str, str]] = {
     "api:betting-evaluate": {},
     "api:betting-interpret": {},
     "api:betting-award": {},
+    "api:deals-quote": {},
     "api:table-hands": {"table_id": "table_pk"},
     "api:table-betting-evaluate": {"table_id": "table_pk"},
     "api:hand-detail": {"pk": "hand"},

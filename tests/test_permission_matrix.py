@@ -124,6 +124,7 @@ READS: dict[str, tuple[int | str, ...]] = {
     "api:betting-evaluate": (405, 405, 405, 405, 405),  # public, POST only
     "api:betting-interpret": (405, 405, 405, 405, 405),
     "api:betting-award": (405, 405, 405, 405, 405),
+    "api:deals-quote": (405, 405, 405, 405, 405),  # public like the betting API, POST only
     "api:table-betting-evaluate": (405, 405, 405, 405, 405),
     "api:table-hands": READ_API,
     "api:hand-detail": READ_API,
@@ -280,6 +281,8 @@ OPEN_POSTS: dict[str, tuple[int | str, ...]] = {
     "api:betting-evaluate": (400, 400, 400, 400, 400),
     "api:betting-interpret": (400, 400, 400, 400, 400),
     "api:betting-award": (400, 400, 400, 400, 400),
+    # The public deal calculator: no log-in; an empty body is a bad request.
+    "api:deals-quote": (400, 400, 400, 400, 400),
     # The kiosk's API: no log-in, it only adds a player to lists; an empty body is refused.
     "api:kiosk-entries": (400, 400, 400, 400, 400),
     "api:table-betting-evaluate": (400, 400, 400, 400, 400),

@@ -280,6 +280,7 @@ def _tournament_scenario(director: Any, pair: tuple[str, str]) -> tuple[str, str
 def _clock_scenario(director: Any, pair: tuple[str, str]) -> tuple[str, str]:
     from tests.tournaments.factories import make_tournament
     from tournaments.clock import services as clock
+    from tournaments.clock import structure
     from tournaments.tasks import advance_clocks
 
     ends = ClockState.ENDED in pair
@@ -325,6 +326,7 @@ def _clock_scenario(director: Any, pair: tuple[str, str]) -> tuple[str, str]:
         ],
         (ClockState.RUNNING, ClockState.FINISHED): [],
         (ClockState.FINISHED, ClockState.PAUSED): [run_out],
+        (ClockState.FINISHED, ClockState.RUNNING): [run_out],
         (ClockState.STOPPED, ClockState.ENDED): [],
         (ClockState.RUNNING, ClockState.ENDED): [],
         (ClockState.PAUSED, ClockState.ENDED): [
@@ -346,6 +348,9 @@ def _clock_scenario(director: Any, pair: tuple[str, str]) -> tuple[str, str]:
         (ClockState.RUNNING, ClockState.FINISHED): run_out,
         (ClockState.FINISHED, ClockState.PAUSED): lambda: clock.advance_level(
             tournament=tournament, by=director, back=True
+        ),
+        (ClockState.FINISHED, ClockState.RUNNING): lambda: structure.add_levels(
+            tournament=tournament, by=director, count=1, reason="Players left"
         ),
         (ClockState.STOPPED, ClockState.ENDED): bust,
         (ClockState.RUNNING, ClockState.ENDED): bust,

@@ -110,6 +110,8 @@ CLOCK_TRANSITIONS = Transitions(
         },
         ClockState.FINISHED: {
             ClockState.PAUSED: "The director moves a finished clock to a level: it waits paused",
+            ClockState.RUNNING: "The director adds levels to a structure that ran out: the"
+            " first one added starts at once",
             ClockState.ENDED: OVER,
         },
         ClockState.ENDED: {

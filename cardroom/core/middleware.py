@@ -56,8 +56,9 @@ class DatabaseUnavailableMiddleware:
         return response
 
 
-#: The betting endpoints (public, stateless): the contract caps their bodies at 256 KB.
-_BETTING_PATH = re.compile(r"^/api/v1/(?:betting/|tables/[^/]+/betting/)")
+#: The betting endpoints (public, stateless): the contract caps their bodies at 256 KB; the
+#: public deal calculator, as stateless, has the same cap.
+_BETTING_PATH = re.compile(r"^/api/v1/(?:betting/|tables/[^/]+/betting/|deals/)")
 
 
 def body_limit(path: str) -> int | None:

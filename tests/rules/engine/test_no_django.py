@@ -1,5 +1,6 @@
-"""The engine and the draws are pure Python: every module under ``rules/engine/`` and every
-``tournaments/draws*`` module imports only the standard library and each other, never Django;
+"""The engine, the draws and the prize arithmetic are pure Python: every module under
+``rules/engine/``, every ``tournaments/draws*`` module and ``tournaments/prizes/`` import only the
+standard library and each other, never Django;
 the draws use the engine's cards and seat order only, and the engine never uses the draws.
 
 The modules are discovered from the tree (a new module is checked without editing this file),
@@ -15,13 +16,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 #: The pure modules (by name prefix): what they may import besides the standard library.
-PURE_PREFIXES = ("rules.engine.", "tournaments.draws")
+PURE_PREFIXES = ("rules.engine.", "tournaments.draws", "tournaments.prizes.")
 
 
 def pure_sources() -> list[Path]:
     engine = sorted((ROOT / "rules" / "engine").rglob("*.py"))
     draws: list[Path] = []
-    for path in sorted((ROOT / "tournaments").glob("draws*")):
+    for path in [*sorted((ROOT / "tournaments").glob("draws*")), ROOT / "tournaments" / "prizes"]:
         draws.extend([path] if path.suffix == ".py" else sorted(path.rglob("*.py")))
     return [p for p in engine + draws if "__pycache__" not in p.parts]
 
@@ -60,6 +61,7 @@ def test_every_engine_and_draws_module_is_discovered() -> None:
     names = {module_name(p) for p in pure_sources()}
     assert {"rules.engine.state", "rules.engine.chips", "rules.engine.pots"} <= names
     assert any(name.startswith("tournaments.draws") for name in names)
+    assert "tournaments.prizes.deals" in names
 
 
 def test_the_pure_modules_import_only_the_standard_library_and_each_other() -> None:
