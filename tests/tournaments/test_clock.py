@@ -240,7 +240,7 @@ def test_every_floor_role_opens_the_room_display(
         assert persona_client(persona).post(url).status_code == 405
 
 
-def test_a_finished_structure_shows_as_finished_on_the_room_display(
+def test_a_structure_that_ran_out_shows_its_last_level_on_the_room_display(
     tournament: Tournament, director: Any, persona_client: Any
 ) -> None:
     clock.start_clock(tournament=tournament, by=director)
@@ -249,10 +249,11 @@ def test_a_finished_structure_shows_as_finished_on_the_room_display(
     assert state["state"] == "finished" and state["remaining_ms"] == 0 and state["ends_at"] is None
     page = persona_client("staff").get(f"/tournaments/{tournament.pk}/clock/display/")
     html = page.content.decode()  # play goes on at the last level
-    assert 'id="room-level">Level 3<' in html and ">Structure finished<" in html
+    assert 'id="room-level">Level 3<' in html and ">Last level: no more levels scheduled<" in html
+    assert "finished" not in page.content.decode().lower().replace("state-finished", "")
     clock.tick_clock(tournament_id=tournament.pk, version=tournament.clock_version)
     tournament.refresh_from_db()
-    with pytest.raises(DrawError, match="no level after this one"):
+    with pytest.raises(DrawError, match="no level after this one: add levels first"):
         clock.advance_level(tournament=tournament, by=director)
 
 

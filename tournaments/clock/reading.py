@@ -75,8 +75,12 @@ def read_clock(
             elapsed -= by_number[number].duration
             number += 1
         if number not in by_number:
-            state, elapsed = ClockState.FINISHED, timedelta(0)
+            # The structure ran out: the clock stays in its last step, the time run out.
+            state = ClockState.FINISHED
+            number -= 1 if number - 1 in by_number else 0
     level = by_number.get(number)
+    if state == ClockState.FINISHED and level is not None:
+        elapsed = level.duration
     remaining = (level.duration - elapsed) if level is not None else timedelta(0)
     return ClockReading(
         state, level, by_number.get(number + 1), elapsed, remaining, level_names(levels)

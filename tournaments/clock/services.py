@@ -24,12 +24,15 @@ from tournaments.scheduling import LEVEL_ENDS
 from tournaments.seating import lock_tournament
 
 
-def _levels(tournament: Tournament) -> dict[int, Level]:
+def levels_of(tournament: Tournament) -> dict[int, Level]:
+    """The tournament's structure, each step by its number."""
     return {level.number: level for level in tournament.levels.all()}
 
 
-def _catch_up(tournament: Tournament, levels: Mapping[int, Level], now: datetime) -> list[int]:
-    """Pass the levels whose time ran out while the clock ran; returns the levels reached."""
+def catch_up(tournament: Tournament, levels: Mapping[int, Level], now: datetime) -> list[int]:
+    """Pass the levels whose time ran out while the clock ran; returns the levels reached.
+    Past the last step the clock stays in it, its time run out (``ClockState.FINISHED``: the
+    structure ran out, play goes on at its blinds until the director adds levels)."""
     reached: list[int] = []
     while tournament.clock_state == ClockState.RUNNING:
         level = levels.get(tournament.level_number)
@@ -45,12 +48,20 @@ def _catch_up(tournament: Tournament, levels: Mapping[int, Level], now: datetime
         if tournament.level_number not in levels:
             move(tournament, ClockState.FINISHED, field="clock_state")
             tournament.level_number -= 1
+            # It stays in the last step with its whole time played: none left, none running.
+            tournament.level_started_at = None
+            tournament.level_elapsed = levels[tournament.level_number].duration
             break
         reached.append(tournament.level_number)
     return reached
 
 
-def _save_clock(tournament: Tournament, action: str, by: User | None, reached: list[int]) -> None:
+def save_clock(
+    tournament: Tournament, action: str | None, by: User | None, reached: list[int]
+) -> None:
+    """Save the clock's fields with a new ``clock_version`` (the room display, the board and a
+    queued tick see the change), log the levels reached and ``action`` (none: a change recorded
+    elsewhere, ``StructureChange``), and queue the tick for the level's new end."""
     tournament.clock_version += 1
     tournament.save(
         update_fields=["clock_state", "level_number", "level_started_at", "level_elapsed",
@@ -59,11 +70,12 @@ def _save_clock(tournament: Tournament, action: str, by: User | None, reached: l
     events = [
         ClockEvent(tournament=tournament, action="level_on_time", level_number=n) for n in reached
     ]
-    events.append(
-        ClockEvent(
-            tournament=tournament, action=action, level_number=tournament.level_number, by=by
+    if action is not None:
+        events.append(
+            ClockEvent(
+                tournament=tournament, action=action, level_number=tournament.level_number, by=by
+            )
         )
-    )
     ClockEvent.objects.bulk_create(events)
     _schedule_tick(tournament)
 
@@ -95,7 +107,7 @@ def start_clock(*, tournament: Tournament, by: User) -> Tournament:
         move(locked, ClockState.RUNNING, field="clock_state")
         locked.level_number = 1
         locked.level_started_at, locked.level_elapsed = timezone.now(), timedelta(0)
-        _save_clock(locked, "start", by, [])
+        save_clock(locked, "start", by, [])
     return locked
 
 
@@ -103,13 +115,13 @@ def pause_clock(*, tournament: Tournament, by: User) -> Tournament:
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         now = timezone.now()
-        reached = _catch_up(locked, _levels(locked), now)
+        reached = catch_up(locked, levels_of(locked), now)
         if locked.clock_state != ClockState.RUNNING:
             raise DrawError("clock_not_running", "The clock is not running.")
         locked.level_elapsed = locked.level_elapsed_at(now)
         move(locked, ClockState.PAUSED, field="clock_state")
         locked.level_started_at = None
-        _save_clock(locked, "pause", by, reached)
+        save_clock(locked, "pause", by, reached)
     return locked
 
 
@@ -120,7 +132,7 @@ def resume_clock(*, tournament: Tournament, by: User) -> Tournament:
             raise DrawError("clock_not_paused", "The clock is not paused.")
         move(locked, ClockState.RUNNING, field="clock_state")
         locked.level_started_at = timezone.now()
-        _save_clock(locked, "resume", by, [])
+        save_clock(locked, "resume", by, [])
     return locked
 
 
@@ -128,23 +140,23 @@ def advance_level(*, tournament: Tournament, by: User, back: bool = False) -> To
     """Go to the next (or previous) level now, its full time ahead; a paused clock stays paused."""
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
-        levels = _levels(locked)
+        levels = levels_of(locked)
         now = timezone.now()
         if locked.clock_state == ClockState.ENDED:
             raise DrawError("clock_ended", "The tournament is over: its clock has stopped.")
-        reached = _catch_up(locked, levels, now)
+        reached = catch_up(locked, levels, now)
         target = locked.level_number + (-1 if back else 1)
         if target not in levels:
             # Not "level {target}": that is the step, and a break before it is not a level.
             where = "before this one" if back else "after this one"
-            first = " (this is the first level): nothing changed" if back else ": nothing changed"
+            first = " (this is the first level): nothing changed" if back else ": add levels first"
             raise DrawError("no_level", f"The structure has no level {where}{first}.")
         if locked.clock_state == ClockState.FINISHED:
             move(locked, ClockState.PAUSED, field="clock_state")
         locked.level_number, locked.level_elapsed = target, timedelta(0)
         if locked.clock_state == ClockState.RUNNING:
             locked.level_started_at = now
-        _save_clock(locked, "back" if back else "advance", by, reached)
+        save_clock(locked, "back" if back else "advance", by, reached)
     return locked
 
 
@@ -153,11 +165,11 @@ def end_clock(locked: Tournament, *, by: User | None) -> None:
     tournament row locked by the caller): the clock stops for good where it stands, the levels
     that ran out passed first, and no tick is queued (a queued one finds a newer version)."""
     now = timezone.now()
-    reached = _catch_up(locked, _levels(locked), now)
+    reached = catch_up(locked, levels_of(locked), now)
     locked.level_elapsed = locked.level_elapsed_at(now)
     move(locked, ClockState.ENDED, field="clock_state")
     locked.level_started_at = None
-    _save_clock(locked, "end", by, reached)
+    save_clock(locked, "end", by, reached)
 
 
 def reopen_clock(locked: Tournament, *, by: User) -> None:
@@ -165,7 +177,7 @@ def reopen_clock(locked: Tournament, *, by: User) -> None:
     paused in the level it stopped in, with the time it had left; the director resumes it."""
     if locked.clock_state == ClockState.ENDED:
         move(locked, ClockState.PAUSED, field="clock_state")
-        _save_clock(locked, "reopen", by, [])
+        save_clock(locked, "reopen", by, [])
 
 
 def tick_clock(*, tournament_id: int, version: int) -> Tournament | None:
@@ -175,9 +187,9 @@ def tick_clock(*, tournament_id: int, version: int) -> Tournament | None:
         locked = lock_tournament(tournament_id)
         if locked.clock_version != version or locked.clock_state != ClockState.RUNNING:
             return None
-        reached = _catch_up(locked, _levels(locked), timezone.now())
+        reached = catch_up(locked, levels_of(locked), timezone.now())
         if not reached and locked.clock_state == ClockState.RUNNING:
             _schedule_tick(locked)
             return locked
-        _save_clock(locked, "tick", None, reached)
+        save_clock(locked, "tick", None, reached)
     return locked
