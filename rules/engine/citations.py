@@ -9,7 +9,8 @@ them. Ids are ``<BOOK>-<SECTION>.<RULE>``:
 - ``TDA``: Poker TDA rules, 2024 numbering (older numbers are aliases in the rulebook).
 - ``CR``: Cardroom's floor procedures (``rules/rulebooks/procedures.toml``), written by
   Cardroom where the bundled sources are silent: ``BB`` = blinds and the button (TDA 32's
-  dead button, the moving button, missed blinds, new players, heads-up), ``DM`` = dead money.
+  dead button, the moving button, missed blinds, new players, heads-up), ``DM`` = dead money,
+  ``CU`` = colour-ups and the chip race (TDA 24 and 25's practice).
 """
 
 # Robert's Rules: Betting and Raising (general rules).
@@ -82,6 +83,11 @@ NEW_LEVEL_NEXT_HAND = "CR-TP.2"  # the clock's level when dealt; no deal in a br
 SAME_HAND_BUSTS = "CR-TP.3"  # more chips at the start of the hand: the better place
 # The games a table may be set up for (cardroom/tables/choices.py: DESK_VARIANTS).
 GAMES_AT_THE_DESK = "CR-GM.1"  # button games with blinds and four rounds: hold'em, Omaha
+# Colour-ups and the chip race (tournaments/draws/chip_race.py, tournaments/colour_ups.py).
+CHIP_SET = "CR-CU.1"  # each chip divides the next; a chip leaves at a break; blinds payable
+COLOUR_UP_ANNOUNCED = "CR-CU.2"  # shown from the level before the break and through it
+CHIP_RACE = "CR-CU.3"  # whole colour-ups, then a card per odd chip; one chip a player
+NOBODY_RACED_OUT = "CR-CU.4"  # a player left with nothing gets a chip; odd value removed
 
 ALL = frozenset(
     value for name, value in dict(globals()).items() if name.isupper() and isinstance(value, str)

@@ -32,6 +32,10 @@ PROCEDURES = {
     citations.NEW_LEVEL_NEXT_HAND,
     citations.SAME_HAND_BUSTS,
     citations.GAMES_AT_THE_DESK,
+    citations.CHIP_SET,
+    citations.COLOUR_UP_ANNOUNCED,
+    citations.CHIP_RACE,
+    citations.NOBODY_RACED_OUT,
 }
 
 

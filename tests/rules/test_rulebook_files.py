@@ -112,6 +112,10 @@ CITED_WORDS = [
     ("CR-TP.2", "A hand under way when the level changes is played out at the old level"),
     ("CR-TP.3", "the player who started that hand with more chips finishes in the higher place"),
     ("CR-GM.1", "The desk deals none of these, so no table is set up for them"),
+    ("CR-CU.1", "Each denomination divides the next larger one"),
+    ("CR-CU.2", "throughout the level before the break and during the break itself"),
+    ("CR-CU.3", "No player wins more than one chip"),
+    ("CR-CU.4", "No player is raced out of a tournament"),
 ]
 
 

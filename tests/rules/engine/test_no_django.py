@@ -72,9 +72,15 @@ def test_the_pure_modules_import_only_the_standard_library_and_each_other() -> N
     assert {module: names for module, names in offenders.items() if names} == {}
 
 
-#: What the seat draws take from the engine: its cards, its seat order, and the input check
-#: (and the ``BadInput`` a bad card raises) they share.
-DRAWS_USE_OF_THE_ENGINE = {"rules.engine.cards", "rules.engine.seat_order", "rules.engine.errors"}
+#: What the seat draws take from the engine: its cards, its seat order, the input check (and
+#: the ``BadInput`` a bad card raises) they share, and the citation ids of the rules the chip
+#: race applies (CR-CU, one list of the rules the rulebook must hold).
+DRAWS_USE_OF_THE_ENGINE = {
+    "rules.engine.cards",
+    "rules.engine.seat_order",
+    "rules.engine.errors",
+    "rules.engine.citations",
+}
 
 
 def test_the_draws_use_the_engines_cards_and_seat_order_and_the_engine_never_the_draws() -> None:
