@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tournaments import results_pages, views
+from tournaments.clock import structure_views
 from tournaments.clock import views as clock_views
 
 app_name = "tournaments"
@@ -41,6 +42,16 @@ urlpatterns = [
     path("<id:pk>/results.csv", results_pages.results_csv, name="results_csv"),
     path("<id:pk>/clock/", clock_views.clock, name="clock"),
     path("<id:pk>/clock/action/", clock_views.clock_action, name="clock_action"),
+    path("<id:pk>/clock/structure/time/", structure_views.structure_time, name="structure_time"),
+    path(
+        "<id:pk>/clock/structure/<id:level_id>/",
+        structure_views.structure_step,
+        name="structure_step",
+    ),
+    path(
+        "<id:pk>/clock/structure/insert/", structure_views.structure_insert, name="structure_insert"
+    ),
+    path("<id:pk>/clock/structure/add/", structure_views.structure_add, name="structure_add"),
     path("<id:pk>/clock/display/", clock_views.clock_display, name="clock_display"),
     path("<id:pk>/clock/display/state/", clock_views.clock_state, name="clock_state"),
 ]

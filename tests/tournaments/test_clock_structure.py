@@ -66,6 +66,7 @@ def test_adding_time_lengthens_the_level_in_play_and_is_recorded(
     assert timedelta(minutes=24) < now.remaining <= timedelta(minutes=25)
     change = StructureChange.objects.get(tournament=tournament)
     assert change.action == StructureAction.TIME and change.level_number == 1
+    assert change.before is not None and change.after is not None
     assert change.before["seconds"] == 1200 and change.after["seconds"] == 1500
     assert change.by == director and change.reason == "Dealer change"
     structure.adjust_time(tournament=tournament, seconds=-60, reason="Too long", by=director)
@@ -181,7 +182,8 @@ def test_inserting_and_deleting_renumber_the_steps_after(
     changes = list(StructureChange.objects.order_by("id").values_list("action", "level_number"))
     assert changes == [("insert", 2), ("delete", 3)]
     deleted = StructureChange.objects.get(action="delete")
-    assert deleted.before["big_blind"] == 400 and deleted.after is None
+    assert deleted.before is not None and deleted.after is None
+    assert deleted.before["big_blind"] == 400
     assert audit.verify() == []
 
 

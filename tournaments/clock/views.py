@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
 
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
@@ -20,30 +19,14 @@ from django.views.decorators.http import require_GET, require_POST
 from cardroom.core.request_types import AuthenticatedRequest
 from cardroom.core.roles import READERS, Role, role_required
 from tournaments.clock.display import (
-    TV_LINK_DAYS,
     room_labels,
     room_state,
     tv_link_opens,
-    tv_link_token,
 )
-from tournaments.clock.reading import read_clock
 from tournaments.clock.services import advance_level, pause_clock, resume_clock, start_clock
+from tournaments.clock.structure_views import clock_context
 from tournaments.models import ClockState, Tournament
 from tournaments.views import act, refused, tournament_or_404
-
-
-def clock_context(tournament: Tournament) -> dict[str, Any]:
-    """The clock page's reading of the clock now, and the structure with each level's name."""
-    levels = list(tournament.levels.all())
-    reading = read_clock(tournament, levels, timezone.now())
-    structure = [(reading.names[level.number], level) for level in levels]
-    return {
-        "tournament": tournament,
-        "structure": structure,
-        "clock": reading,
-        "tv_token": tv_link_token(tournament),
-        "tv_link_days": TV_LINK_DAYS,
-    }
 
 
 def reader_or_tv_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
