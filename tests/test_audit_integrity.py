@@ -68,6 +68,10 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     table = make_table(number=11)
     seated = players.find_or_create_player(name="Ana Ruiz", by=floor_manager)
     players.seat_player(table=table, player=seated, seat=1, buy_in=100, by=floor_manager)
+    players.edit_player(  # the player's log: a change to the record
+        player=seated, name="Ana Ruiz", alias="Ace", contact="600 123 456", notes="",
+        by=floor_manager,
+    )  # fmt: skip
     game_list = waitlists.open_list(
         variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
     )

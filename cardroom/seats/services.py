@@ -15,13 +15,24 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from cardroom.core.api_errors import Conflict, Refusal
 from cardroom.core.locks import lock_row, lock_rows
 from cardroom.core.numbers import grouped
 from cardroom.core.reasons import clean_reason
-from cardroom.seats.models import Player, SeatEvent, TableSeat, initials, name_key
+from cardroom.seats.models import (
+    Player,
+    PlayerChange,
+    PlayerChangeKind,
+    SeatEvent,
+    TableSeat,
+    contact_key,
+    initials,
+    name_key,
+    split_contact,
+)
 from cardroom.tables.choices import SeatEventKind, SeatStatus, TableKind, TableStatus, rule
 from cardroom.tables.desk import MAX_STACK
 from cardroom.tables.models import Hand, Table
@@ -133,36 +144,181 @@ def name_refusal(name: str) -> str | None:
     return None
 
 
-def find_or_create_player(
-    *, name: str, alias: str = "", by: User | None, alias_if_new: bool = False
-) -> Player:
-    """The player of that name (trimmed, spaces collapsed, any case: ``name_key``), else a
-    new one: the record is reused from visit to visit. An alias given to a player without one
-    is kept (only to a new player with ``alias_if_new``: the kiosk's, so a name typed there
-    gives no alias to a player the room knows).
+#: At most this many players of one name are named in a refusal asking which one is meant.
+AMBIGUOUS_SHOWN = 6
 
-    Race-safe: the name's unique key lets one of two devices creating it at once insert the
-    row; the other's insert fails (on PostgreSQL it waits for the first to commit) and it
-    finds the first's player, so one name never makes two players."""
+
+class PlayerBarred(SeatRefused):
+    """A barred player refused (``barred_refusal``): the staff's words, for staff screens."""
+
+
+class PlayerAmbiguous(SeatRefused):
+    """A name without a contact when the room knows several people of that name: the staff
+    are shown them told apart (the contact's last digits, the notes) and type the contact."""
+
+
+def contact_refusal(contact: str) -> str | None:
+    """Why a typed contact cannot be a player's, else None: blank (no contact) is fine; else a
+    phone (with digits) or an e-mail (with an "@"), at most 120 characters."""
+    if not contact:
+        return None
+    if len(contact) > 120:
+        return "A contact is at most 120 characters."
+    if not contact_key(contact):
+        return "Give a phone number (with its digits) or an e-mail (with an @), or nothing."
+    return None
+
+
+def barred_refusal(player: Player) -> str | None:
+    """Why a barred player is refused (the staff's words: the reason, who barred them and
+    when), else None. Barring is the house's decision (no rulebook covers it): shown to the
+    staff only, never on a public screen."""
+    if not player.barred:
+        return None
+    when = timezone.localtime(player.barred_at).strftime("%d %b %Y") if player.barred_at else ""
+    by = f" by {player.barred_by}" if player.barred_by_id else ""
+    on = f" on {when}" if when else ""
+    return f"{player} is barred from the room{by}{on}: {player.barred_reason}"
+
+
+def refuse_barred(player: Player, field: str = "name") -> None:
+    """``SeatRefused`` on ``field`` when the player is barred (``barred_refusal``)."""
+    if (why := barred_refusal(player)) is not None:
+        raise PlayerBarred(field, why)
+
+
+def find_or_create_player(
+    *, name: str, alias: str = "", by: User | None, alias_if_new: bool = False, contact: str = ""
+) -> Player:
+    """The person of that name (trimmed, spaces collapsed, any case: ``name_key``) and
+    contact (``contact_key``), else a new one: the record is reused from visit to visit. A
+    contact may be typed after the name, "Ana Ruiz, 600 123 456" (``split_contact``).
+
+    The room's duplicate rules: the same name and contact is one person; one name with
+    different contacts is two people. A name typed without a contact is the one player of
+    that name when there is one; when there are several, it is refused naming them by what
+    tells them apart (the contact's last digits, the notes): the staff type the contact.
+
+    An alias given to a player without one is kept (only to a new player with
+    ``alias_if_new``: the kiosk's, so a name typed there gives no alias to a player the room
+    knows). A barred player is found (their page, a search): the services that seat, list or
+    register a player refuse them (``refuse_barred``).
+
+    Race-safe: the unique name-and-contact key lets one of two devices creating that person
+    at once insert the row; the other's insert fails (on PostgreSQL it waits for the first
+    to commit) and it finds the first's player, so one person never makes two players."""
     clean = " ".join(str(name).split())
+    contact = " ".join(str(contact).split())
+    if not contact:
+        clean, contact = split_contact(clean)
     alias = " ".join(str(alias).split())
     if (why := name_refusal(clean)) is not None:
         raise SeatRefused("name", why)
+    if (why := contact_refusal(contact)) is not None:
+        raise SeatRefused("name", why)
     if len(alias) > 40:
         raise SeatRefused("alias", "An alias is at most 40 characters.")
-    key = name_key(clean)
-    found = Player.objects.filter(name_key=key).first()
+    key, reach = name_key(clean), contact_key(contact)
+    found = _one_of(clean, Player.objects.filter(name_key=key), reach)
     if found is None:
         try:
             with transaction.atomic():
-                return Player.objects.create(name=clean, alias=alias, created_by=by)
+                return Player.objects.create(
+                    name=clean, alias=alias, contact=contact, created_by=by
+                )
         except IntegrityError:
-            # Another device created this name a moment ago: it is that player.
-            found = Player.objects.get(name_key=key)
+            # Another device created this person a moment ago: it is that player.
+            found = Player.objects.get(name_key=key, contact_key=reach)
     if alias and not found.alias and not alias_if_new:
         found.alias = alias
         found.save(update_fields=["alias"])
     return found
+
+
+def _one_of(name: str, same_name: QuerySet[Player], reach: str) -> Player | None:
+    """Of the players of one name, the one meant: the one with that contact; without a
+    contact, the only one (several: refused, naming them), else nobody (a new player)."""
+    if reach:
+        return same_name.filter(contact_key=reach).first()
+    many = list(same_name.order_by("id")[: AMBIGUOUS_SHOWN + 1])
+    if len(many) <= 1:
+        return many[0] if many else None
+    shown = ", ".join(p.told_apart for p in many[:AMBIGUOUS_SHOWN])
+    more = " and more" if len(many) > AMBIGUOUS_SHOWN else ""
+    raise PlayerAmbiguous(
+        "name",
+        f"The room knows several players called {name}: {shown}{more}. Type the name with"
+        f' the player\'s phone or e-mail ("{name}, 600 123 456") to say which, or a new'
+        " contact for a new player.",
+    )
+
+
+def _record(player: Player, kind: str, by: User, reason: str = "") -> PlayerChange:
+    return PlayerChange.objects.create(
+        player=player, kind=kind, name=player.name, alias=player.alias, contact=player.contact,
+        notes=player.notes, barred=player.barred, reason=reason, by=by,
+    )  # fmt: skip
+
+
+def edit_player(
+    *, player: Player, name: str, alias: str, contact: str, notes: str, by: User
+) -> Player:
+    """The floor corrects a player's record: name, alias, contact, notes (each checked as at
+    creation). Refused when another person already has that name and contact (one person,
+    one record: the floor finds that one instead). Recorded in the player's log
+    (``PlayerChange``: the record as it then is, who and when)."""
+    clean = " ".join(str(name).split())
+    contact, alias = " ".join(str(contact).split()), " ".join(str(alias).split())
+    notes = " ".join(str(notes).split())
+    errors: dict[str, str] = {}
+    if (why := name_refusal(clean)) is not None:
+        errors["name"] = why
+    if (why := contact_refusal(contact)) is not None:
+        errors["contact"] = why
+    if len(alias) > 40:
+        errors["alias"] = "An alias is at most 40 characters."
+    if len(notes) > 500:
+        errors["notes"] = "Notes are at most 500 characters."
+    if errors:
+        raise SeatRefused(errors)
+    try:
+        with transaction.atomic():
+            locked = lock_row(Player, player.pk)
+            same = Player.objects.filter(name_key=name_key(clean), contact_key=contact_key(contact))
+            if (other := same.exclude(pk=locked.pk).first()) is not None:
+                raise SeatRefused(
+                    "contact", f"{other.told_apart} already has that name and contact: one person,"
+                    " one record.",
+                )  # fmt: skip
+            locked.name, locked.alias, locked.contact, locked.notes = clean, alias, contact, notes
+            locked.save(update_fields=["name", "alias", "contact", "notes"])
+            _record(locked, PlayerChangeKind.EDITED, by)
+            return locked
+    except IntegrityError as exc:  # the other record was written a moment ago
+        raise Conflict(
+            "player_exists", f"A player named {clean} with that contact was just recorded."
+        ) from exc
+
+
+def bar_player(*, player: Player, reason: Any, by: User, barred: bool = True) -> Player:
+    """The house bars a player (``barred``) or lifts the bar (``barred=False``), with the
+    reason; from then on they are refused a seat, a list and a tournament entry
+    (``refuse_barred``). The house's decision, not a rulebook's. Recorded on the player (who,
+    when, why) and in their log (``PlayerChange``)."""
+    why = clean_reason(reason, "Give the reason: it is recorded and shown to the staff.",
+                       error=SeatRefused)  # fmt: skip
+    with transaction.atomic():
+        locked = lock_row(Player, player.pk)
+        if locked.barred == barred:
+            state = "already barred" if barred else "not barred"
+            raise Conflict("player_changed", f"{locked} is {state}: check the page again.")
+        locked.barred = barred
+        locked.barred_reason = why if barred else ""
+        locked.barred_by = by if barred else None
+        locked.barred_at = timezone.now() if barred else None
+        locked.save(update_fields=["barred", "barred_reason", "barred_by", "barred_at"])
+        _record(locked, PlayerChangeKind.BARRED if barred else PlayerChangeKind.UNBARRED, by, why)
+        return locked
 
 
 # --- the seat map ---------------------------------------------------------------------------
@@ -224,8 +380,10 @@ def seat_player(
             if not 1 <= seat <= locked.seats:
                 raise SeatRefused("seat", f"Seats at {locked} are numbered 1 to {locked.seats}.")
             check_buy_in(locked, buy_in, "buy_in")
-            # The player's row is locked too: seating them at two tables at once serializes here.
-            lock_rows(Player, [player.pk])
+            # The player's row is locked too: seating them at two tables at once serializes
+            # here, and a bar written meanwhile is read as it now is.
+            for person in lock_rows(Player, [player.pk]):
+                refuse_barred(person)
             taken = locked.seated.filter(seat=seat, left_at__isnull=True).select_related("player")
             if (occupant := taken.first()) is not None:
                 raise Conflict(
@@ -247,8 +405,8 @@ def seat_player(
                 raise Conflict(
                     "player_seated",
                     f"{player} is already in seat {elsewhere.seat} at {elsewhere.table}: they"
-                    " leave that seat first (one name is one player: for another person of"
-                    f' that name, type the name so it tells them apart, e.g. "{player} B.").',
+                    " leave that seat first (another person of that name is told apart by"
+                    f' their phone or e-mail: type "{player}, 600 123 456").',
                 )
             live = TableSeat.objects.create(
                 table=locked, seat=seat, player=player, stack=buy_in,

@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 
 from cardroom.core.api_errors import Conflict
 from cardroom.core.public_api import CountedThrottle
-from cardroom.seats.models import Player
+from cardroom.seats.models import Player, split_contact
 from cardroom.waitlists import services as waitlists
 from cardroom.waitlists.api import ERROR, ERRORS
 from cardroom.waitlists.models import EntrySource, GameList
@@ -85,7 +85,8 @@ class KioskView(APIView):
             if adds.refused:
                 raise adds.refused[0][1]  # the first list's refusal; the others' adds undone
         placed = [{"list": entry.game_list.label} for entry in adds.added]
-        typed = Player(name=" ".join(fields["name"].split()), alias=fields["alias"].strip())
+        name = split_contact(fields["name"])[0]  # a contact typed after it is no part of it
+        typed = Player(name=name, alias=fields["alias"].strip())
         return Response({"public_name": typed.public_name, "lists": placed}, status=201)
 
     @extend_schema(

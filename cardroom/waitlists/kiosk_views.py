@@ -23,7 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from cardroom.core.public_api import CountedThrottle
-from cardroom.seats.models import Player
+from cardroom.seats.models import Player, split_contact
 from cardroom.waitlists import services as waitlists
 from cardroom.waitlists.forms import PlayerNameForm
 from cardroom.waitlists.models import EntrySource, RoomSettings
@@ -79,4 +79,5 @@ def kiosk(request: HttpRequest) -> HttpResponse:
 def typed_public_name(form: PlayerNameForm) -> str:
     """The name the board shows, from what was typed only (the module's "Privacy")."""
     data = form.cleaned_data
-    return Player(name=data["name"], alias=data["alias"]).public_name
+    # A contact typed after the name ("Ana Ruiz, 600 123 456") is no part of it.
+    return Player(name=split_contact(data["name"])[0], alias=data["alias"]).public_name

@@ -210,6 +210,10 @@ def _end(entry: WaitlistEntry, status: str) -> None:
     entry.save()
 
 
+#: What the kiosk says for a name the floor must see to (a bar, several people of the name).
+KIOSK_ASK_THE_FLOOR = "Please ask the floor to put your name down."
+
+
 def add_to_list(
     *,
     game_list: GameList,
@@ -237,11 +241,17 @@ def add_to_list(
             player = players.find_or_create_player(
                 name=name, alias=alias, by=by, alias_if_new=kiosk
             )
+            # The room's row first: adds to different lists are counted one at a time (the
+            # caps); then the list, then the player (a bar written meanwhile is read as it is).
+            lock_row(RoomSettings, room.pk)
+            locked = lock_list(game_list)
+            players.refuse_barred(lock_row(Player, player.pk))
+        except (players.PlayerBarred, players.PlayerAmbiguous) as exc:
+            if kiosk:  # a public screen: never the staff's words (a bar, others' contacts)
+                raise WaitlistRefused("name", KIOSK_ASK_THE_FLOOR) from exc
+            raise WaitlistRefused(exc.message_dict, "", *exc.citations) from exc
         except players.SeatRefused as exc:
             raise WaitlistRefused(exc.message_dict, "", *exc.citations) from exc
-        # The room's row first: adds to different lists are counted one at a time (the caps).
-        lock_row(RoomSettings, room.pk)
-        locked = lock_list(game_list)
         already = locked.entries.filter(player=player, status__in=LIVE_STATUSES).first()
         if already is not None and kiosk:
             return already

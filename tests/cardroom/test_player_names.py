@@ -61,11 +61,11 @@ def test_a_name_already_seated_is_refused_elsewhere_with_how_to_tell_two_apart(
         players.seat_player(table=two, player=again, seat=1, buy_in=100, by=floor_manager)
     assert refused.value.code == "player_seated"
     assert refused.value.message == (
-        "Ana Ruiz is already in seat 1 at Table 1: they leave that seat first (one name is one"
-        " player: for another person of that name, type the name so it tells them apart, e.g."
-        ' "Ana Ruiz B.").'
+        "Ana Ruiz is already in seat 1 at Table 1: they leave that seat first (another person"
+        " of that name is told apart by their phone or e-mail: type"
+        ' "Ana Ruiz, 600 123 456").'
     )
-    other = players.find_or_create_player(name="Ana Ruiz B.", by=floor_manager)
+    other = players.find_or_create_player(name="Ana Ruiz, 600 123 456", by=floor_manager)
     players.seat_player(table=two, player=other, seat=1, buy_in=100, by=floor_manager)
 
 
