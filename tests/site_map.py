@@ -128,6 +128,10 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:results_csv": {"pk": "tournament"},
     "tournaments:clock": {"pk": "tournament"},
     "tournaments:clock_action": {"pk": "tournament"},
+    "tournaments:structure_time": {"pk": "tournament"},
+    "tournaments:structure_step": {"pk": "tournament", "level_id": "level"},
+    "tournaments:structure_insert": {"pk": "tournament"},
+    "tournaments:structure_add": {"pk": "tournament"},
     "tournaments:clock_display": {"pk": "tournament"},
     "tournaments:clock_state": {"pk": "tournament"},
     # API
@@ -305,6 +309,8 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
         "rule": "TDA-45",
         "house_rule": house.citation_id,
         "tournament": tournament.pk,
+        # The last step of its structure (the clock page's editor changes it).
+        "level": tournament.levels.order_by("-number").values_list("pk", flat=True)[0],
         "tournament_table": 1,
         "draw": 1,
         "entrant": seated.number,

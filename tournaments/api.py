@@ -43,6 +43,7 @@ from tournaments.models import (
 )
 from tournaments.serializers import (
     ERRORS,
+    REFUSED,
     SEATING,
     AnteTypeInSerializer,
     BalanceCheckSerializer,
@@ -98,21 +99,25 @@ class TournamentViewSet(
         return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(
-        summary="Create a tournament on room tables (directors)",
+        summary="Create a tournament on room tables, new ones or both (directors)",
         request=TournamentInSerializer,
-        responses={201: TournamentSerializer, 400: OpenApiTypes.OBJECT},
+        responses={201: TournamentSerializer, 400: OpenApiTypes.OBJECT, 422: REFUSED},
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         entry = TournamentInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
         data = dict(entry.validated_data)
-        numbers = data.pop("tables")
+        numbers = data.pop("tables", [])
         tables = list(Table.objects.filter(number__in=numbers))
         if len(tables) != len(set(numbers)):
             raise ValidationError({"tables": "Name existing room tables."})
+        new = data.pop("new_tables", None)
         # ``TournamentPermission`` admits only signed-in directors to a write.
         by = cast(AuthenticatedApiRequest, request).user
-        tournament = setup.create_tournament(by=by, tables=tables, **data)
+        tournament = setup.create_event(
+            by=by, tables=tables, new_tables=setup.NewTables(**new) if new else None,
+            orders_by_room=False, **data,
+        )  # fmt: skip
         return Response(TournamentSerializer(tournament).data, status=201)
 
 

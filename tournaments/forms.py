@@ -9,7 +9,9 @@ from django import forms
 
 from cardroom.core.reasons import REASON_MAX
 from cardroom.tables.choices import Structure, TableKind, Variant, desk_variant_choices
+from cardroom.tables.forms import WholeNumberField
 from cardroom.tables.models import Table
+from cardroom.tables.services import MAX_NEW_TABLES, MAX_TABLE_NUMBER
 from tournaments.models import (
     BalancingPolicy,
     Entrant,
@@ -18,6 +20,7 @@ from tournaments.models import (
     TournamentAnte,
     TournamentTable,
 )
+from tournaments.setup import NewTables
 
 #: A default structure: 20-minute levels, a break after level four.
 DEFAULT_LEVELS = "\n".join(
@@ -96,8 +99,18 @@ class TournamentForm(forms.Form):
     tables = forms.ModelMultipleChoiceField(
         queryset=Table.objects.filter(kind=TableKind.TOURNAMENT),
         widget=forms.CheckboxSelectMultiple,
+        required=False,  # or new tables below, or both
         help_text="Free room tables of kind 'tournament' (not in a tournament still in play).",
     )
+    new_tables = WholeNumberField(
+        min_value=1, max_value=MAX_NEW_TABLES, required=False, label="New tables",
+        help_text="Set up this many new tables for the event, of the seats per table above: "
+        "no cash game, no buy-in (the tournament's levels are their blinds).",
+    )  # fmt: skip
+    first_table = WholeNumberField(
+        min_value=1, max_value=MAX_TABLE_NUMBER, required=False, label="Numbered from",
+        help_text="The room number of the first new table (e.g. 101: tables 101, 102, …).",
+    )  # fmt: skip
     levels = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 8}),
         initial=DEFAULT_LEVELS,
@@ -105,7 +118,7 @@ class TournamentForm(forms.Form):
     )
     break_order = forms.CharField(
         required=False,
-        help_text="Tournament table numbers, first to break first (TDA 11-C). "
+        help_text="Table numbers, first to break first (TDA 11-C). "
         "Blank: the highest number breaks first.",
     )
     balancing_order = forms.CharField(
@@ -139,6 +152,20 @@ class TournamentForm(forms.Form):
 
     def clean_balancing_order(self) -> list[int] | None:
         return parse_order(self.cleaned_data["balancing_order"])
+
+    def clean(self) -> dict[str, Any]:
+        """The tables chosen and the new ones, as ``setup.create_event`` takes them."""
+        super().clean()
+        data = self.cleaned_data
+        count, first = data.pop("new_tables", None), data.pop("first_table", None)
+        if count and not first:
+            self.add_error("first_table", "Give the number of the first new table.")
+        elif first and not count:
+            self.add_error("new_tables", "Say how many new tables to set up.")
+        elif not count and not data.get("tables") and "tables" not in self.errors:
+            self.add_error("tables", "Choose room tables, or set up new ones below.")
+        data["new_tables"] = NewTables(count=count, first=first) if count and first else None
+        return data
 
 
 #: The most names one registration takes (a pasted list); each at most the column's length.

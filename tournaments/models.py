@@ -349,7 +349,10 @@ class TournamentTableQuerySet(models.QuerySet["TournamentTable"]):
 
 
 class TournamentTable(models.Model):
-    """A room table (``cardroom.Table`` of kind "tournament") as numbered in one tournament."""
+    """A room table (``cardroom.Table`` of kind "tournament") in one tournament. It has one
+    name everywhere, the room's ("Table 101", on the felt): ``number`` (1..n) is the
+    tournament's own numbering, which the draws, the break order and their records use, and
+    which no page, printout or message shows."""
 
     #: What its rows change on the screens (``cardroom/core/changes.py``).
     change_feed = Feed(Topic.TOURNAMENT_TABLE, "id")
@@ -383,7 +386,17 @@ class TournamentTable(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Table {self.number}"
+        return self.name
+
+    @property
+    def room_number(self) -> int:
+        """The room's number for the table: the one people see."""
+        return int(self.table.number)
+
+    @property
+    def name(self) -> str:
+        """ "Table 101": the table's one name, the room's."""
+        return f"Table {self.room_number}"
 
 
 class DrawKind(models.TextChoices):

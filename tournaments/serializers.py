@@ -13,6 +13,7 @@ from rest_framework import serializers
 
 from cardroom.core.reasons import REASON_MAX
 from cardroom.tables.choices import Structure, Variant, desk_variant_choices
+from cardroom.tables.services import MAX_NEW_TABLES, MAX_TABLE_NUMBER
 from tournaments.clock.reading import level_dict, read_clock
 from tournaments.models import (
     BalanceCheck,
@@ -61,11 +62,16 @@ class LevelSerializer(serializers.ModelSerializer[Level]):
 
 
 class TournamentTableSerializer(serializers.ModelSerializer[TournamentTable]):
+    """A tournament's table. ``name`` ("Table 101", the room's number) is how it is named
+    everywhere; ``number`` (1..n) is the tournament's own numbering, the one the break and
+    balancing orders and the draws' records use, kept for the clients that read it."""
+
     room_table = serializers.IntegerField(source="table.number", read_only=True)
+    name = serializers.CharField(read_only=True)
 
     class Meta:
         model = TournamentTable
-        fields = ["number", "room_table", "seats", "status", "break_position", "button"]
+        fields = ["number", "room_table", "name", "seats", "status", "break_position", "button"]
 
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
@@ -117,12 +123,25 @@ class LevelInSerializer(serializers.Serializer[Any]):
     is_break = serializers.BooleanField(default=False)
 
 
+class NewTablesInSerializer(serializers.Serializer[Any]):
+    count = serializers.IntegerField(min_value=1, max_value=MAX_NEW_TABLES)
+    first = serializers.IntegerField(
+        min_value=1, max_value=MAX_TABLE_NUMBER, help_text="The first new table's room number."
+    )
+
+
 class TournamentInSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
     tables = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), allow_empty=False,
-        help_text="Room table numbers (tables of kind 'tournament').",
+        child=serializers.IntegerField(min_value=1), required=False, max_length=MAX_NEW_TABLES,
+        help_text="Room table numbers (tables of kind 'tournament'); or new_tables, or both.",
     )  # fmt: skip
+    new_tables = NewTablesInSerializer(
+        required=False,
+        help_text="New room tables for the event, of seats_per_table seats, numbered from "
+        "'first' (kind tournament, no cash game); numbers the room uses are refused (422 "
+        "numbers_taken).",
+    )
     levels = LevelInSerializer(many=True, allow_empty=False)
     variant = serializers.ChoiceField(
         choices=[value for value, _ in desk_variant_choices()], default=Variant.HOLDEM

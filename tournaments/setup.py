@@ -15,6 +15,7 @@ from django.db.models import Max
 from cardroom.seats.models import name_key
 from cardroom.tables.choices import Structure, TableKind, Variant, variant_refusal
 from cardroom.tables.models import Table
+from cardroom.tables.services import create_tournament_tables
 from tournaments.draws.breaks import (
     default_break_order,
 )
@@ -131,6 +132,68 @@ def create_tournament(
         )
         Level.objects.bulk_create(Level(tournament=tournament, **lv) for lv in structure_levels)
     return tournament
+
+
+#: ``create_tournament_tables``' fields as the director fills them in.
+NEW_TABLE_FIELDS = {"count": "new_tables", "first": "first_table", "seats": "seats_per_table"}
+
+
+@dataclass(frozen=True)
+class NewTables:
+    """Room tables set up with the tournament: ``count`` of them, numbered from ``first``,
+    seating the tournament's players a table (``seats_per_table``)."""
+
+    count: int
+    first: int
+
+
+def create_event(
+    *,
+    by: User,
+    tables: Sequence[Table] = (),
+    new_tables: NewTables | None = None,
+    seats_per_table: int = 9,
+    break_order: Sequence[int] | None = None,
+    balancing_order: Sequence[int] | None = None,
+    orders_by_room: bool = True,
+    **settings: Any,
+) -> Tournament:
+    """A tournament as the director sets it up: on room tables chosen, on new ones made for it
+    (``cardroom.tables.services.create_tournament_tables``: kind tournament, no cash game), or
+    both, in one transaction (a refused tournament leaves no new table behind). The break and
+    balancing orders name the tables as everyone sees them, by the room's numbers (TDA 11-C);
+    they are kept in the tournament's own numbering, which the draws use and no page shows.
+    ``orders_by_room=False``: the orders are given in that numbering (1..n) already, as the
+    API has always taken them."""
+    with transaction.atomic():
+        made: list[Table] = []
+        if new_tables is not None:
+            try:
+                made = create_tournament_tables(
+                    by=by, count=new_tables.count, seats=seats_per_table, first=new_tables.first
+                )
+            except ValidationError as exc:
+                # Said under the fields the director filled in (the form's and the API's).
+                exc.error_dict = {NEW_TABLE_FIELDS.get(k, k): v for k, v in exc.error_dict.items()}
+                raise
+        room = sorted({t.pk: t for t in [*tables, *made]}.values(), key=lambda t: t.number)
+        internal = {table.number: n for n, table in enumerate(room, start=1)}
+        if not orders_by_room:
+            internal = {n: n for n in internal.values()}
+        orders: dict[str, list[int] | None] = {}
+        for field, given in (("break_order", break_order), ("balancing_order", balancing_order)):
+            if given is None or not room:  # no tables: create_tournament asks for them
+                orders[field] = None
+                continue
+            if sorted(given) != sorted(internal):
+                listed = ", ".join(str(n) for n in sorted(internal))
+                raise ValidationError({field: f"List every table ({listed}) once."})
+            orders[field] = [internal[n] for n in given]
+        return create_tournament(
+            by=by, tables=room, seats_per_table=seats_per_table,
+            break_order=orders["break_order"], balancing_order=orders["balancing_order"],
+            **settings,
+        )  # fmt: skip
 
 
 def ante_type_refusal(ante_type: str, structure: str) -> str:

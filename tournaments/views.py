@@ -108,7 +108,7 @@ def tournament_create(request: AuthenticatedRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = setup.create_tournament(by=request.user, **form.cleaned_data)
+            tournament = setup.create_event(by=request.user, **form.cleaned_data)
         except ValidationError as exc:
             form.add_error(None, exc)
         else:

@@ -137,6 +137,15 @@ def say_limits(fields: dict[str, Any], limits: dict[str, tuple[int, int, str]]) 
             )  # fmt: skip
 
 
+#: A cash game's settings, which a tournament table never plays (the tournament's levels are
+#: its blinds and antes): on a tournament table they may be left blank, and keep what the table
+#: has (a new table: the model's defaults, which nothing reads there).
+CASH_GAME_FIELDS = (
+    "variant", "structure", "small_blind", "big_blind", "ante_type", "ante", "straddle",
+    "min_buy_in", "max_buy_in", "pot_round_unit",
+)  # fmt: skip
+
+
 class TableForm(TableModelForm):
     class Meta:
         model = Table
@@ -166,6 +175,9 @@ class TableForm(TableModelForm):
         say_limits(self.fields, TABLE_LIMITS)
         for name in TABLE_HELP:  # a post without them (an older client) keeps the table's
             self.fields[name].required = False
+        if self.data.get("kind") == TableKind.TOURNAMENT:
+            for name in CASH_GAME_FIELDS:
+                self.fields[name].required = False
         # Only the games the desk deals are offered (CR-GM.1); another one posted is refused
         # by the model with the reason, not as "not a valid choice".
         cast(forms.Select, self.fields["variant"].widget).choices = desk_variant_choices()
@@ -182,6 +194,15 @@ class TableForm(TableModelForm):
 
     def clean_button_rule(self) -> str:
         return self._kept("button_rule")
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        if data.get("kind") == TableKind.TOURNAMENT:
+            for name in CASH_GAME_FIELDS:
+                if data.get(name) in (None, ""):
+                    data[name] = getattr(self.instance, name)
+        return data
 
     def clean_missed_blinds(self) -> str:
         return self._kept("missed_blinds")

@@ -63,6 +63,76 @@ def create_table(*, by: User, **fields: Any) -> Table:
     return table
 
 
+#: Tables one request sets up for an event, at most: a large event's room, never a runaway.
+MAX_NEW_TABLES = 200
+#: The highest table number, as the table form takes it.
+MAX_TABLE_NUMBER = 9_999
+
+
+class NumbersTaken(Refusal):
+    """New tables on numbers the room already uses: refused naming them (the API answers 422
+    ``numbers_taken``)."""
+
+    code = "numbers_taken"
+
+
+def create_tournament_tables(*, by: User, count: int, seats: int, first: int) -> list[Table]:
+    """``count`` room tables of kind tournament with ``seats`` seats each, numbered ``first``,
+    ``first + 1``, … (an event's 101 to 120). No cash game is set on them: a tournament table
+    plays the levels of the tournament drawn to it, so its game fields keep the model's
+    defaults, which nothing reads there. Each is logged "created" like any table. Numbers the
+    room already uses are refused, every one named, and nothing is made."""
+    errors: dict[str, str] = {}
+    if not 1 <= count <= MAX_NEW_TABLES:
+        errors["count"] = f"Set up 1 to {MAX_NEW_TABLES} tables at a time."
+    if not 2 <= seats <= 10:
+        errors["seats"] = "Tables seat 2 to 10 players."
+    if not 1 <= first <= MAX_TABLE_NUMBER or first + max(count, 1) - 1 > MAX_TABLE_NUMBER:
+        errors["first"] = f"Table numbers run from 1 to {MAX_TABLE_NUMBER:,}."
+    if errors:
+        raise ValidationError(errors)
+    numbers = range(first, first + count)
+    tables = [Table(number=n, kind=TableKind.TOURNAMENT, seats=seats) for n in numbers]
+    for table in tables:
+        table.full_clean(exclude=["number"])  # the numbers are checked together below
+    with transaction.atomic():
+        taken = list(
+            Table.objects.filter(number__in=numbers)
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
+        if taken:
+            raise NumbersTaken("first", f"{numbers_phrase(taken)} already in the room.")
+        try:
+            with transaction.atomic():
+                made = Table.objects.bulk_create(tables)
+        except IntegrityError as exc:
+            # Another manager made one of these numbers since: the same refusal, in words.
+            raise NumbersTaken("first", "A table with one of these numbers was just made.") from exc
+        TableChange.objects.bulk_create(
+            TableChange(table=table, changed_by=by, action="created", changes=created(table))
+            for table in made
+        )
+    return made
+
+
+def created(table: Table) -> dict[str, list[Any]]:
+    """A new table's settings as its "created" change records them."""
+    return {name: [None, _json_value(getattr(table, name))] for name in EDITABLE_FIELDS}
+
+
+def numbers_phrase(numbers: list[int]) -> str:
+    """ "Table 101 is", "Tables 101 and 102 are", "Tables 101, 102 and 103 are" (at most ten
+    named, then how many more)."""
+    if len(numbers) == 1:
+        return f"Table {numbers[0]} is"
+    shown = [str(n) for n in numbers[:10]]
+    more = len(numbers) - len(shown)
+    if more:
+        return f"Tables {', '.join(shown)} and {more} more are"
+    return f"Tables {', '.join(shown[:-1])} and {shown[-1]} are"
+
+
 def update_table(*, table: Table, by: User, confirm_seated: bool = False, **fields: Any) -> Table:
     """Change a table's settings, never stranding its players or its hand (``check_table_change``:
     closing with players seated asks first, like the Close buttons; ``confirm_seated`` says

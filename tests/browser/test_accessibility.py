@@ -256,6 +256,10 @@ NOT_PAGES = {
     "tournaments:balance_check": "POST only",
     "tournaments:balance_apply": "POST only",
     "tournaments:clock_action": "POST only",
+    "tournaments:structure_time": "POST only",
+    "tournaments:structure_step": "POST only",
+    "tournaments:structure_insert": "POST only",
+    "tournaments:structure_add": "POST only",
     "tournaments:clock_state": "the room display's polling JSON",
     "tournaments:results_csv": "CSV",
 }
