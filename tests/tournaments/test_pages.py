@@ -109,7 +109,7 @@ def test_a_director_creates_a_tournament_from_the_form(persona_client: Any) -> N
             "name": "Sunday Major", "variant": "holdem", "structure": "no_limit",
             "seats_per_table": 9, "starting_stack": 30000, "balancing_policy": "tda",
             "tables": [t.pk for t in tables], "levels": "100/200 20\nbreak 10\n200/400/400 20",
-            "break_order": "2, 3, 1", "balancing_order": "",
+            "break_order": "602, 603, 601", "balancing_order": "",  # the tables' room numbers
         },
     )  # fmt: skip
     tournament = Tournament.objects.get(name="Sunday Major")
