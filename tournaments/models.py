@@ -297,6 +297,11 @@ class Entrant(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entrants")
     number = models.PositiveIntegerField(help_text="Entry number in this tournament.")
+    #: The person (the room's one record, shared with the cash floor): found or created at
+    #: registration; a re-entry points at the same person.
+    player = models.ForeignKey("cardroom.Player", on_delete=models.PROTECT, related_name="entries")
+    #: The name as it was entered: the printed record (seat cards, results, payouts) says what
+    #: the entry was registered as, whatever later corrections make of the player's record.
     name = models.CharField(max_length=120)
     status = models.CharField(
         max_length=10, choices=EntrantStatus, default=EntrantStatus.REGISTERED
@@ -323,6 +328,12 @@ class Entrant(models.Model):
         ordering = ["tournament", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="one_entry_number"),
+            # However registrations race: a person has one live entry in a tournament.
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=~models.Q(status="eliminated"),
+                name="one_live_entry_per_player",
+            ),
             choice_check("status", EntrantStatus),
         ]
         indexes = [models.Index(fields=["tournament", "status"])]

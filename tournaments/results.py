@@ -17,7 +17,7 @@ from typing import Any
 from django.db.models import Count
 
 from cardroom.rulings.reading import spreadsheet_safe
-from cardroom.seats.models import Player, initials, name_key
+from cardroom.seats.models import Player, initials
 from tournaments.models import Elimination, Entrant, EntrantStatus, Tournament, TournamentStatus
 
 
@@ -123,20 +123,15 @@ def winner(tournament: Tournament) -> Entrant | None:
 
 def public_names(entrants: Iterable[Entrant]) -> dict[int, str]:
     """What a public screen may show of each entrant (never a full name): the alias of the
-    room's player of that name (``cardroom.seats.models.name_key``: one name, one player),
-    else the initials ("Ana Ruiz": "A.R."), else (a name of no letters or digits) the entry
-    number. One query."""
+    entry's person (``Entrant.player``), else the initials of the name entered ("Ana Ruiz":
+    "A.R."), else (a name of no letters or digits) the entry number. One query."""
     entrants = list(entrants)
-    players = {
-        player.name_key: player
-        for player in Player.objects.filter(name_key__in={name_key(e.name) for e in entrants}).only(
-            "name", "name_key", "alias"
-        )
-    }
+    players = Player.objects.in_bulk({e.player_id for e in entrants})
     found = {}
     for entrant in entrants:
-        player = players.get(name_key(entrant.name))
-        shown = player.public_name if player is not None else initials(entrant.name)
+        player = players.get(entrant.player_id)
+        alias = player.alias.strip() if player is not None else ""
+        shown = alias or initials(entrant.name)
         found[entrant.pk] = shown or f"#{entrant.number}"
     return found
 

@@ -9,10 +9,13 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from cardroom.seats.models import name_key
+from cardroom.core.api_errors import Conflict
+from cardroom.core.locks import lock_rows
+from cardroom.seats.models import Player, name_key
+from cardroom.seats.services import SeatRefused, find_or_create_player, refuse_barred
 from cardroom.tables.choices import Structure, TableKind, Variant, variant_refusal
 from cardroom.tables.models import Table
 from cardroom.tables.services import create_tournament_tables
@@ -284,37 +287,60 @@ def register_entrants(
     """Register players. After the initial draw they are late entries (TDA 8-A): they wait for a
     late-entry draw into the open seats.
 
-    One name, one player: a name already in this tournament (trimmed, any case) is refused,
-    except on a re-entry, where the player chosen is the source of truth and the name is theirs
-    (a different name typed with it is refused, never silently kept)."""
+    Each name is a person, the room's one record (``find_or_create_player``): a name alone,
+    or "name, phone or e-mail" (two people of one name are told apart by their contacts). A
+    person is entered once: one already in this tournament is refused naming their entry (a
+    player coming back after busting is a re-entry, where the player chosen is the source of
+    truth and the name is theirs: a different name typed with it is refused, never silently
+    kept). A barred player is refused, with the reason (staff only)."""
     cleaned = [" ".join(name.split()) for name in names]
-    with transaction.atomic():
-        locked = lock_tournament(tournament.pk)
-        if not locked.registration_open:
-            raise ValidationError({"name": "Registration and re-entry are closed."})
-        if reentry_of is not None:
-            previous = _reentering(locked, reentry_of, cleaned)
-            cleaned = [previous.name]
-        if not cleaned or not all(cleaned):
-            raise ValidationError({"name": "Give the player's name."})
-        if reentry_of is None:
-            _refuse_duplicate_names(locked, cleaned)
-        last = locked.entrants.aggregate(n=Max("number"))["n"] or 0
-        late = locked.status != TournamentStatus.REGISTERING
-        return Entrant.objects.bulk_create(
-            Entrant(
-                tournament=locked,
-                number=last + i,
-                name=name,
-                late=late,
-                alternate=alternate,
-                reentry_of=reentry_of,
-                special_needs=special_needs.strip(),
-                chips=locked.starting_stack,  # every entry, re-entries too, starts afresh
-                registered_by=by,
+    try:
+        with transaction.atomic():
+            locked = lock_tournament(tournament.pk)
+            if not locked.registration_open:
+                raise ValidationError({"name": "Registration and re-entry are closed."})
+            if reentry_of is not None:
+                previous = _reentering(locked, reentry_of, cleaned)
+                cleaned, people = [previous.name], [previous.player]
+            if not cleaned or not all(cleaned):
+                raise ValidationError({"name": "Give the player's name."})
+            if reentry_of is None:
+                people = [_person(name, by) for name in cleaned]
+                _refuse_duplicate_people(locked, people, cleaned)
+            # Locked after the tournament (the floor's order): a bar written meanwhile counts.
+            for person in lock_rows(Player, [p.pk for p in people]):
+                refuse_barred(person)
+            last = locked.entrants.aggregate(n=Max("number"))["n"] or 0
+            late = locked.status != TournamentStatus.REGISTERING
+            return Entrant.objects.bulk_create(
+                Entrant(
+                    tournament=locked,
+                    number=last + i,
+                    player=person,
+                    name=person.name if reentry_of is None else name,
+                    late=late,
+                    alternate=alternate,
+                    reentry_of=reentry_of,
+                    special_needs=special_needs.strip(),
+                    chips=locked.starting_stack,  # every entry, re-entries too, starts afresh
+                    registered_by=by,
+                )
+                for i, (name, person) in enumerate(zip(cleaned, people, strict=True), start=1)
             )
-            for i, name in enumerate(cleaned, start=1)
-        )
+    except IntegrityError as exc:
+        # Only without row locks (SQLite), or a lock bypassed: the key keeps one live entry.
+        raise Conflict(
+            "already_entered", "This player was entered a moment ago: look at the entrants."
+        ) from exc
+
+
+def _person(line: str, by: User) -> Player:
+    """The person a line names ("name" or "name, contact"), found or created; the room's
+    refusals of a name or contact are said on the name field."""
+    try:
+        return find_or_create_player(name=line, by=by)
+    except SeatRefused as exc:
+        raise ValidationError({"name": exc.messages}) from exc
 
 
 def _reentering(tournament: Tournament, reentry_of: Entrant, names: Sequence[str]) -> Entrant:
@@ -340,28 +366,36 @@ def _reentering(tournament: Tournament, reentry_of: Entrant, names: Sequence[str
     return previous
 
 
-def _refuse_duplicate_names(tournament: Tournament, names: Sequence[str]) -> None:
-    wanted: dict[str, str] = {}
-    for name in names:
-        key = name_key(name)
-        if key in wanted:
-            raise ValidationError({"name": f"{name} is in the list twice."})
-        wanted[key] = name
-    # Compared in Python with the room's one name key (casefold: "ß" is "ss", "É" is "é"): the
-    # database's iexact folds ASCII only on SQLite and upper-cases on PostgreSQL, so "ÉVA"
-    # slipped past "éva" there. One column of short names, read once per registration.
-    rows = tournament.entrants.order_by("number")
-    taken = [
-        (name, number)
-        for name, number in rows.values_list("name", "number")
-        if name_key(name) in wanted
-    ]
-    if taken:
-        name, number = taken[0]
+def _refuse_duplicate_people(
+    tournament: Tournament, people: Sequence[Player], lines: Sequence[str]
+) -> None:
+    """People, not names: a person twice in the list, or one with an entry in this tournament
+    (live, or out: coming back is a re-entry), is refused naming the entry. Two people of one
+    name (different contacts) are two entries."""
+    seen: set[int] = set()
+    for person, line in zip(people, lines, strict=True):
+        if person.pk in seen:
+            raise ValidationError({"name": f"{line} is in the list twice."})
+        seen.add(person.pk)
+    entered = (
+        tournament.entrants.filter(player__in=list(seen))
+        .order_by("-number")
+        .values_list("name", "number", "status")
+        .first()
+    )
+    if entered is None:
+        return
+    name, number, status = entered
+    if status == EntrantStatus.ELIMINATED:
         raise ValidationError(
-            {"name": f"{name} is already entered (#{number}). A player coming back after busting "
-                     "is a re-entry: choose them under \"Re-entry of\"."}
+            {"name": f"{name} is out (#{number}). A player coming back after busting is a "
+                     're-entry: choose them under "Re-entry of".'}
         )  # fmt: skip
+    raise ValidationError(
+        {"name": f"{name} is already entered (#{number}). One live entry a player: another"
+                 " person of that name is told apart by their phone or e-mail, type"
+                 f' "{name}, 600 123 456".'}
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -399,6 +433,8 @@ def register_list(
             )  # fmt: skip
         except ValidationError as exc:
             results.append(Registration(name=name, refusal=" ".join(exc.messages)))
+        except Conflict as exc:  # entered by another device a moment ago
+            results.append(Registration(name=name, refusal=exc.message))
         else:
             results.append(Registration(name=name, entrant=entrant))
     return results
