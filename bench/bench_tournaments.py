@@ -162,10 +162,13 @@ def _eliminate_and_check(
     from django.db import transaction
 
     from tournaments import balance_checks, eliminations, seating
+    from tournaments.models import Entrant
 
     counts = seating.table_counts(tournament)
     short = min(counts, key=lambda t: (counts[t], t))
     victim = _players_at(tournament, short)[0]
+    # The desk's last hand took the victim's chips (a player holding chips is not put out).
+    Entrant.objects.filter(pk=victim.pk).update(chips=0)
     with transaction.atomic():
         _, ms, queries = _measure(
             lambda: eliminations.eliminate_player(entrant=victim, by=director)

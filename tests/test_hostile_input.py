@@ -801,20 +801,24 @@ def test_starting_a_game_with_a_buy_in_keyed_by_unicode_digits_is_a_400(
     assert counts() == before
 
 
-def test_eliminating_with_chips_confirmed_in_unicode_digits_asks_again(
+def test_chip_counts_in_unicode_digits_are_refused_and_nobody_is_put_out(
     world: dict[str, Any], clients: Callable[[str], Client]
 ) -> None:
-    """ "²" is no chip count: the director is asked again, nobody is put out."""
+    """ "²" is no chip count: a correction typed with it is a form error (422) and the count
+    stays; a player holding chips is not put out (409) whatever is posted with the Out."""
     from tournaments.models import Entrant
 
     entrant = Entrant.objects.get(tournament_id=world["tournament"], number=world["entrant"])
-    url = f"/tournaments/{world['tournament']}/entrants/{entrant.number}/eliminate/"
+    base = f"/tournaments/{world['tournament']}/entrants/{entrant.number}"
+    before = entrant.chips
     for chips in ("²", "٣", f"{entrant.chips}²", "１"):
-        response = clients("director").post(url, {"confirm_chips": chips})
-        assert response.status_code == 200, (chips, response.content[:300])
-        assert b"eliminate them anyway?" in response.content, chips
+        response = clients("director").post(f"{base}/count/", {"chips": chips, "reason": "Recount"})
+        assert response.status_code == 422, (chips, response.content[:300])
+        assert b"A whole number in digits" in response.content, chips
+        out = clients("director").post(f"{base}/eliminate/", {"confirm_chips": chips})
+        assert out.status_code == 409, chips
         entrant.refresh_from_db()
-        assert entrant.status == "seated", chips
+        assert entrant.status == "seated" and entrant.chips == before, chips
 
 
 def test_a_showdown_tap_in_unicode_digits_is_refused_on_the_desk(

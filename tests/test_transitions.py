@@ -227,7 +227,7 @@ def _waitlist_scenario(fm: Any, pair: tuple[str, str]) -> tuple[str, str]:
 
 
 def _tournament_scenario(director: Any, pair: tuple[str, str]) -> tuple[str, str]:
-    from tests.tournaments.factories import make_tournament
+    from tests.tournaments.factories import lose_chips, make_tournament
     from tournaments import draw_services, eliminations
     from tournaments.models import Entrant, EntrantStatus, SeatAssignment
 
@@ -249,7 +249,7 @@ def _tournament_scenario(director: Any, pair: tuple[str, str]) -> tuple[str, str
         ):
             seat = SeatAssignment.objects.filter(tournament=tournament, ended_at=None).first()
             assert seat is not None
-            eliminations.eliminate_player(entrant=seat.entrant, by=director)
+            eliminations.eliminate_player(entrant=lose_chips(seat.entrant), by=director)
 
     if source == TournamentStatus.REGISTERING:
         before = status()
@@ -278,7 +278,7 @@ def _tournament_scenario(director: Any, pair: tuple[str, str]) -> tuple[str, str
 
 
 def _clock_scenario(director: Any, pair: tuple[str, str]) -> tuple[str, str]:
-    from tests.tournaments.factories import make_tournament
+    from tests.tournaments.factories import lose_chips, make_tournament
     from tournaments.clock import services as clock
     from tournaments.clock import structure
     from tournaments.tasks import advance_clocks
@@ -300,7 +300,7 @@ def _clock_scenario(director: Any, pair: tuple[str, str]) -> tuple[str, str]:
 
         seat = SeatAssignment.objects.filter(tournament=tournament, ended_at=None).first()
         assert seat is not None
-        eliminations.eliminate_player(entrant=seat.entrant, by=director)
+        eliminations.eliminate_player(entrant=lose_chips(seat.entrant), by=director)
         return seat.entrant
 
     def reinstate() -> None:

@@ -12,6 +12,7 @@ from cardroom.core.numbers import grouped
 from cardroom.core.reasons import clean_reason
 from cardroom.core.transitions import move
 from cardroom.tables.models import Hand
+from tournaments.chip_counts import CHIPS_ELSEWHERE
 from tournaments.clock.services import end_clock, reopen_clock
 from tournaments.draws.errors import (
     DrawError,
@@ -46,37 +47,34 @@ from tournaments.seating import (
 
 
 class ChipsLeft(DrawError):
-    """The director's page puts out a player still holding chips only once told how many:
-    the form sends them back as ``confirm_chips``. HTTP 409 with the question."""
+    """A player still holding chips is not put out: the chips go somewhere first, to another
+    player or out of play with a reason (``chip_counts.move_chips``, RRoP-TR.18). HTTP 409
+    ``chips_left``: the count is the player's as it stands, and nothing was changed."""
 
     def __init__(self, entrant: Entrant) -> None:
         self.entrant, self.chips = entrant, entrant.chips
         super().__init__(
-            "confirm_chips",
-            f"{entrant.name} still has {grouped(entrant.chips)} chips: eliminate them anyway?"
-            " (A player is out when they have no chips left, normally settled at the desk.)",
+            "chips_left",
+            f"{entrant.name} still has {grouped(entrant.chips)} chips: give them to a player or"
+            " take them out of play, with a reason, before putting them out.",
+            CHIPS_ELSEWHERE,
         )
 
 
-def eliminate_player(
-    *, entrant: Entrant, by: User, confirm: bool = False, confirm_chips: int | None = None
-) -> Elimination:
+def eliminate_player(*, entrant: Entrant, by: User) -> Elimination:
     """A player is out: the seat opens, the place is recorded (shared with the other busts of
     the same hand during hand-for-hand, TDA RP-8), and a balancing check is queued.
 
     While registration is open no finishing place is fixed (TDA 8): the player may re-enter and
     the field is still growing, so the place is set when registration closes. A player dealt
     into a hand at the desk that is not settled yet is not put out by hand: the hand decides
-    (``DrawError("in_hand")``).
-
-    ``confirm``: the caller asks for a confirmation (the director's page): a player still
-    holding chips is put out only when ``confirm_chips`` is their chip count (``ChipsLeft``)."""
+    (``DrawError("in_hand")``). A player still holding chips is not put out either: the chips
+    would vanish from play (``ChipsLeft``); they are moved first."""
     with transaction.atomic():
         locked = lock_tournament(entrant.tournament_id)
         refuse_if_in_hand(locked, [entrant.pk], doing="put them out")
         current = Entrant.objects.get(pk=entrant.pk)
-        seated = current.status == EntrantStatus.SEATED
-        if confirm and seated and current.chips and confirm_chips != current.chips:
+        if current.status == EntrantStatus.SEATED and current.chips:
             raise ChipsLeft(current)
         return eliminate_locked(locked, entrant, by=by)
 

@@ -910,9 +910,7 @@ class ChipCount(AppendOnly):
         ),
     )
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.PROTECT, related_name="chip_counts"
-    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="chip_counts")
     entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="chip_counts")
     kind = models.CharField(max_length=12, choices=ChipChange)
     chips_before = models.PositiveBigIntegerField()

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import results_pages, views
+from tournaments import chip_pages, results_pages, views
 from tournaments.clock import structure_views
 from tournaments.clock import views as clock_views
 
@@ -23,6 +23,9 @@ urlpatterns = [
         views.entrant_reinstate,
         name="entrant_reinstate",
     ),
+    path("<id:pk>/entrants/<id:number>/count/", chip_pages.count_correct, name="count_correct"),
+    path("<id:pk>/entrants/<id:number>/chips/move/", chip_pages.chips_move, name="chips_move"),
+    path("<id:pk>/tables/<id:number>/counts/", chip_pages.table_counts, name="table_counts"),
     path("<id:pk>/registration/close/", views.registration_close, name="registration_close"),
     path("<id:pk>/reserve-seat/", views.reserve_seat, name="reserve_seat"),
     path("<id:pk>/wrong-seat/", views.wrong_seat, name="wrong_seat"),

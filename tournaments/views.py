@@ -35,6 +35,8 @@ from tournaments import (
     setup,
     table_hands,
 )
+from tournaments.chip_counts import reconcile
+from tournaments.chip_forms import chips_out
 from tournaments.clock.reading import read_clock
 from tournaments.draws.errors import DrawError
 from tournaments.forms import (
@@ -165,6 +167,8 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
         # The finish: the winner named, and the controls that no longer apply gone.
         "complete": tournament.status == TournamentStatus.COMPLETE,
         "winner": winner(tournament),
+        # Do the chips add up: entries x starting stack against the counts and the chips out.
+        "chip_check": reconcile(tournament),
     }
 
 
@@ -307,21 +311,19 @@ def registration_answer(
 def entrant_eliminate(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
     entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
     url = reverse("tournaments:detail", args=[pk])
-    # A count that is not one (blank, "²") confirms nothing: the page asks again.
-    chips = whole_number(request.POST.get("confirm_chips", ""), 15)
     try:
-        eliminations.eliminate_player(
-            entrant=entrant, by=request.user, confirm=True, confirm_chips=chips
-        )
+        eliminations.eliminate_player(entrant=entrant, by=request.user)
     except eliminations.ChipsLeft as exc:
-        # A player holding chips is put out only once the director has seen how many:
-        # the table map comes back with the question and an "Eliminate anyway" button.
-        asked = {**detail_context(request, entrant.tournament), "confirm_out": exc}
+        # A player holding chips is not put out: the table map comes back with the count and
+        # the two ways out (to a player, or out of play, with a reason: RRoP-TR.18).
+        refused_out = {
+            **detail_context(request, entrant.tournament),
+            "move": {**chips_out(entrant), "message": exc.message},
+        }
         template = (
             "tournaments/detail.html#table-map" if request.htmx else "tournaments/detail.html"
         )
-        # A question, not a refusal: 200 (nothing failed; the page asks before acting).
-        return render(request, template, asked)
+        return render(request, template, refused_out, status=409)
     except DrawError as exc:
         return refused(request, exc, url)
     if not request.htmx:

@@ -87,8 +87,9 @@ def lock_not_available(exc: BaseException) -> bool:
 
 
 #: Seating refusals that mean "someone else changed the seating first" (or a hand being played
-#: at the desk still holds the player: ``in_hand``): 409, look again.
-SEATING_CONFLICTS = frozenset({"stale_draw", "stale_check", "seat_taken", "in_hand"})
+#: at the desk still holds the player: ``in_hand``; the player to put out still holds chips,
+#: which go somewhere first: ``chips_left``): 409, look again.
+SEATING_CONFLICTS = frozenset({"stale_draw", "stale_check", "seat_taken", "in_hand", "chips_left"})
 
 
 def refusal(exc: Exception) -> Response | None:

@@ -29,6 +29,12 @@ class Role(StrEnum):
 READERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR, Role.STAFF)
 #: Who deals hands and enters and voids their actions (the desk and the hands API).
 HAND_WRITERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR)
+#: Who enters and corrects a tournament's chip counts (a table's counts at a break, one
+#: player's after a dispute): the director, or a floor manager counting a table for them, as
+#: they already deal and push its hands at the desk (``HAND_WRITERS``), which write the same
+#: counts. Where chips go when they leave a player (to another, or out of play) is a ruling
+#: at a tournament's table: the director's alone (``ruling_roles``).
+CHIP_COUNTERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR)
 #: Who logs rulings at all (the ruling form, its citation picker, the rulings API): which of
 #: them may log a given ruling depends on its table (``ruling_roles``).
 RULING_WRITERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR)
@@ -190,6 +196,7 @@ def roles_context(request: HttpRequest) -> dict[str, Any]:
         "user_roles": roles,
         "is_floor_manager": Role.FLOOR_MANAGER in roles,
         "is_director": Role.DIRECTOR in roles,
+        "can_count_chips": bool(roles & set(CHIP_COUNTERS)),
         "can_log_rulings": bool(roles & set(RULING_WRITERS)),
         "can_read": bool(roles),
     }

@@ -35,6 +35,8 @@
     nextBreak: el("room-break"),
     players: el("room-players"),
     average: el("room-average"),
+    leadersBox: el("room-leaders-box"),
+    leaders: el("room-leaders"),
     fullscreen: el("room-fullscreen"),
     sound: el("room-sound"),
     finish: el("room-finish"),
@@ -121,6 +123,30 @@
     setText(view.next, levelLine(state.next_level));
     setText(view.players, state.players_left + " / " + state.entries);
     setText(view.average, chips(state.average_stack));
+    drawLeaders();
+  }
+
+  // The chip leaders from the counts: public names, written as text, never as markup.
+  function drawLeaders() {
+    var rows = state.chip_leaders || [];
+    view.leadersBox.hidden = Boolean(state.complete) || rows.length === 0;
+    var lines = rows.map(function (row) { return row.name + " " + row.chips; }).join("\n");
+    if (view.leaders.dataset.lines === lines) { return; }
+    view.leaders.dataset.lines = lines;
+    view.leaders.textContent = "";
+    rows.forEach(function (row) {
+      var item = document.createElement("li");
+      var name = document.createElement("span");
+      name.className = "room-leader-name";
+      name.textContent = row.name;
+      var count = document.createElement("span");
+      count.className = "room-leader-chips";
+      count.textContent = chips(row.chips);
+      item.appendChild(name);
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(count);
+      view.leaders.appendChild(item);
+    });
   }
 
   function remaining() {

@@ -170,14 +170,14 @@ def finish_tournament(tournament_id: int) -> None:
     """The last players bust away from the cameras: the tournament completes, its tables free."""
     from django.contrib.auth.models import User
 
-    from tournaments.eliminations import eliminate_player
+    from tests.tournaments.factories import bust
     from tournaments.models import EntrantStatus, Tournament, TournamentStatus
 
     judge = User.objects.get(username="shift-judge")
     tournament = Tournament.objects.get(pk=tournament_id)
     while tournament.status != TournamentStatus.COMPLETE:
         entrant = tournament.entrants.filter(status=EntrantStatus.SEATED).order_by("number")[0]
-        eliminate_player(entrant=entrant, by=judge)
+        bust(entrant=entrant, by=judge)
         tournament.refresh_from_db()
 
 
@@ -619,11 +619,12 @@ class Shift:
         fullest = max(by_table.values(), key=len)
         out = max(fullest, key=lambda s: s.entrant.number).entrant
         self.pause(page)
-        page.get_by_role("button", name=f"Eliminate {out.name}", exact=True).click()
-        if out.chips:  # asked with the chip count first
-            page.locator("#confirm-out").get_by_role(
-                "button", name=f"Eliminate {out.name} with"
-            ).click()
+        if out.chips:  # refused while holding chips: they go out of play first
+            from tests.browser.chips_out import put_out_holding_chips
+
+            put_out_holding_chips(page, out.name)
+        else:
+            page.get_by_role("button", name=f"Eliminate {out.name}", exact=True).click()
         expect(page.get_by_text(f"{out.name} eliminated.")).to_be_visible()
         self.record.counts["eliminations"] += 1
         self.room_tables_shown("elimination", self.room_display_players())

@@ -111,8 +111,8 @@ def test_open_floor_pages_follow_every_change_within_one_poll(
     from cardroom.tables.models import Hand, Table
     from cardroom.tables.services import set_table_status, start_hand
     from tests.factories import make_table
+    from tests.tournaments.factories import bust
     from tournaments.clock.services import advance_level
-    from tournaments.eliminations import eliminate_player
 
     call_command("load_rulebook", verbosity=0)
     cash = make_table(number=1, by=floor_manager)
@@ -157,7 +157,7 @@ def test_open_floor_pages_follow_every_change_within_one_poll(
         expect(floor.card(41)).to_contain_text("Ruling 1", timeout=ONE_POLL)
     before = seated_at(tournament, 1)
     out = tournament.assignments.filter(table__number=1, ended_at__isnull=True).first()
-    eliminate_player(entrant=out.entrant, by=director)
+    bust(entrant=out.entrant, by=director)
     for floor in both:
         expect(floor.card(41)).to_contain_text(f"Seats: {before - 1}/9", timeout=ONE_POLL)
     advance_level(tournament=tournament, by=director)

@@ -246,7 +246,7 @@ class DeadButton:
 
 
 def test_an_evening_at_a_tournament_table(login_page: Any, director: Any, live_server: Any) -> None:
-    from tests.tournaments.factories import make_tournament
+    from tests.tournaments.factories import bust, make_tournament
     from tournaments import balance_checks, eliminations
     from tournaments.clock import services as clock
     from tournaments.draw_services import draw_initial_seating
@@ -309,7 +309,7 @@ def test_an_evening_at_a_tournament_table(login_page: Any, director: Any, live_s
     # the balancing check moves one player from this table there (chips with them).
     clock.advance_level(tournament=tournament, by=director)
     for seat in sorted(occupied(tournament, 2))[:3]:
-        eliminations.eliminate_player(
+        bust(
             entrant=SeatAssignment.objects.get(
                 tournament=tournament, table__number=2, seat=seat, ended_at__isnull=True
             ).entrant,

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.chips_out import put_out_holding_chips
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["Ana Ruiz", "Bo Lind", "Cy Moss"]
@@ -50,6 +52,7 @@ def test_a_tournament_played_to_its_winner_shows_the_finish_everywhere(
     winner, second = at(tournament, a), at(tournament, c)
 
     page = login_page("td")
+    page.on("dialog", lambda dialog: dialog.accept())  # "Eliminate <name>?" once out of chips
     display = page.context.new_page()
     display.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/display/")
     expect(display.locator("#room-players")).to_have_text("2 / 3")
@@ -58,11 +61,11 @@ def test_a_tournament_played_to_its_winner_shows_the_finish_everywhere(
     board.goto(f"{live_server.url}/board/")
     expect(board.locator(".board-tourney")).to_contain_text("Players 2 / 3")
 
-    # Heads-up: the director puts the second player out from the table map (asked first,
-    # since they still hold chips). The whole page comes back with the winner.
+    # Heads-up: the director puts the second player out from the table map (their chips
+    # taken out of play first: a player holding chips is not put out). The whole page comes
+    # back with the winner.
     page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
-    page.get_by_role("button", name=f"Eliminate {second.name}", exact=True).click()
-    page.locator("#confirm-out").get_by_role("button", name=f"Eliminate {second.name} with").click()
+    put_out_holding_chips(page, second.name)
     expect(page.locator("#winner")).to_contain_text(f"Winner: {winner.name}")
     expect(page.locator(".out-button")).to_have_count(0)
     for gone in ("Final table redraw", "Announce hand-for-hand", "Close registration…"):

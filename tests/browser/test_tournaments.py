@@ -6,6 +6,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.chips_out import put_out_holding_chips
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -59,11 +61,8 @@ def test_director_eliminates_a_player_from_the_table_map(
     page = login_page("td")
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{live_server.url}/tournaments/{field.pk}/")
-    page.get_by_role("button", name=f"Eliminate {seat.entrant.name}", exact=True).click()
-    # A player still holding chips is put out only once the director has seen how many.
-    confirm = page.locator("#confirm-out")
-    expect(confirm).to_contain_text(f"{seat.entrant.name} still has")
-    confirm.get_by_role("button", name=f"Eliminate {seat.entrant.name} with").click()
+    # A player still holding chips is not put out: the chips go out of play first.
+    put_out_holding_chips(page, seat.entrant.name)
     expect(page.locator("#table-map")).to_contain_text(f"{seat.entrant.name} eliminated.")
     expect(
         page.get_by_role("button", name=f"Eliminate {seat.entrant.name}", exact=True)
@@ -221,8 +220,7 @@ def test_a_misclicked_out_is_undone_by_the_director_and_recorded(
     box, next_box = out.bounding_box(), below.bounding_box()
     assert box and next_box and box["height"] >= 44 and box["width"] >= 44
     assert next_box["y"] - (box["y"] + box["height"]) >= 8
-    out.click()
-    page.locator("#confirm-out").get_by_role("button", name=f"Eliminate {wrong} with").click()
+    put_out_holding_chips(page, wrong, reason="Counted out")
     expect(page.locator("#table-map")).to_contain_text(f"{wrong} eliminated.")
     # Focus lands on the way back; it leads to the undo, with no reload.
     undo = page.get_by_role("link", name="Wrong player? Undo it")
@@ -250,10 +248,9 @@ def test_a_misclicked_out_is_undone_by_the_director_and_recorded(
 def test_applying_a_balancing_check_says_one_move_made_in_plain_words(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
-    from tests.tournaments.factories import make_tournament
+    from tests.tournaments.factories import bust, make_tournament
     from tournaments.balance_checks import check_balance
     from tournaments.draw_services import draw_initial_seating
-    from tournaments.eliminations import eliminate_player
     from tournaments.models import SeatAssignment
 
     tournament = make_tournament(by=director, tables=3, entrants=24, name="Balancing Act")
@@ -261,7 +258,7 @@ def test_applying_a_balancing_check_says_one_move_made_in_plain_words(
     for assignment in SeatAssignment.objects.filter(
         table__number=1, ended_at__isnull=True
     ).select_related("entrant")[:2]:
-        eliminate_player(entrant=assignment.entrant, by=director)
+        bust(entrant=assignment.entrant, by=director)
     assert len(check_balance(tournament_id=tournament.pk).moves) == 1
     page = login_page("td")
     page.goto(f"{live_server.url}/tournaments/{tournament.pk}/balance/")

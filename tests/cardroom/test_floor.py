@@ -139,10 +139,9 @@ def test_every_change_a_floor_person_cares_about_reaches_the_card(
 
     from cardroom.rulings.services import log_ruling
     from cardroom.tables.services import start_hand
-    from tests.tournaments.factories import make_tournament
+    from tests.tournaments.factories import bust, make_tournament
     from tournaments.clock.services import advance_level
     from tournaments.draw_services import draw_initial_seating
-    from tournaments.eliminations import eliminate_player
 
     call_command("load_rulebook", verbosity=0)
     cash = make_table(number=1, by=floor_manager)
@@ -200,7 +199,7 @@ def test_every_change_a_floor_person_cares_about_reaches_the_card(
     changes(ruling, 41)
     out = tournament.assignments.filter(table__number=1, ended_at__isnull=True).first()
     assert out is not None
-    changes(lambda: eliminate_player(entrant=out.entrant, by=director), 41, also=(42,))
+    changes(lambda: bust(entrant=out.entrant, by=director), 41, also=(42,))
     tournament.refresh_from_db()
 
     age_everything()
@@ -308,10 +307,9 @@ def test_anonymous_go_to_log_in_and_no_role_is_403(persona_client: Any) -> None:
 def test_tournament_cards_show_the_tournament_level_and_who_is_seated_now(
     persona_client: Any, director: Any, floor_manager: Any
 ) -> None:
-    from tests.tournaments.factories import make_tournament
+    from tests.tournaments.factories import bust, make_tournament
     from tournaments.clock.services import advance_level
     from tournaments.draw_services import draw_initial_seating
-    from tournaments.eliminations import eliminate_player
 
     tournament = make_tournament(by=director, tables=2, entrants=11, first_table=41,
                                  name="Sunday Turbo")  # fmt: skip
@@ -346,7 +344,7 @@ def test_tournament_cards_show_the_tournament_level_and_who_is_seated_now(
     assert "Other Event" in client.get("/floor/").text  # offered in the filter
     # An elimination and a new level change the card on the next poll.
     cursor = cursor_of(html)
-    eliminate_player(entrant=live.first().entrant, by=director)  # type: ignore[union-attr]
+    bust(entrant=live.first().entrant, by=director)  # type: ignore[union-attr]
     advance_level(tournament=tournament, by=director)
     after = client.get("/floor/updates/", {"v": cursor}).content.decode()
     assert f"Seats: <strong>{len(seats) - 1}/9</strong>" in card_of(after, 41)

@@ -6,7 +6,8 @@ from django.contrib.auth.models import User
 
 from cardroom.tables.choices import TableKind
 from cardroom.tables.models import Table
-from tournaments.models import Tournament
+from tournaments.eliminations import eliminate_player
+from tournaments.models import Elimination, Entrant, Tournament
 from tournaments.setup import create_tournament, register_entrants
 
 LEVELS: list[dict[str, Any]] = [
@@ -54,3 +55,17 @@ def make_tournament(
             tournament=tournament, names=[f"Player {i}" for i in range(1, entrants + 1)], by=by
         )
     return tournament
+
+
+def lose_chips(entrant: Entrant) -> Entrant:
+    """The player's count as the desk leaves it when a hand takes their last chips (the award
+    writes the count the same way): 0, so the director may put them out."""
+    Entrant.objects.filter(pk=entrant.pk).update(chips=0)
+    entrant.chips = 0
+    return entrant
+
+
+def bust(*, entrant: Entrant, by: User) -> Elimination:
+    """A player out after the hand that took their last chips: the count 0, then put out (a
+    player still holding chips is refused, ``eliminations.ChipsLeft``)."""
+    return eliminate_player(entrant=lose_chips(entrant), by=by)

@@ -4,8 +4,8 @@ from typing import Any
 
 import pytest
 
-from tests.tournaments.factories import make_room_tables, make_tournament
-from tournaments import draw_services, eliminations
+from tests.tournaments.factories import bust, make_room_tables, make_tournament
+from tournaments import draw_services
 from tournaments.models import SeatAssignment, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -94,6 +94,16 @@ def test_a_director_runs_a_tournament_through_the_api(api_client_for: Any) -> No
     seating = client.get(f"{API}{pk}/seating/").json()["tables"]
     assert sorted(len(t["seats"]) for t in seating) == [3, 4]
     first = seating[0]["seats"][0]["entrant"]
+    # A player holding chips is not put out: they go somewhere first (409, nothing changed).
+    held = client.post(f"{API}{pk}/entrants/{first}/eliminate/")
+    assert held.status_code == 409 and held.json()["error"]["code"] == "chips_left"
+    assert held.json()["error"]["citations"] == ["RRoP-TR.18"]
+    moved = client.post(
+        f"{API}{pk}/entrants/{first}/chips/move/",
+        {"to": None, "chips": 20_000, "reason": "Busted in a hand dealt away from the desk"},
+        format="json",
+    )
+    assert moved.status_code == 201 and moved.json()[0]["kind"] == "out_of_play"
     out = client.post(f"{API}{pk}/entrants/{first}/eliminate/")
     # Registration is still open (TDA 8): no finishing place until it closes.
     assert out.status_code == 201 and out.json()["place"] is None
@@ -122,15 +132,15 @@ def test_seating_refusals_are_422_with_the_rules_and_conflicts_409(
     error = response.json()["error"]
     assert error["code"] == "not_enough_seats" and "TDA-10" in error["citations"]
     assert error["edition"] == "TDA 2024"
-    bust = SeatAssignment.objects.filter(table__number=1, ended_at__isnull=True)
-    for assignment in list(bust.select_related("entrant"))[:5]:
-        eliminations.eliminate_player(entrant=assignment.entrant, by=director)
+    out = SeatAssignment.objects.filter(table__number=1, ended_at__isnull=True)
+    for assignment in list(out.select_related("entrant"))[:5]:
+        bust(entrant=assignment.entrant, by=director)
     draw = client.post(
         f"{API}{seated.pk}/draws/", {"kind": "break_table", "table": 3}, format="json"
     ).json()
     victim = SeatAssignment.objects.filter(table__number=3, ended_at__isnull=True).first()
     assert victim is not None
-    eliminations.eliminate_player(entrant=victim.entrant, by=director)
+    bust(entrant=victim.entrant, by=director)
     stale = client.post(f"{API}{seated.pk}/draws/{draw['number']}/deal/")
     assert stale.status_code == 409 and stale.json()["error"]["code"] == "stale_draw"
 
@@ -153,7 +163,7 @@ def test_balance_apply_moves_a_player_and_a_second_apply_is_stale(
     draw_services.draw_initial_seating(tournament=tournament, by=director)
     at_two = SeatAssignment.objects.filter(table__tournament=tournament, table__number=2)
     for assignment in list(at_two.filter(ended_at__isnull=True).select_related("entrant"))[:3]:
-        eliminations.eliminate_player(entrant=assignment.entrant, by=director)
+        bust(entrant=assignment.entrant, by=director)
     client = api_client_for("director")
     check = client.post(f"{API}{tournament.pk}/balance/").json()
     assert len(check["moves"]) == 1 and not check["stale"]

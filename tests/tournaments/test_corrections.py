@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from tests.tournaments.factories import LEVELS, make_room_tables, make_tournament
+from tests.tournaments.factories import LEVELS, bust, make_room_tables, make_tournament
 from tournaments import balance_checks, director_seats, draw_services, eliminations, setup
 from tournaments.draws.errors import DrawError
 from tournaments.forms import EntrantForm, TournamentForm
@@ -75,7 +75,7 @@ def test_a_finished_tournament_gives_its_tables_back(director: Any) -> None:
     done = setup.create_tournament(by=director, name="Done", tables=rooms, levels=LEVELS)
     setup.register_entrants(tournament=done, names=["A", "B"], by=director)
     draw_services.draw_initial_seating(tournament=done, by=director)
-    eliminations.eliminate_player(entrant=entrant(done, 1), by=director)
+    bust(entrant=entrant(done, 1), by=director)
     offered = [value for value, _ in TournamentForm().fields["tables"].widget.choices]
     assert offered == [rooms[0].pk]
 
@@ -111,12 +111,12 @@ def test_a_re_entry_takes_the_players_name_and_is_not_a_duplicate(
     seated: Tournament, director: Any
 ) -> None:
     out = entrant(seated, 4)
-    eliminations.eliminate_player(entrant=out, by=director)
+    bust(entrant=out, by=director)
     again = setup.register_entrant(tournament=seated, name="", by=director, reentry_of=out)
     assert again.name == out.name and again.reentry_of_id == out.pk
     # The same player may bust and re-enter again: the name typed in any case is theirs.
     draw_services.draw_late_entries(tournament=seated, by=director)
-    eliminations.eliminate_player(entrant=again, by=director)
+    bust(entrant=again, by=director)
     third = setup.register_entrant(
         tournament=seated, name=out.name.upper(), by=director, reentry_of=again
     )
@@ -125,7 +125,7 @@ def test_a_re_entry_takes_the_players_name_and_is_not_a_duplicate(
 
 def test_a_re_entry_with_another_players_name_is_refused(seated: Tournament, director: Any) -> None:
     out = entrant(seated, 4)
-    eliminations.eliminate_player(entrant=out, by=director)
+    bust(entrant=out, by=director)
     with pytest.raises(ValidationError) as caught:
         setup.register_entrant(tournament=seated, name="Player 5", by=director, reentry_of=out)
     assert caught.value.message_dict["name"] == [
@@ -138,7 +138,7 @@ def test_an_entry_re_enters_once_and_only_its_latest_entry_is_offered(
     seated: Tournament, director: Any
 ) -> None:
     out = entrant(seated, 4)
-    eliminations.eliminate_player(entrant=out, by=director)
+    bust(entrant=out, by=director)
     again = setup.register_entrant(tournament=seated, name="", by=director, reentry_of=out)
     with pytest.raises(ValidationError) as caught:
         setup.register_entrant(tournament=seated, name="", by=director, reentry_of=out)
@@ -164,17 +164,17 @@ def test_a_bust_during_late_registration_gets_no_place_until_it_closes(
     seated: Tournament, director: Any
 ) -> None:
     first = entrant(seated, 1)
-    elimination = eliminations.eliminate_player(entrant=first, by=director)
+    elimination = bust(entrant=first, by=director)
     assert elimination.place is None and places(seated)[1] is None
     again = setup.register_entrant(tournament=seated, name="", by=director, reentry_of=first)
     draw_services.draw_late_entries(tournament=seated, by=director)
-    eliminations.eliminate_player(entrant=entrant(seated, 2), by=director)
+    bust(entrant=entrant(seated, 2), by=director)
     eliminations.close_registration(tournament=seated, by=director)
     # 21 entries, 20 players: the first entry re-entered, so that player is still in.
     found = places(seated)
     assert found[1] is None and found[again.number] is None
     assert found[2] == 20  # out first of the 20 players
-    late = eliminations.eliminate_player(entrant=entrant(seated, 3), by=director)
+    late = bust(entrant=entrant(seated, 3), by=director)
     assert late.place == 19 and places(seated)[3] == 19
     with pytest.raises(ValidationError):
         setup.register_entrant(tournament=seated, name="Too Late", by=director)
@@ -187,7 +187,7 @@ def test_the_final_table_redraw_closes_registration(director: Any) -> None:
     tournament = make_tournament(by=director, tables=2, entrants=8, seats_per_table=6)
     draw_services.draw_initial_seating(tournament=tournament, by=director)
     for number in (1, 2):
-        eliminations.eliminate_player(entrant=entrant(tournament, number), by=director)
+        bust(entrant=entrant(tournament, number), by=director)
     draw_services.redraw_final_table(tournament=tournament, by=director)
     tournament.refresh_from_db()
     assert not tournament.registration_open and tournament.registration_closed_at
@@ -203,8 +203,8 @@ def test_an_elimination_undone_puts_the_player_back_and_keeps_the_record(
     eliminations.close_registration(tournament=seated, by=director)
     wrong, right = entrant(seated, 5), entrant(seated, 6)
     seat = seat_of(wrong)
-    first = eliminations.eliminate_player(entrant=wrong, by=director)
-    eliminations.eliminate_player(entrant=right, by=director)
+    first = bust(entrant=wrong, by=director)
+    bust(entrant=right, by=director)
     assert places(seated)[5] == 20 and places(seated)[6] == 19
     fixed = eliminations.reinstate_player(
         entrant=wrong, by=director, reason="  Out clicked on the wrong player "
@@ -225,7 +225,7 @@ def test_an_elimination_undone_puts_the_player_back_and_keeps_the_record(
     assert (move.to_table, move.to_seat) == seat and move.note == "Out clicked on the wrong player"
     assert move.citations == [{"rule": "TDA-1", "edition": "TDA 2024"}]
     # Back in, the player can bust again: a second elimination row for the same entrant.
-    eliminations.eliminate_player(entrant=wrong, by=director)
+    bust(entrant=wrong, by=director)
     assert wrong.eliminations.count() == 2 and places(seated)[5] == 19
     with pytest.raises(ValidationError):
         fixed.save()
@@ -236,7 +236,7 @@ def test_undoing_is_refused_without_a_reason_or_a_free_seat(
 ) -> None:
     out = entrant(seated, 5)
     table, seat = seat_of(out)  # type: ignore[misc]
-    eliminations.eliminate_player(entrant=out, by=director)
+    bust(entrant=out, by=director)
     with pytest.raises(ValidationError) as caught:
         eliminations.reinstate_player(entrant=out, by=director, reason="   ")
     assert "reason" in caught.value.message_dict
@@ -261,7 +261,7 @@ def test_undoing_is_refused_without_a_reason_or_a_free_seat(
 
 def test_a_re_entered_player_is_not_reinstated(seated: Tournament, director: Any) -> None:
     out = entrant(seated, 5)
-    eliminations.eliminate_player(entrant=out, by=director)
+    bust(entrant=out, by=director)
     setup.register_entrant(tournament=seated, name="", by=director, reentry_of=out)
     with pytest.raises(DrawError) as caught:
         eliminations.reinstate_player(entrant=out, by=director, reason="oops")
@@ -271,14 +271,14 @@ def test_a_re_entered_player_is_not_reinstated(seated: Tournament, director: Any
 def test_undoing_the_last_bust_reopens_a_finished_tournament(director: Any) -> None:
     tournament = make_tournament(by=director, tables=1, entrants=3)
     draw_services.draw_initial_seating(tournament=tournament, by=director)
-    eliminations.eliminate_player(entrant=entrant(tournament, 1), by=director)
-    eliminations.eliminate_player(entrant=entrant(tournament, 2), by=director)
+    bust(entrant=entrant(tournament, 1), by=director)
+    bust(entrant=entrant(tournament, 2), by=director)
     assert places(tournament) == {1: 3, 2: 2, 3: 1}
     eliminations.reinstate_player(entrant=entrant(tournament, 2), by=director, reason="Wrong one")
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.RUNNING and not tournament.registration_open
     assert places(tournament) == {1: 3, 2: None, 3: None}
-    eliminations.eliminate_player(entrant=entrant(tournament, 3), by=director)
+    bust(entrant=entrant(tournament, 3), by=director)
     assert places(tournament) == {1: 3, 2: 1, 3: 2}
 
 
@@ -292,7 +292,7 @@ def test_the_api_undoes_an_elimination_for_directors_only(
 ) -> None:
     out = entrant(seated, 5)
     seat = seat_of(out)
-    eliminations.eliminate_player(entrant=out, by=director)
+    bust(entrant=out, by=director)
     url = f"{API}{seated.pk}/entrants/5/reinstate/"
     staff = api_client_for("staff").post(url, {"reason": "oops"}, format="json")
     assert staff.status_code == 403
@@ -324,7 +324,7 @@ def test_the_api_refuses_a_duplicate_name_and_a_mismatched_re_entry(
     assert dup.status_code == 400
     assert dup.json()["error"]["fields"]["name"][0].startswith("Player 2 is already entered")
     assert client.post(url, {}, format="json").status_code == 400
-    eliminations.eliminate_player(entrant=entrant(seated, 2), by=director)
+    bust(entrant=entrant(seated, 2), by=director)
     wrong = client.post(url, {"name": "Someone", "reentry_of": 2}, format="json")
     assert wrong.status_code == 400 and "re-entry of Player 2" in wrong.json()["error"]["message"]
     right = client.post(url, {"reentry_of": 2}, format="json")
@@ -358,7 +358,7 @@ def test_a_duplicate_name_comes_back_as_the_results_with_its_error(
 def test_undoing_without_a_reason_is_refused_on_the_page(
     persona_client: Any, seated: Tournament, director: Any
 ) -> None:
-    eliminations.eliminate_player(entrant=entrant(seated, 5), by=director)
+    bust(entrant=entrant(seated, 5), by=director)
     client = persona_client("director")
     response = client.post(f"/tournaments/{seated.pk}/entrants/5/reinstate/", {}, follow=True)
     assert "Say why the elimination is undone." in response.content.decode()
@@ -383,7 +383,7 @@ def test_applying_two_balancing_moves_says_two_moves_made(
     for assignment in SeatAssignment.objects.filter(
         tournament=tournament, table__number=1, ended_at__isnull=True
     ).select_related("entrant")[:4]:
-        eliminations.eliminate_player(entrant=assignment.entrant, by=director)
+        bust(entrant=assignment.entrant, by=director)
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     assert len(check.moves) == 2
     response = persona_client("director").post(
@@ -397,7 +397,7 @@ def test_the_page_offers_no_undo_for_an_entry_that_re_entered(
     persona_client: Any, seated: Tournament, director: Any
 ) -> None:
     for number in (5, 6):
-        eliminations.eliminate_player(entrant=entrant(seated, number), by=director)
+        bust(entrant=entrant(seated, number), by=director)
     setup.register_entrant(tournament=seated, name="", by=director, reentry_of=entrant(seated, 5))
     text = persona_client("director").get(f"/tournaments/{seated.pk}/").content.decode()
     assert 'id="undo-reason-6"' in text and 'id="undo-reason-5"' not in text

@@ -16,7 +16,7 @@ from django.utils.html import escape
 from cardroom.screens import board
 from cardroom.seats import services as players
 from cardroom.tables.models import Hand
-from tests.tournaments.factories import make_tournament
+from tests.tournaments.factories import bust, make_tournament
 from tests.tournaments.test_table_hands import at, chips, play, room, set_chips, settle
 from tournaments import eliminations, results, table_hands
 from tournaments.clock import services as clock
@@ -170,7 +170,7 @@ def test_a_director_put_out_says_so_where_the_hand_would_be(director: Any) -> No
     out = Entrant.objects.filter(tournament=tournament).first()
     assert out is not None
     Entrant.objects.filter(pk=out.pk).update(chips=0)
-    eliminations.eliminate_player(entrant=out, by=director)
+    bust(entrant=out, by=director)
     row = next(row for row in results.standings(tournament) if row.entrant == out)
     assert row.elimination is not None and row.elimination.hand is None
     assert row.label == "3" and row.hand_label == "put out by the director"
@@ -282,11 +282,11 @@ def test_hand_for_hand_ends_by_itself_at_the_finish(director: Any) -> None:
     eliminations.set_hand_for_hand(tournament=tournament, on=True, by=director)
     for number in (1, 2):
         out = at(tournament, min(chips(tournament, number)), number)
-        eliminations.eliminate_player(entrant=out, by=director)
+        bust(entrant=out, by=director)
     tournament.refresh_from_db()
     assert tournament.hand_for_hand and tournament.status == TournamentStatus.RUNNING
     last = at(tournament, min(chips(tournament, 2)), 2)
-    eliminations.eliminate_player(entrant=last, by=director)
+    bust(entrant=last, by=director)
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.COMPLETE
     assert not tournament.hand_for_hand and tournament.clock_state == ClockState.ENDED

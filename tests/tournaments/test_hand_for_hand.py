@@ -9,7 +9,7 @@ from urllib.parse import unquote
 import pytest
 from django.urls import reverse
 
-from tests.tournaments.factories import make_tournament
+from tests.tournaments.factories import bust, make_tournament
 from tests.tournaments.test_table_hands import play, room, settle
 from tournaments import draw_services, eliminations, table_hands
 from tournaments.draws.errors import DrawError
@@ -133,7 +133,7 @@ def test_hand_for_hand_ends_by_itself_at_the_final_table(
         tournament=tournament, table__number=1, ended_at__isnull=True
     ).first()
     assert out is not None
-    eliminations.eliminate_player(entrant=out.entrant, by=director)
+    bust(entrant=out.entrant, by=director)
     assert Tournament.objects.get(pk=tournament.pk).hand_for_hand  # still two tables
 
     draw_services.redraw_final_table(tournament=tournament, by=director)
@@ -165,7 +165,7 @@ def test_a_table_left_with_one_player_is_not_waited_for_in_the_round(director: A
         tournament=tournament, table__number=3, ended_at__isnull=True
     )
     for assignment in list(at_three.order_by("seat"))[1:]:
-        eliminations.eliminate_player(entrant=assignment.entrant, by=director)
+        bust(entrant=assignment.entrant, by=director)
     assert at_three.count() == 1  # balancing is recorded, not applied: the lone player waits
 
     push_a_hand(tournament, 1, director)

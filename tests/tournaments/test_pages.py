@@ -5,8 +5,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from tests.tournaments.factories import make_room_tables, make_tournament
-from tournaments import draw_services, eliminations
+from tests.tournaments.factories import bust, lose_chips, make_room_tables, make_tournament
+from tournaments import draw_services
 from tournaments.models import Draw, DrawStatus, EntrantStatus, SeatAssignment, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +85,7 @@ def test_staff_and_floor_managers_cannot_draw_eliminate_or_run_the_clock(
 def test_the_audit_page_lists_draws_and_every_seat_move(
     persona_client: Any, seated: Tournament, director: Any
 ) -> None:
-    eliminations.eliminate_player(entrant=seated.entrants.get(number=3), by=director)
+    bust(entrant=seated.entrants.get(number=3), by=director)
     page = persona_client("staff").get(reverse("tournaments:draws", args=[seated.pk])).content
     assert page.count(b"<td>Initial draw ") == 20 and b"<td>Eliminated" in page
     assert b'<span class="citation">TDA-7</span>' in page
@@ -148,8 +148,8 @@ def test_eliminating_from_the_table_map_swaps_the_map(
 ) -> None:
     client = persona_client("director")
     url = reverse("tournaments:entrant_eliminate", args=[seated.pk, 4])
-    chips = str(seated.entrants.get(number=4).chips)
-    response = client.post(url, {"confirm_chips": chips}, headers={"HX-Request": "true"})
+    lose_chips(seated.entrants.get(number=4))  # the desk's last hand took them
+    response = client.post(url, headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert b'id="table-map"' in response.content and b"<html" not in response.content
     assert seated.entrants.get(number=4).status == EntrantStatus.ELIMINATED
@@ -196,7 +196,7 @@ def test_balancing_suggestions_apply_with_one_click(persona_client: Any, directo
     draw_services.draw_initial_seating(tournament=tournament, by=director)
     at_two = SeatAssignment.objects.filter(table__number=2, ended_at__isnull=True)
     for assignment in list(at_two.select_related("entrant"))[:3]:
-        eliminations.eliminate_player(entrant=assignment.entrant, by=director)
+        bust(entrant=assignment.entrant, by=director)
     client = persona_client("director")
     client.post(reverse("tournaments:balance_check", args=[tournament.pk]))
     page = client.get(reverse("tournaments:balance", args=[tournament.pk])).content.decode()
@@ -273,7 +273,7 @@ def test_balancing_names_room_tables_and_shows_the_moves_done(
     draw_services.draw_initial_seating(tournament=tournament, by=director)
     at_two = SeatAssignment.objects.filter(table__number=2, ended_at__isnull=True)
     for assignment in list(at_two.select_related("entrant"))[:3]:
-        eliminations.eliminate_player(entrant=assignment.entrant, by=director)
+        bust(entrant=assignment.entrant, by=director)
     client = persona_client("director")
     client.post(reverse("tournaments:balance_check", args=[tournament.pk]))
     check = tournament.balance_checks.first()

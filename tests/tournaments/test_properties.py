@@ -10,8 +10,8 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.tournaments.factories import make_tournament
-from tournaments import balance_checks, director_seats, draw_services, eliminations
+from tests.tournaments.factories import bust, make_tournament
+from tournaments import balance_checks, director_seats, draw_services
 from tournaments.models import EntrantStatus, SeatAssignment, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -93,7 +93,7 @@ def test_random_eliminations_keep_everyone_seated_once_and_the_tables_balanced(
             if len(left) <= 1:
                 break
             out = data.draw(st.sampled_from(left), label="eliminated")
-            eliminations.eliminate_player(entrant=tournament.entrants.get(number=out), by=director)
+            bust(entrant=tournament.entrants.get(number=out), by=director)
             if data.draw(st.booleans(), label="button moves"):
                 table = data.draw(
                     st.sampled_from(list(tournament.tables.filter(status="active"))), label="table"

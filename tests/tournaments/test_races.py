@@ -11,7 +11,7 @@ import pytest
 from django.db import IntegrityError
 
 from cardroom.core import audit
-from tests.tournaments.factories import make_tournament
+from tests.tournaments.factories import lose_chips, make_tournament
 from tournaments import draw_services, eliminations, seating, setup
 from tournaments.draws.errors import DrawError
 from tournaments.models import Draw, DrawKind, SeatAssignment, Tournament
@@ -117,7 +117,7 @@ def race_eliminations(director: Any, lock: Callable[[int], Tournament] | None) -
         return locked
 
     def bust(number: int) -> Callable[[], str]:
-        entrant = tournament.entrants.get(number=number)
+        entrant = lose_chips(tournament.entrants.get(number=number))  # the desk took them
         return lambda: str(eliminations.eliminate_player(entrant=entrant, by=director).place)
 
     with mock.patch.object(eliminations, "lock_tournament", racing_lock):

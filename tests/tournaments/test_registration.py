@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from tests.tournaments.factories import bust
 from tournaments import eliminations, setup
 from tournaments.forms import MAX_NAMES, EntrantForm
 from tournaments.models import Entrant, Tournament
@@ -116,7 +117,7 @@ def test_without_javascript_the_refused_names_stay_in_the_box(
 def test_a_re_entry_from_the_list_updates_the_choices_out_of_band(
     persona_client: Any, seated: Tournament, director: Any
 ) -> None:
-    eliminations.eliminate_player(entrant=entrant(seated, 5), by=director)
+    bust(entrant=entrant(seated, 5), by=director)
     client = persona_client("director")
     two = client.post(
         url(seated), {"name": "Player 5\nHal", "reentry_of": entrant(seated, 5).pk}, headers=HTMX
@@ -135,7 +136,7 @@ def test_a_re_entry_from_the_list_updates_the_choices_out_of_band(
 def test_no_re_entry_is_offered_once_registration_has_closed(
     persona_client: Any, seated: Tournament, director: Any
 ) -> None:
-    eliminations.eliminate_player(entrant=entrant(seated, 5), by=director)
+    bust(entrant=entrant(seated, 5), by=director)
     page = persona_client("director").get(f"/tournaments/{seated.pk}/").content.decode()
     assert f'<option value="{entrant(seated, 5).pk}">' in page
     eliminations.close_registration(tournament=seated, by=director)

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from tests.factories import make_table
-from tests.tournaments.factories import LEVELS, make_room_tables, make_tournament
+from tests.tournaments.factories import LEVELS, bust, make_room_tables, make_tournament
 from tournaments import (
     balance_checks,
     director_seats,
@@ -176,9 +176,7 @@ def test_a_committed_draw_is_abandoned_when_the_seating_changes_before_the_deal(
     draw = draw_services.commit_draw(
         tournament=seated, kind=DrawKind.BREAK_TABLE, by=director, table=3
     )
-    eliminations.eliminate_player(
-        entrant=entrant(seated, next(iter(breaking.values()))), by=director
-    )
+    bust(entrant=entrant(seated, next(iter(breaking.values()))), by=director)
     with pytest.raises(DrawError) as caught:
         draw_services.deal_draw(draw=draw, by=director)
     assert caught.value.code == "stale_draw"
@@ -229,9 +227,7 @@ def test_a_newcomer_is_not_dealt_in_between_the_small_blind_and_the_button(
     tournament = make_tournament(by=director, tables=1, entrants=9)
     draw_services.draw_initial_seating(tournament=tournament, by=director)
     for seat in (4, 8):
-        eliminations.eliminate_player(
-            entrant=entrant(tournament, players_at(tournament, 1)[seat]), by=director
-        )
+        bust(entrant=entrant(tournament, players_at(tournament, 1)[seat]), by=director)
     # Button on 3: seat 4 sits between the button and the small blind (5); seat 8 does not.
     director_seats.set_button(table=tournament.tables.get(), seat=3, by=director)
     late = setup.register_entrant(tournament=tournament, name="Late", by=director)
@@ -247,7 +243,7 @@ def test_re_entries_and_alternates_draw_from_the_same_pool(
     out = entrant(seated, 1)
     with pytest.raises(ValidationError):
         setup.register_entrant(tournament=seated, name="Again", by=director, reentry_of=out)
-    eliminations.eliminate_player(entrant=out, by=director)
+    bust(entrant=out, by=director)
     again = setup.register_entrant(tournament=seated, name=out.name, by=director, reentry_of=out)
     alternate = setup.register_entrant(tournament=seated, name="Alt", by=director, alternate=True)
     assert again.is_reentry and alternate.alternate
@@ -321,7 +317,7 @@ def test_an_elimination_opens_the_seat_records_the_place_and_checks_the_balance(
     player = entrant(seated, 2)
     table, seat = live_seats(seated)[2]
     with django_capture_on_commit_callbacks() as callbacks:
-        elimination = eliminations.eliminate_player(entrant=player, by=director)
+        elimination = bust(entrant=player, by=director)
     queued = [c.args for c in callbacks if getattr(c, "func", None) == check_balance.delay]
     assert queued == [(seated.pk,)]  # the balancing check, once the elimination commits
     assert elimination.place == 20 and (elimination.table_number, elimination.seat) == (table, seat)
@@ -330,7 +326,7 @@ def test_an_elimination_opens_the_seat_records_the_place_and_checks_the_balance(
     assert 2 not in live_seats(seated)
     assert seated.moves.filter(entrant=player, reason=MoveReason.ELIMINATED).exists()
     with pytest.raises(DrawError):
-        eliminations.eliminate_player(entrant=player, by=director)
+        bust(entrant=player, by=director)
 
 
 def test_busts_on_the_same_hand_for_hand_hand_share_the_place(
@@ -340,10 +336,10 @@ def test_busts_on_the_same_hand_for_hand_hand_share_the_place(
     eliminations.set_hand_for_hand(tournament=seated, on=True, by=director)
     seated.refresh_from_db()
     assert seated.hand_for_hand_announced_at is not None
-    eliminations.eliminate_player(entrant=entrant(seated, 1), by=director)
-    eliminations.eliminate_player(entrant=entrant(seated, 2), by=director)
+    bust(entrant=entrant(seated, 1), by=director)
+    bust(entrant=entrant(seated, 2), by=director)
     table_hands.next_hand_for_hand(tournament=seated, by=director, force=True)
-    eliminations.eliminate_player(entrant=entrant(seated, 3), by=director)
+    bust(entrant=entrant(seated, 3), by=director)
     places = dict(seated.entrants.filter(number__in=[1, 2, 3]).values_list("number", "place"))
     assert places == {1: 19, 2: 19, 3: 18}  # 20th and 19th shared; 18th alone
     citations = seated.moves.filter(reason=MoveReason.ELIMINATED).values_list(
@@ -355,28 +351,28 @@ def test_busts_on_the_same_hand_for_hand_hand_share_the_place(
 def test_the_last_two_finish_second_and_first(director: Any) -> None:
     tournament = make_tournament(by=director, tables=1, entrants=3)
     draw_services.draw_initial_seating(tournament=tournament, by=director)
-    eliminations.eliminate_player(entrant=entrant(tournament, 1), by=director)
-    eliminations.eliminate_player(entrant=entrant(tournament, 2), by=director)
+    bust(entrant=entrant(tournament, 1), by=director)
+    bust(entrant=entrant(tournament, 2), by=director)
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.COMPLETE
     assert dict(tournament.entrants.values_list("number", "place")) == {1: 3, 2: 2, 3: 1}
     with pytest.raises(DrawError) as caught:
-        eliminations.eliminate_player(entrant=entrant(tournament, 3), by=director)
+        bust(entrant=entrant(tournament, 3), by=director)
     assert caught.value.code in {"winner", "not_seated"}
 
 
 # --- breaking tables and balancing (TDA 10, 11) -----------------------------------------------
 
 
-def bust(tournament: Tournament, director: Any, count: int, table: int) -> None:
+def bust_at(tournament: Tournament, director: Any, count: int, table: int) -> None:
     for number in list(players_at(tournament, table).values())[:count]:
-        eliminations.eliminate_player(entrant=entrant(tournament, number), by=director)
+        bust(entrant=entrant(tournament, number), by=director)
 
 
 def test_tables_break_in_the_published_order(director: Any) -> None:
     tournament = make_tournament(by=director, tables=3, entrants=20, break_order=[2, 1, 3])
     draw_services.draw_initial_seating(tournament=tournament, by=director)
-    bust(tournament, director, 2, table=1)
+    bust_at(tournament, director, 2, table=1)
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     assert check.tables_to_break == [2] and not check.moves  # 18 players fit two tables
     draw_services.break_table(table=tournament.tables.get(number=2), by=director)
@@ -390,7 +386,7 @@ def test_balancing_moves_the_player_due_the_big_blind_to_the_worst_position(
 ) -> None:
     tournament = make_tournament(by=director, tables=2, entrants=18)
     draw_services.draw_initial_seating(tournament=tournament, by=director)
-    bust(tournament, director, 3, table=2)  # 9 against 6
+    bust_at(tournament, director, 3, table=2)  # 9 against 6
     source = tournament.tables.get(number=1)
     director_seats.set_button(table=source, seat=4, by=director)
     target = tournament.tables.get(number=2)
@@ -425,7 +421,7 @@ def test_balancing_moves_the_player_due_the_big_blind_to_the_worst_position(
 def test_a_table_three_short_of_the_fullest_is_told_to_halt(director: Any) -> None:
     tournament = make_tournament(by=director, tables=3, entrants=27)
     draw_services.draw_initial_seating(tournament=tournament, by=director)
-    bust(tournament, director, 3, table=1)
+    bust_at(tournament, director, 3, table=1)
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     assert check.tables_to_halt == [1]
     assert "TDA-11-D" in {c["rule"] for c in check.citations}
@@ -440,7 +436,7 @@ def test_stud_fills_the_last_seat_opened(director: Any) -> None:
     draw_services.draw_initial_seating(tournament=tournament, by=director)
     at_two = players_at(tournament, 2)
     for seat in (7, 2, 5):  # seat 5 opens last
-        eliminations.eliminate_player(entrant=entrant(tournament, at_two[seat]), by=director)
+        bust(entrant=entrant(tournament, at_two[seat]), by=director)
     (move,) = balance_checks.check_balance(tournament_id=tournament.pk).moves
     assert move["to"] == {"table": 2, "seat": 5}
     assert "TDA-11-B" in {c["rule"] for c in move["citations"]}
@@ -451,7 +447,7 @@ def test_the_fewest_moves_policy_balances_with_one_move(director: Any) -> None:
         by=director, tables=2, entrants=18, balancing_policy="fewest_moves"
     )
     draw_services.draw_initial_seating(tournament=tournament, by=director)
-    bust(tournament, director, 3, table=2)
+    bust_at(tournament, director, 3, table=2)
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     assert len(check.moves) == 1 and check.moves[0]["reason"].startswith("Keep position")
     balance_checks.apply_balance(check=check, by=director)
@@ -461,9 +457,9 @@ def test_the_fewest_moves_policy_balances_with_one_move(director: Any) -> None:
 def test_a_stale_balancing_check_is_refused(director: Any) -> None:
     tournament = make_tournament(by=director, tables=2, entrants=18)
     draw_services.draw_initial_seating(tournament=tournament, by=director)
-    bust(tournament, director, 3, table=2)
+    bust_at(tournament, director, 3, table=2)
     check = balance_checks.check_balance(tournament_id=tournament.pk)
-    bust(tournament, director, 1, table=1)
+    bust_at(tournament, director, 1, table=1)
     with pytest.raises(DrawError) as caught:
         balance_checks.apply_balance(check=check, by=director)
     assert caught.value.code == "stale_check"
@@ -479,7 +475,7 @@ def test_two_tables_of_five_make_a_nine_handed_final_table(director: Any) -> Non
     assert not check.final_table and not check.tables_to_break  # RP-9: ten play on two tables
     with pytest.raises(DrawError):
         draw_services.redraw_final_table(tournament=tournament, by=director)
-    bust(tournament, director, 1, table=1)
+    bust_at(tournament, director, 1, table=1)
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     assert check.final_table
     draw = draw_services.redraw_final_table(tournament=tournament, by=director)
@@ -516,7 +512,7 @@ def test_a_player_just_moved_is_not_moved_again_while_another_candidate_exists(
 ) -> None:
     tournament = make_tournament(by=director, tables=2, entrants=18)
     draw_services.draw_initial_seating(tournament=tournament, by=director)
-    bust(tournament, director, 3, table=2)
+    bust_at(tournament, director, 3, table=2)
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     (moved,) = balance_checks.apply_balance(check=check, by=director)
     mover = moved.entrant.number
@@ -525,7 +521,7 @@ def test_a_player_just_moved_is_not_moved_again_while_another_candidate_exists(
     assert mover not in seating.recently_moved(tournament, later)
     # Table 1 loses players until balancing must take one back from table 2, where the button
     # makes the newcomer the player due the big blind next (11-A): someone else goes.
-    bust(tournament, director, 3, table=1)
+    bust_at(tournament, director, 3, table=1)
     occupied = sorted(players_at(tournament, 2))
     button = occupied[occupied.index(moved.to_seat) - 2]
     director_seats.set_button(table=tournament.tables.get(number=2), seat=button, by=director)

@@ -12,7 +12,7 @@ from cardroom.core import audit
 from cardroom.core.api_errors import Conflict
 from cardroom.tables import services
 from cardroom.tables.models import Hand
-from tests.tournaments.factories import make_tournament
+from tests.tournaments.factories import bust, make_tournament
 from tests.tournaments.test_table_hands import at, chips, play, room
 from tournaments import balance_checks, eliminations, table_hands
 from tournaments.draw_services import draw_initial_seating
@@ -55,7 +55,7 @@ def bust_due(director: Any) -> Setup:
     draw_initial_seating(tournament=tournament, by=director)
     eliminations.close_registration(tournament=tournament, by=director)
     for seat in sorted(chips(tournament, 2))[:2]:
-        eliminations.eliminate_player(entrant=at(tournament, seat, 2), by=director)
+        bust(entrant=at(tournament, seat, 2), by=director)
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     mover = tournament.entrants.get(number=check.moves[0]["player"])
     proposal = table_hands.propose_tournament_hand(room(tournament, 1))

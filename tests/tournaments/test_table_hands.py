@@ -13,7 +13,7 @@ from cardroom.core.api_errors import Conflict
 from cardroom.tables import services
 from cardroom.tables.models import Hand, Table
 from rules.engine.errors import IllegalAction
-from tests.tournaments.factories import make_tournament
+from tests.tournaments.factories import bust, make_tournament
 from tournaments import (
     balance_checks,
     director_seats,
@@ -206,7 +206,7 @@ def test_a_player_in_an_unsettled_hand_is_neither_moved_nor_put_out(director: An
     other = 3 - giver
     # Two out at the smaller table: a move is due from the bigger one.
     for seat in sorted(chips(tournament, other))[:2]:
-        eliminations.eliminate_player(entrant=at(tournament, seat, other), by=director)
+        bust(entrant=at(tournament, seat, other), by=director)
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     assert check.moves, check.counts
     mover_number = check.moves[0]["player"]
@@ -220,7 +220,7 @@ def test_a_player_in_an_unsettled_hand_is_neither_moved_nor_put_out(director: An
         balance_checks.apply_balance(check=check, by=director)
     assert refused.value.code == "in_hand"
     with pytest.raises(DrawError) as refused:
-        eliminations.eliminate_player(entrant=mover, by=director)
+        bust(entrant=mover, by=director)
     assert refused.value.code == "in_hand"
 
     settle(play(hand, director, {}), director)
@@ -248,7 +248,7 @@ def test_a_hand_typed_at_the_table_holds_no_tournament_chips(director: Any) -> N
                                                    {"seat": 2, "stack": 500}],
     )  # fmt: skip
     out = at(tournament, 2)
-    eliminations.eliminate_player(entrant=out, by=director)
+    bust(entrant=out, by=director)
     out.refresh_from_db()
     assert out.status == EntrantStatus.ELIMINATED
 
@@ -467,15 +467,14 @@ def test_every_entry_starts_with_the_starting_stack(director: Any) -> None:
     tournament = make_tournament(by=director, tables=1, entrants=3, starting_stack=30_000)
     draw_initial_seating(tournament=tournament, by=director)
     out = tournament.entrants.get(number=1)
-    Entrant.objects.filter(pk=out.pk).update(chips=12_000)
-    eliminations.eliminate_player(entrant=out, by=director)
+    bust(entrant=out, by=director)  # out with no chips left: the re-entry starts afresh
     again = setup.register_entrant(tournament=tournament, name="", reentry_of=out, by=director)
     late = setup.register_entrant(tournament=tournament, name="Late Lou", by=director)
     alternate = setup.register_entrant(
         tournament=tournament, name="Alt Al", alternate=True, by=director
     )
     assert again.chips == late.chips == alternate.chips == 30_000
-    assert set(tournament.entrants.values_list("chips", flat=True)) == {12_000, 30_000}
+    assert set(tournament.entrants.values_list("chips", flat=True)) == {0, 30_000}
 
 
 def test_putting_out_a_player_in_a_hand_is_a_409_and_the_page_says_why(

@@ -15,8 +15,8 @@ from django.test import Client
 
 from cardroom.celery import app as celery_app
 from cardroom.core.health import HEARTBEAT_KEY
-from tests.tournaments.factories import make_tournament
-from tournaments import draw_services, eliminations
+from tests.tournaments.factories import bust, make_tournament
+from tournaments import draw_services
 from tournaments.clock import services as clock
 from tournaments.models import BalanceCheck, Level, Tournament
 
@@ -49,7 +49,7 @@ def test_the_worker_checks_the_balance_after_an_elimination(director: Any) -> No
     with start_worker(celery_app, perform_ping_check=False, pool="solo", loglevel="WARNING"):
         draw_services.draw_initial_seating(tournament=tournament, by=director)
         assert wait_for(lambda: BalanceCheck.objects.filter(tournament=tournament).count() == 1)
-        eliminations.eliminate_player(entrant=tournament.entrants.get(number=1), by=director)
+        bust(entrant=tournament.entrants.get(number=1), by=director)
         assert wait_for(lambda: BalanceCheck.objects.filter(tournament=tournament).count() == 2)
     latest = BalanceCheck.objects.filter(tournament=tournament).first()
     assert latest is not None and sum(latest.counts.values()) == 11

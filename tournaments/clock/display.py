@@ -16,8 +16,16 @@ from django.core import signing
 from django.db.models import Count, Q
 
 from cardroom.core.numbers import grouped
+from tournaments.chip_counts import chips_in_play
 from tournaments.clock.reading import ClockReading, level_dict, read_clock
-from tournaments.models import ClockState, EntrantStatus, Level, Tournament, TournamentAnte
+from tournaments.models import (
+    ClockState,
+    EntrantStatus,
+    Level,
+    Tournament,
+    TournamentAnte,
+    TournamentStatus,
+)
 from tournaments.results import final_standings, public_names, winner
 
 MS = timedelta(milliseconds=1)
@@ -56,10 +64,9 @@ def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -
     counts = tournament.entrants.aggregate(
         entries=Count("id"), left=Count("id", filter=~Q(status=EntrantStatus.ELIMINATED))
     )
-    # No chip counts are recorded: every entry (a re-entry too) bought the starting stack, and
-    # the chips in play are shared by the players still in.
-    chips = counts["entries"] * tournament.starting_stack
-    average = chips // counts["left"] if counts["left"] else 0
+    # The counts of the players still in (the desk's awards and the counts entered away from
+    # it, ``chip_counts``): the chips in play shared by the players left.
+    average = chips_in_play(tournament) // counts["left"] if counts["left"] else 0
     # Whole milliseconds, so that ends_at - server_now is exactly remaining_ms.
     now_ms = (now - EPOCH) // MS
     left_ms = 0 if finished or ended else max(0, reading.remaining // MS)
@@ -85,11 +92,32 @@ def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -
         "players_left": counts["left"],
         "entries": counts["entries"],
         "average_stack": average,
+        # The biggest stacks by their counts, by the names a public screen may show.
+        "chip_leaders": chip_leaders(tournament),
         "hand_for_hand": tournament.hand_for_hand,
         # The finish: the clock has stopped, the winner and the best places, by the names a
         # public screen may show (the TV link is public: never a full name).
         **finish(tournament),
     }
+
+
+#: How many of the biggest stacks the room display shows.
+CHIP_LEADERS = 5
+
+
+def chip_leaders(tournament: Tournament, count: int = CHIP_LEADERS) -> list[dict[str, Any]]:
+    """The ``count`` biggest stacks of the players still in, biggest first (the lower entry
+    number first on a tie), each as the public name (``results.public_names``: never a full
+    name, the TV link is public) and the count. None once the tournament is over."""
+    if tournament.status == TournamentStatus.COMPLETE:
+        return []
+    leaders = list(
+        tournament.entrants.exclude(status=EntrantStatus.ELIMINATED)
+        .filter(chips__gt=0)
+        .order_by("-chips", "number")[:count]
+    )
+    names = public_names(leaders)
+    return [{"name": names[e.pk], "chips": e.chips} for e in leaders]
 
 
 def finish(tournament: Tournament) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from cardroom.core.roles import Role
 from cardroom.tables.forms import PRESETS
 from cardroom.tables.models import Table
 from cardroom.tables.services import create_table
+from tournaments.chip_counts import move_chips
 from tournaments.draw_services import draw_initial_seating
 from tournaments.eliminations import eliminate_player
 from tournaments.models import Tournament
@@ -106,4 +107,13 @@ def make_demo_tournament(manager: User, director: User) -> None:
     )  # fmt: skip
     register_entrants(tournament=tournament, names=names, by=director)
     draw_initial_seating(tournament=tournament, by=director)
-    eliminate_player(entrant=tournament.entrants.get(number=7), by=director)
+    # Number 7 lost a pot at the table away from the desk: the chips go to the player who won
+    # it (RRoP-TR.18), then the player is out (a player holding chips is not put out).
+    busted = tournament.entrants.get(number=7)
+    table = busted.assignments.get(ended_at__isnull=True).table
+    taker = table.assignments.filter(ended_at__isnull=True).exclude(entrant=busted).first()
+    move_chips(
+        from_entrant=busted, to_entrant=taker.entrant if taker else None, chips=busted.chips,
+        reason="Lost the pot to the player next to them", by=director,
+    )  # fmt: skip
+    eliminate_player(entrant=busted, by=director)
