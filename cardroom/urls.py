@@ -39,6 +39,7 @@ from rules.betting import AwardView, EvaluateView, InterpretView
 from tournaments.deal_quotes import DealQuoteView
 from tournaments.api import TournamentViewSet
 from tournaments.api import api_urls as tournament_api_urls
+from tournaments.chip_api import api_urls as chip_api_urls
 
 router = SimpleRouter()
 router.register("tables", TableViewSet, basename="table")
@@ -107,6 +108,7 @@ api_patterns = [
     path("rules/<str:citation_id>/", RuleDetailView.as_view(), name="rule-detail"),
     *waitlist_api_urls,
     *tournament_api_urls,
+    *chip_api_urls,
 ]
 
 floor_patterns = [

@@ -11,6 +11,8 @@ from typing import Any
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tests.tournaments.factories import bust
+
 #: Patterns left out of the sweeps, and why (keyed by namespace or name).
 SKIPPED: dict[str, str] = {
     "admin": "Django's admin site: its own is_staff log-in and permissions, tested by Django.",
@@ -109,6 +111,9 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:entrant_register": {"pk": "tournament"},
     "tournaments:entrant_eliminate": {"pk": "tournament", "number": "entrant"},
     "tournaments:entrant_reinstate": {"pk": "tournament", "number": "entrant"},
+    "tournaments:count_correct": {"pk": "tournament", "number": "entrant"},
+    "tournaments:chips_move": {"pk": "tournament", "number": "entrant"},
+    "tournaments:table_counts": {"pk": "tournament", "number": "tournament_table"},
     "tournaments:registration_close": {"pk": "tournament"},
     "tournaments:reserve_seat": {"pk": "tournament"},
     "tournaments:wrong_seat": {"pk": "tournament"},
@@ -158,6 +163,10 @@ ROUTES: dict[str, dict[str, str]] = {
     "api:tournament-eliminations": {"pk": "tournament"},
     "api:tournament-reinstate": {"pk": "tournament", "number": "entrant"},
     "api:tournament-reinstatements": {"pk": "tournament"},
+    "api:tournament-chips": {"pk": "tournament"},
+    "api:tournament-count": {"pk": "tournament", "number": "entrant"},
+    "api:tournament-chips-move": {"pk": "tournament", "number": "entrant"},
+    "api:tournament-table-counts": {"pk": "tournament", "number": "tournament_table"},
     "api:tournament-registration-close": {"pk": "tournament"},
     "api:tournament-seating": {"pk": "tournament"},
     "api:tournament-moves": {"pk": "tournament"},
@@ -268,10 +277,10 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     director_seats.correct_wrong_seat(
         entrant=seated, found_table=3, found_seat=9, note=text("seat_move.note"), by=director
     )
-    eliminations.eliminate_player(entrant=Entrant.objects.get(pk=out.pk), by=director)
+    bust(entrant=Entrant.objects.get(pk=out.pk), by=director)
     # An "Out" clicked by mistake, undone by the director (the reason is free text).
     misclicked = Entrant.objects.get(tournament=tournament, number=1)
-    eliminations.eliminate_player(entrant=misclicked, by=director)
+    bust(entrant=misclicked, by=director)
     eliminations.reinstate_player(
         entrant=misclicked, by=director, reason=text("reinstatement.reason")
     )
