@@ -84,6 +84,10 @@ READS: dict[str, tuple[int | str, ...]] = {
     # Without ``?id=`` there is no rule to add: 422 once past the role check.
     "cardroom:ruling_cite_add": (LOGIN, 403, 403, 422, 422),
     "cardroom:ruling_detail": READ_PAGE,
+    # The room's players: any staff member searches; floor managers and directors keep records.
+    "cardroom:player_search": READ_PAGE,
+    "cardroom:player_detail": RULING_PAGE,
+    "cardroom:player_bar": POST_PAGE,
     "rules:search": PUBLIC,  # CARDROOM_PUBLIC_RULEBOOK is on by default
     "rules:house_rule_create": MANAGER_PAGE,
     "rules:rule_detail": PUBLIC,
@@ -119,11 +123,6 @@ READS: dict[str, tuple[int | str, ...]] = {
     "tournaments:structure_step": POST_PAGE,
     "tournaments:structure_insert": POST_PAGE,
     "tournaments:structure_add": POST_PAGE,
-    "tournaments:chip_set": DIRECTOR_PAGE,
-    "tournaments:chip_save": POST_PAGE,
-    "tournaments:chip_delete": POST_PAGE,
-    "tournaments:chip_race": DIRECTOR_PAGE,  # the world's clock is not at a break: the reason
-    "tournaments:chip_race_result": DIRECTOR_PAGE,
     "tournaments:clock_display": READ_PAGE,
     "tournaments:clock_state": READ_PAGE,
     "tournaments:results": READ_PAGE,
@@ -213,6 +212,8 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     # The world's ruling table is a cash table: its floor manager or a director (a tournament
     # table's ruling is the director's alone: tests/cardroom/test_roles.py).
     "cardroom:ruling_create": {"POST": (FM, TD)},
+    "cardroom:player_detail": {"POST": (FM, TD)},
+    "cardroom:player_bar": {"POST": (FM, TD)},
     # The waitlists: staff and floor managers run them; moving a player is a floor manager's.
     "cardroom:waitlist_add": {"POST": (FM, ST)},
     "cardroom:waitlist_open": {"POST": (FM, ST)},
@@ -250,9 +251,6 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "tournaments:structure_step": {"POST": (TD,)},
     "tournaments:structure_insert": {"POST": (TD,)},
     "tournaments:structure_add": {"POST": (TD,)},
-    "tournaments:chip_save": {"POST": (TD,)},
-    "tournaments:chip_delete": {"POST": (TD,)},
-    "tournaments:chip_race": {"POST": (TD,)},
     "api:table-list": {"POST": (FM,)},
     "api:table-detail": {"PUT": (FM,), "PATCH": (FM,), "DELETE": (FM,)},
     "api:ruling-list": {"POST": (FM, TD)},

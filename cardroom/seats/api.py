@@ -102,8 +102,17 @@ class PlayerFoundSerializer(PlayerSerializer):
         help_text="Where the player sits now (table number and seat), or null."
     )
 
+    contact_tail = serializers.CharField(
+        read_only=True,
+        help_text="The contact's last four characters ('…1234'), to tell two people of one name"
+        " apart; '' without a contact.",
+    )
+    barred = serializers.BooleanField(
+        read_only=True, help_text="Barred from the room: refused a seat, a list and an entry."
+    )
+
     class Meta(PlayerSerializer.Meta):
-        fields = [*PlayerSerializer.Meta.fields, "seated"]
+        fields = [*PlayerSerializer.Meta.fields, "contact_tail", "barred", "seated"]
 
     @extend_schema_field(
         inline_serializer(

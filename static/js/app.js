@@ -128,3 +128,22 @@ document.addEventListener("keydown", function (event) {
     (next || document.querySelector("[data-search-box]")).focus();
   }
 });
+
+// Player search (cardroom/players.html): a player chosen fills the name box the search serves
+// with "name, contact", so the one person is meant. In a list (a textarea) it takes the line
+// being typed, the last; a one-name box is replaced. Focus goes back to the box.
+document.addEventListener("click", function (event) {
+  var choice = event.target.closest && event.target.closest("[data-fill-target]");
+  if (!choice) { return; }
+  var box = document.getElementById(choice.getAttribute("data-fill-target"));
+  if (!box) { return; }
+  var text = choice.getAttribute("data-fill");
+  if (box.tagName === "TEXTAREA") {
+    var lines = box.value.split("\n");
+    lines[lines.length - 1] = text;
+    box.value = lines.join("\n") + "\n";
+  } else {
+    box.value = text;
+  }
+  box.focus();
+});
