@@ -140,6 +140,11 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:structure_step": {"pk": "tournament", "level_id": "level"},
     "tournaments:structure_insert": {"pk": "tournament"},
     "tournaments:structure_add": {"pk": "tournament"},
+    "tournaments:chip_set": {"pk": "tournament"},
+    "tournaments:chip_save": {"pk": "tournament"},
+    "tournaments:chip_delete": {"pk": "tournament"},
+    "tournaments:chip_race": {"pk": "tournament", "number": "tournament_table"},
+    "tournaments:chip_race_result": {"pk": "raced_tournament", "race_id": "chip_race"},
     "tournaments:clock_display": {"pk": "tournament"},
     "tournaments:clock_state": {"pk": "tournament"},
     # API
@@ -289,6 +294,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     )
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     tournament.refresh_from_db()
+    race = chip_race(director, text)
     # The cash game's waitlist: a list for the table's game, a call-in on it.
     from cardroom.waitlists import services as waitlists
 
@@ -321,6 +327,8 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
         "rule": "TDA-45",
         "house_rule": house.citation_id,
         "tournament": tournament.pk,
+        "raced_tournament": race.tournament_id,
+        "chip_race": race.pk,
         # The last step of its structure (the clock page's editor changes it).
         "level": tournament.levels.order_by("-number").values_list("pk", flat=True)[0],
         "tournament_table": 1,
@@ -336,6 +344,28 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
         "must_move_what": "move",
         "showdown_table_number": showdown.number,
     }
+
+
+def chip_race(director: Any, text: Callable[[str], str]) -> Any:
+    """A one-table tournament whose 25s left play at its break, raced at the table."""
+    from tests.tournaments.factories import make_tournament
+    from tournaments import colour_ups, draw_services
+    from tournaments.clock.services import advance_level
+
+    levels = [
+        {"small_blind": 25, "big_blind": 50, "minutes": 20},
+        {"is_break": True, "minutes": 10},
+        {"small_blind": 100, "big_blind": 200, "minutes": 20},
+    ]
+    raced = make_tournament(by=director, tables=1, entrants=3, first_table=401, levels=levels,
+                            name=text("tournament.name") + " colour-up")  # fmt: skip
+    draw_services.draw_initial_seating(tournament=raced, by=director)
+    colour_ups.save_chip(tournament=raced, value=25, colour=text("chip.colour")[:30],
+                         removed_at=2, by=director)  # fmt: skip
+    colour_ups.save_chip(tournament=raced, value=100, colour="black", removed_at=None,
+                         by=director)  # fmt: skip
+    advance_level(tournament=raced, by=director)
+    return colour_ups.run_chip_race(table=raced.tables.get(), by=director)
 
 
 def showdown_table(manager: Any, text: Callable[[str], str]) -> Any:

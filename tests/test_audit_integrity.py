@@ -70,6 +70,20 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
         situation="A card exposed on the deal.", decision="Misdeal.",
         citations=[(house.citation_id, "")],
     )  # fmt: skip
+    # A colour-up: the chip race at the break, recorded with the table's counts.
+    from tournaments import colour_ups
+
+    raced = make_tournament(
+        by=director, tables=1, entrants=2, first_table=301, name="Colour-up",
+        levels=[{"small_blind": 25, "big_blind": 50, "minutes": 20},
+                {"is_break": True, "minutes": 10},
+                {"small_blind": 100, "big_blind": 200, "minutes": 20}],
+    )  # fmt: skip
+    draw_services.draw_initial_seating(tournament=raced, by=director)
+    colour_ups.save_chip(tournament=raced, value=25, colour="green", removed_at=2, by=director)
+    colour_ups.save_chip(tournament=raced, value=100, colour="black", removed_at=None, by=director)
+    clock.advance_level(tournament=raced, by=director)
+    colour_ups.run_chip_race(table=raced.tables.get(), by=director)
     # The cash game: a player seated with a buy-in, one waiting on a list.
     from cardroom.seats import services as players
     from cardroom.waitlists import services as waitlists

@@ -285,6 +285,35 @@ class Level(models.Model):
         }
 
 
+class ChipDenomination(models.Model):
+    """One chip of the tournament's chip set: its value, its colour, and the break at which it
+    leaves play (empty: it plays to the end). Each value divides the next larger one and a
+    removal never leaves a level unpayable (CR-CU.1, ``tournaments/colour_ups.py``)."""
+
+    #: What its rows change on the screens (``cardroom/core/changes.py``): the room display
+    #: announces a colour-up (CR-CU.2).
+    change_feed = Feed(Topic.TOURNAMENT, "tournament_id")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chip_set")
+    value = models.PositiveIntegerField()
+    colour = models.CharField(max_length=30)
+    #: The break (a step of the structure) at which the chip is raced off and leaves play. A
+    #: break with a colour-up is kept while it is scheduled: deleting it is refused.
+    removed_at = models.ForeignKey(
+        Level, null=True, blank=True, on_delete=models.PROTECT, related_name="colour_ups"
+    )
+
+    class Meta:
+        ordering = ["tournament", "value"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "value"], name="one_chip_value"),
+            models.CheckConstraint(condition=models.Q(value__gt=0), name="chip_has_value"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.value:,} ({self.colour})"
+
+
 class EntrantStatus(models.TextChoices):
     REGISTERED = "registered", "Registered"
     SEATED = "seated", "Seated"
@@ -942,3 +971,64 @@ class ChipCount(AppendOnly):
     def change(self) -> int:
         """What the row did to the count: chips added (positive) or taken (negative)."""
         return self.chips_after - self.chips_before
+
+
+class ChipRaceMode(models.TextChoices):
+    COUNTS = "counts", "From the chip counts"
+    ENTERED = "entered", "Chips counted by the dealer"
+
+
+class ChipRace(AppendOnly):
+    """The chip race at one table at a colour-up break (CR-CU.3, CR-CU.4): the chips that
+    left, the unit they were raced into, each player's odd chips as entered, the seed the
+    cards were dealt from and what the race gave each seat (``tournaments.draws.chip_race``),
+    so it replays. The counts it changed are ``ChipCount`` rows of their own."""
+
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "tournament_id",
+        (
+            "tournament_id",
+            "table_id",
+            "level_id",
+            "level_number",
+            "leaving",
+            "unit",
+            "mode",
+            "odd_chips",
+            "seed",
+            "result",
+            "by_id",
+            "at",
+        ),
+    )
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="chip_races")
+    table = models.ForeignKey(
+        "TournamentTable", on_delete=models.PROTECT, related_name="chip_races"
+    )
+    level = models.ForeignKey(Level, on_delete=models.PROTECT, related_name="chip_races")
+    #: The break's step when the race was run (the structure may be edited later).
+    level_number = models.PositiveSmallIntegerField()
+    leaving = models.JSONField(default=list)
+    unit = models.PositiveIntegerField()
+    mode = models.CharField(max_length=10, choices=ChipRaceMode)
+    #: Per entry number, the chips of each leaving value the dealer counted (mode "entered").
+    odd_chips = models.JSONField(default=dict)
+    seed = models.CharField(max_length=200)
+    result = models.JSONField(default=dict)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(default=timezone.now, editable=False)
+
+    append_only_message = "A chip race is on record as it was run."
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            choice_check("mode", ChipRaceMode),
+            chain_unique("tournament"),
+            models.UniqueConstraint(fields=["table", "level"], name="one_race_a_table_a_break"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Chip race at {self.table} (step {self.level_number})"

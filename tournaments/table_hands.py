@@ -53,6 +53,7 @@ from rules.engine.errors import BadInput
 from rules.engine.rotation import Previous, SeatState, plan_next_hand
 from rules.engine.seat_order import first_blinds
 from tournaments.clock.reading import level_dict, read_clock
+from tournaments.colour_ups import smallest_chip
 from tournaments.draws.errors import DrawError
 from tournaments.eliminations import advance_hand_for_hand, eliminate_locked
 from tournaments.models import (
@@ -149,7 +150,10 @@ def tournament_game(table: Table, tournament: Tournament, level: Level) -> dict[
         big_blind=level.big_blind,
         ante=level.ante,
         straddle=0,
-        min_chip=table.min_chip
+        # CR-CU.1: the tournament's chip set, once it has one, says the smallest chip that
+        # plays at this level (a colour-up's chip gone from the first hand after its break).
+        min_chip=smallest_chip(tournament, level.number)
+        or table.min_chip
         or smallest_chip_in_play(level.small_blind, level.big_blind, level.ante),
     )
     if tournament.ante_type == TournamentAnte.BIG_BLIND and level.ante:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import chip_pages, results_pages, views
+from tournaments import chip_pages, colour_up_pages, results_pages, views
 from tournaments.clock import structure_views
 from tournaments.clock import views as clock_views
 
@@ -41,6 +41,11 @@ urlpatterns = [
     path("<id:pk>/balance/", views.balance, name="balance"),
     path("<id:pk>/balance/check/", views.balance_check, name="balance_check"),
     path("<id:pk>/balance/<id:check_id>/apply/", views.balance_apply, name="balance_apply"),
+    path("<id:pk>/chips/", colour_up_pages.chip_set_page, name="chip_set"),
+    path("<id:pk>/chips/save/", colour_up_pages.chip_save, name="chip_save"),
+    path("<id:pk>/chips/delete/", colour_up_pages.chip_delete, name="chip_delete"),
+    path("<id:pk>/tables/<id:number>/race/", colour_up_pages.chip_race, name="chip_race"),
+    path("<id:pk>/races/<id:race_id>/", colour_up_pages.chip_race_result, name="chip_race_result"),
     path("<id:pk>/results/", results_pages.results, name="results"),
     path("<id:pk>/results.csv", results_pages.results_csv, name="results_csv"),
     path("<id:pk>/clock/", clock_views.clock, name="clock"),

@@ -24,6 +24,7 @@
     state: el("room-state"),
     reconnecting: el("room-reconnecting"),
     handForHand: el("room-hand-for-hand"),
+    colourUp: el("room-colour-up"),
     level: el("room-level"),
     time: el("room-time"),
     paused: el("room-paused"),
@@ -113,6 +114,9 @@
     setText(view.state, state.state_label);
     setText(view.level, level ? level.name : state.state_label);
     view.handForHand.hidden = !state.hand_for_hand;
+    // CR-CU.2: the colour-up at the coming break (text, never markup).
+    view.colourUp.hidden = !state.colour_up || Boolean(state.complete);
+    setText(view.colourUp, state.colour_up || "");
     view.paused.hidden = state.state !== "paused";
     view.blinds.hidden = !level || level.is_break;
     if (level && !level.is_break) {

@@ -184,6 +184,14 @@ VISITS: tuple[Visit, ...] = (
         DIRECTOR,
         {"pk": "raced_tournament", "race_id": "chip_race"},
     ),
+    Visit("chips", "tournaments:chip_set", DIRECTOR, T),
+    Visit("chip race", "tournaments:chip_race", DIRECTOR, {**T, "number": "tournament_table"}),
+    Visit(
+        "chip race result",
+        "tournaments:chip_race_result",
+        DIRECTOR,
+        {"pk": "raced_tournament", "race_id": "chip_race"},
+    ),
     Visit("clock", "tournaments:clock", READERS, T),
     Visit("clock room display", "tournaments:clock_display", READERS, T),
     Visit("tournament results", "tournaments:results", READERS, T),
@@ -276,6 +284,8 @@ NOT_PAGES = {
     "tournaments:structure_step": "POST only",
     "tournaments:structure_insert": "POST only",
     "tournaments:structure_add": "POST only",
+    "tournaments:chip_save": "POST only",
+    "tournaments:chip_delete": "POST only",
     "tournaments:clock_state": "the room display's polling JSON",
     "tournaments:results_csv": "CSV",
 }

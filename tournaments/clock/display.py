@@ -18,6 +18,7 @@ from django.db.models import Count, Q
 from cardroom.core.numbers import grouped
 from tournaments.chip_counts import chips_in_play
 from tournaments.clock.reading import ClockReading, level_dict, read_clock
+from tournaments.colour_ups import announcement
 from tournaments.models import (
     ClockState,
     EntrantStatus,
@@ -85,6 +86,8 @@ def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -
         "next_level": _level(reading.next_level, reading.names, tournament.ante_type),
         # Who pays the ante: "each" (every player) or "big_blind" (the big blind, CR-DM.2).
         "ante_type": tournament.ante_type,
+        # CR-CU.2: a colour-up announced through the level before its break and the break.
+        "colour_up": announcement(tournament, reading),
         "remaining_ms": left_ms,
         "ends_at": now_ms + left_ms if running else None,
         "next_break_ms": break_ms,
