@@ -230,9 +230,17 @@ class SeatingView(TournamentAPIView):
                     "waits_for_button": a.waits_for_button,
                 }
             )
+        # "name" and "room_table": the table's one name, the room's; "number" is the
+        # tournament's own numbering (the draws' and the orders'), kept for older clients.
         tables = [
-            {"number": t.number, "button": t.button, "seats": by_table.get(t.number, [])}
-            for t in tournament.tables.filter(status="active")
+            {
+                "number": t.number,
+                "room_table": t.room_number,
+                "name": t.name,
+                "button": t.button,
+                "seats": by_table.get(t.number, []),
+            }
+            for t in tournament.tables.filter(status="active").select_related("table")
         ]
         return Response({"tables": tables})
 

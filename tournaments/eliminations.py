@@ -211,11 +211,13 @@ def reinstate_player(*, entrant: Entrant, by: User, reason: str) -> Reinstatemen
                 "reentered", f"{entrant.name} has re-entered as #{again.number}: the first entry "
                 "stays out.", CORRECTION,
             )  # fmt: skip
-        table = locked.tables.filter(number=elimination.table_number).first()
+        table = (
+            locked.tables.select_related("table").filter(number=elimination.table_number).first()
+        )
         seat = elimination.seat
         if table is None or seat is None or table.status != TournamentTableStatus.ACTIVE:
             raise DrawError(
-                "seat_not_free", f"Table {elimination.table_number} has broken since: "
+                "seat_not_free", f"{table or 'The table'} has broken since: "
                 f"{entrant.name} cannot go back to seat {seat}. The elimination stands.",
                 CORRECTION,
             )  # fmt: skip
@@ -226,7 +228,7 @@ def reinstate_player(*, entrant: Entrant, by: User, reason: str) -> Reinstatemen
             who = occupant.player if occupant is not None else holder
             other = locked.entrants.get(number=cast(int, who))  # one of the two is there
             raise DrawError(
-                "seat_not_free", f"{entrant.name} cannot go back to table {table.number} seat "
+                "seat_not_free", f"{entrant.name} cannot go back to table {table.room_number} seat "
                 f"{seat}: it is {'taken by' if occupant else 'reserved for'} {other}. "
                 "The elimination stands.", CORRECTION,
             )  # fmt: skip

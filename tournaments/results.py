@@ -52,8 +52,8 @@ class Standing:
         out = self.elimination
         if out is None or out.table_number is None:
             return ""
-        room = f" (room {self.room_table})" if self.room_table else ""
-        return f"T{out.table_number}{room} seat {out.seat}"
+        # The table's one name, the room's (``tournaments/table_names.py``).
+        return f"Table {self.room_table or '?'} seat {out.seat}"
 
 
 def standings(tournament: Tournament) -> list[Standing]:
@@ -164,8 +164,10 @@ def write_results_csv(out: Any, rows: Iterable[Standing]) -> None:
         cells = [
             row.label, row.entrant.name, row.entrant.number,
             row.out_at.isoformat() if row.out_at else "",
-            out_row.table_number if out_row and out_row.table_number else "",
-            row.room_table or "", out_row.seat if out_row and out_row.seat else "",
+            # "table" is the table's one name, the room's number; "room_table", the same,
+            # stays for the spreadsheets that read it.
+            row.room_table or "", row.room_table or "",
+            out_row.seat if out_row and out_row.seat else "",
             row.hand_label, out_row.hand_id if out_row and out_row.hand_id else "",
             out_row.hand_for_hand_hand if out_row and out_row.hand_for_hand_hand else "",
         ]  # fmt: skip

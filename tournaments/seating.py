@@ -232,11 +232,12 @@ def refuse_if_in_hand(tournament: Tournament, entrant_ids: Collection[int], *, d
     are still in that hand (``tournaments.table_hands`` settles it). Moving or putting out such
     a player waits for the pots to be pushed: ``DrawError("in_hand")``, a 409 (someone else's
     change comes first). Two queries, whatever the number of players."""
+    # The table named by its room number, its one name (``tournaments/table_names.py``).
     seats = {
         (room, seat): (name, number)
         for room, seat, name, number in SeatAssignment.objects.filter(
             tournament=tournament, ended_at__isnull=True, entrant_id__in=list(entrant_ids)
-        ).values_list("table__table_id", "seat", "entrant__name", "table__number")
+        ).values_list("table__table_id", "seat", "entrant__name", "table__table__number")
     }
     if not seats:
         return

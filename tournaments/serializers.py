@@ -301,7 +301,11 @@ SEATING = inline_serializer(
         "tables": inline_serializer(
             "TableMapTable",
             {
-                "number": serializers.IntegerField(),
+                "number": serializers.IntegerField(
+                    help_text="The tournament's own numbering (1..n), for older clients."
+                ),
+                "room_table": serializers.IntegerField(),
+                "name": serializers.CharField(help_text="The table's one name: 'Table 101'."),
                 "button": serializers.IntegerField(allow_null=True),
                 "seats": serializers.ListField(child=serializers.DictField()),
             },

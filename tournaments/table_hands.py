@@ -106,7 +106,7 @@ def refuse_stranding_the_tournament(table: Table, changes: dict[str, Any]) -> No
     playing = tournament_table_for(table)
     if playing is None:
         return
-    where = f"{playing.tournament} plays at {table} (its table {playing.number})"
+    where = f"{playing.tournament} plays at {table}"
     errors = {}
     if "kind" in changes:
         errors["kind"] = f"{where}: it changes kind once the tournament is done there."
@@ -346,7 +346,7 @@ class HandForHandRound:
 
     @property
     def waiting_names(self) -> str:
-        return ", ".join(f"table {t.number}" for t in self.waiting)
+        return ", ".join(f"table {t.room_number}" for t in self.waiting)
 
 
 def hand_for_hand_round(tournament: Tournament) -> HandForHandRound | None:

@@ -63,9 +63,16 @@ from tournaments.models import (
 )
 from tournaments.results import winner
 from tournaments.seating import multi_table
+from tournaments.table_names import (
+    room_number,
+    room_numbers,
+    said_by_room,
+    said_numbers,
+    tournament_number,
+    where,
+)
 
 TABLES_PER_PAGE = 24
-ENTRANTS_PER_PAGE = 100
 MOVES_SHOWN = 200
 
 
@@ -73,9 +80,17 @@ def tournament_or_404(pk: int) -> Tournament:
     return get_object_or_404(Tournament, pk=pk)
 
 
-def refused(request: HtmxRequest, exc: DrawError | ValidationError, url: str) -> HttpResponse:
-    """A refusal: the message (with the rules it applies) on the page the director came from."""
+def refused(
+    request: HtmxRequest,
+    exc: DrawError | ValidationError,
+    url: str,
+    rooms: dict[int, int] | None = None,
+) -> HttpResponse:
+    """A refusal: the message (with the rules it applies) on the page the director came from.
+    ``rooms``: a draw's refusal names tables by the tournament's numbering; said by the room's."""
     text = exc.message if isinstance(exc, DrawError) else " ".join(exc.messages)
+    if rooms is not None:
+        text = said_by_room(text, rooms)
     if isinstance(exc, DrawError) and exc.citations:
         text += f" ({', '.join(exc.citations)}, {exc.edition})"
     if request.htmx:
@@ -142,7 +157,18 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
         request.GET.get("entrants")
     )
     levels = list(tournament.levels.all())
+    # Every table named by the room's number, the one name people see (``table_names``).
+    rooms = room_numbers(tournament.pk)
+    reinstatements = [
+        (row, room_number(rooms, row.table_number))
+        for row in tournament.reinstatements.select_related("entrant", "by")[:20]
+    ]
+    check = tournament.balance_checks.first()
     return {
+        **published_orders(tournament, rooms),
+        "to_break": said_numbers(rooms, check.tables_to_break)
+        if check and check.tables_to_break
+        else "",
         "tournament": tournament,
         "table_page": tables,
         "table_map": table_map,
@@ -150,9 +176,9 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
         "waiting": tournament.entrants.filter(status=EntrantStatus.REGISTERED).count(),
         "live_count": tournament.entrants.exclude(status=EntrantStatus.ELIMINATED).count(),
         "eliminations": place_rows(tournament),
-        "reinstatements": tournament.reinstatements.select_related("entrant", "by")[:20],
+        "reinstatements": reinstatements,
         "clock": read_clock(tournament, levels),
-        "check": tournament.balance_checks.first(),
+        "check": check,
         "open_draw": tournament.draws.filter(status=DrawStatus.COMMITTED).first(),
         "entrant_form": EntrantForm(tournament=tournament),
         "reinstate_form": ReinstateForm(),
@@ -192,7 +218,7 @@ def place_rows(tournament: Tournament, limit: int = 50) -> list[dict[str, Any]]:
             "reentry_of_id", flat=True
         )
     )
-    rooms = room_numbers(tournament)
+    rooms = room_numbers(tournament.pk)
     result = []
     for row in rows:
         place, shared = row.entrant.place, per_hand.get(row.hand_for_hand_hand or -1, 1)
@@ -209,18 +235,6 @@ def place_rows(tournament: Tournament, limit: int = 50) -> list[dict[str, Any]]:
         room = rooms.get(row.table_number)
         result.append({"elimination": row, "label": label, "can_undo": can_undo, "room": room})
     return result
-
-
-def room_numbers(tournament: Tournament) -> dict[int, int]:
-    """The tournament's table numbers (T1, T2...) to the room's (21, 22...): where a person
-    walks. Room tables 1, 2, 3 may be cash games running at the same time."""
-    return dict(tournament.tables.values_list("number", "table__number"))
-
-
-def where(rooms: dict[int, int], table: int, seat: int | None = None) -> str:
-    """ "T3 (room 23) seat 6": the tournament's table and the room's, one line."""
-    room = f" (room {rooms[table]})" if table in rooms else ""
-    return f"T{table}{room}" + (f" seat {seat}" if seat is not None else "")
 
 
 @require_GET
@@ -389,13 +403,17 @@ def reserve_seat(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         return redirect_to(request, url)
     data = form.cleaned_data
     entrant = get_object_or_404(Entrant, tournament_id=pk, number=data["entrant"])
-    table = get_object_or_404(TournamentTable, tournament_id=pk, number=data["table"])
+    # The director types the table's one name, the room's number.
+    table = get_object_or_404(
+        TournamentTable.objects.select_related("table"), tournament_id=pk,
+        table__number=data["table"],
+    )  # fmt: skip
     return act(
         request, url,
         lambda: director_seats.reserve_seat(
             entrant=entrant, table=table, seat=data["seat"], reason=data["reason"], by=request.user
         ),
-        f"Table {table.number} seat {data['seat']} reserved for {entrant.name} (TDA 9).",
+        f"{table} seat {data['seat']} reserved for {entrant.name} (TDA 9).",
     )  # fmt: skip
 
 
@@ -409,9 +427,16 @@ def wrong_seat(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         return redirect_to(request, url)
     data = form.cleaned_data
     entrant = get_object_or_404(Entrant, tournament_id=pk, number=data.pop("entrant"))
+    # Found at the room's table the director names: the tournament's number for it.
+    found = tournament_number(pk, data.pop("found_table"))
+    if found is None:
+        messages.error(request, "That table is not one of this tournament's: give its number.")
+        return redirect_to(request, url)
     return act(
         request, url,
-        lambda: director_seats.correct_wrong_seat(entrant=entrant, by=request.user, **data),
+        lambda: director_seats.correct_wrong_seat(
+            entrant=entrant, by=request.user, found_table=found, **data
+        ),
         f"{entrant.name} moves to the assigned seat with the current stack (TDA 7).",
     )  # fmt: skip
 
@@ -483,7 +508,10 @@ def ante_type(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @role_required(*READERS)
 def break_screen(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
     """Step 0 of breaking a table: who is at it, and the button to show the seat cards."""
-    table = get_object_or_404(TournamentTable, tournament_id=pk, number=number)
+    table = get_object_or_404(
+        TournamentTable.objects.select_related("table", "tournament"), tournament_id=pk,
+        number=number,
+    )  # fmt: skip
     players = SeatAssignment.objects.filter(table=table, ended_at__isnull=True).select_related(
         "entrant"
     )
@@ -513,7 +541,7 @@ def draw_commit(request: AuthenticatedRequest, pk: int) -> HttpResponse:
             table=whole_number(table, 6),
         )  # fmt: skip
     except DrawError as exc:
-        return refused(request, exc, back)
+        return refused(request, exc, back, room_numbers(pk))
     return redirect_to(request, reverse("tournaments:draw_detail", args=[pk, draw.number]))
 
 
@@ -522,19 +550,33 @@ def draw_commit(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def draw_deal(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
     draw = get_object_or_404(Draw, tournament_id=pk, number=number)
     url = reverse("tournaments:draw_detail", args=[pk, number])
-    return act(request, url, lambda: draw_services.deal_draw(draw=draw, by=request.user))
+    try:
+        draw_services.deal_draw(draw=draw, by=request.user)
+    except (DrawError, ValidationError) as exc:
+        return refused(request, exc, url, room_numbers(pk))
+    return redirect_to(request, url)
 
 
 @require_GET
 @role_required(*READERS)
 def draw_list(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = tournament_or_404(pk)
+    rooms = room_numbers(tournament.pk)
+    moves = [
+        {
+            "move": move,
+            "from": where(rooms, move.from_table, move.from_seat) if move.from_table else "—",
+            "to": where(rooms, move.to_table, move.to_seat) if move.to_table else "—",
+            "note": said_by_room(move.note, rooms),
+        }
+        for move in tournament.moves.select_related("entrant", "by", "draw")[:MOVES_SHOWN]
+    ]
     return render(
         request, "tournaments/draws.html",
         {
             "tournament": tournament,
             "draws": tournament.draws.select_related("committed_by"),
-            "moves": tournament.moves.select_related("entrant", "by", "draw")[:MOVES_SHOWN],
+            "moves": moves,
         },
     )  # fmt: skip
 
@@ -553,21 +595,31 @@ def draw_context(draw: Draw) -> dict[str, Any]:
     names = dict(draw.tournament.entrants.values_list("number", "name"))
     pure = draw.inputs["input"]
     steps = (draw.result or {}).get("steps", {})
+    # The record keeps the tournament's numbering (it replays with it); the sheet says the
+    # room's, the one name of each table.
+    rooms = room_numbers(draw.tournament_id)
+
+    def said(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{**seat, "table": room_number(rooms, seat["table"])} for seat in seats]
+
     result = [
         {**row, "name": names.get(row["player"], row["player"])}
-        for row in (draw.result or {}).get("result", [])
+        for row in said((draw.result or {}).get("result", []))
     ]
+    breaking = pure.get("breaking_table")
     return {
         "tournament": draw.tournament,
         "draw": draw,
-        "shown": pure.get("receiving_seats") or pure.get("open_seats") or [],
+        "breaking": room_number(rooms, breaking) if breaking else None,
+        "rooms": sorted(rooms.items()),
+        "shown": said(pure.get("receiving_seats") or pure.get("open_seats") or []),
         "players": [{"player": p, "name": names.get(p, p)} for p in pure.get("players", [])],
         "cards": [
             {**c, "name": names.get(c["player"], c["player"])} for c in steps.get("cards", [])
         ],
-        "stack": steps.get("stack", []),
+        "stack": said(steps.get("stack", [])),
         "result": result,
-        "waits": draw.inputs.get("context", {}).get("waits_for_button", []),
+        "waits": said(draw.inputs.get("context", {}).get("waits_for_button", [])),
     }
 
 
@@ -584,13 +636,25 @@ def draw_verify(request: AuthenticatedRequest, pk: int, number: int) -> HttpResp
 # --- balancing ----------------------------------------------------------------------------------
 
 
+def published_orders(tournament: Tournament, rooms: dict[int, int]) -> dict[str, str]:
+    """The break and balancing orders (TDA 11-C) in the room's numbers: "103, 102 and 101"."""
+    return {
+        "break_order": said_numbers(rooms, tournament.break_order)
+        if tournament.break_order
+        else "",
+        "balancing_order": (
+            said_numbers(rooms, tournament.balancing_order) if tournament.balancing_order else ""
+        ),
+    }
+
+
 @require_GET
 @role_required(*READERS)
 def balance(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = tournament_or_404(pk)
     check = tournament.balance_checks.first()
     names = dict(tournament.entrants.values_list("number", "name"))
-    rooms = room_numbers(tournament)
+    rooms = room_numbers(tournament.pk)
     # Where each player of the check sits now: a move already made reads "Done".
     now_at = {
         number: (table, seat)
@@ -606,6 +670,7 @@ def balance(request: AuthenticatedRequest, pk: int) -> HttpResponse:
             "name": names.get(m["player"], m["player"]),
             "from_label": where(rooms, m["from"]["table"], m["from"]["seat"]),
             "to_label": where(rooms, m["to"]["table"], m["to"]["seat"]),
+            "reason": said_by_room(m.get("reason", ""), rooms),
             "done": now_at.get(m["player"]) == (m["to"]["table"], m["to"]["seat"]),
         }
         for m in (check.moves if check else [])
@@ -615,7 +680,9 @@ def balance(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     counts = [(where(rooms, int(t)), n) for t, n in (check.counts.items() if check else [])]
     context = {
         "tournament": tournament, "check": check, "moves": moves, "stale": stale,
-        "done": done, "counts": counts,
+        "done": done, "counts": counts, **published_orders(tournament, rooms),
+        "to_break": [(n, room_number(rooms, n)) for n in (check.tables_to_break if check else [])],
+        "to_halt": said_numbers(rooms, check.tables_to_halt) if check and check.tables_to_halt else "",
     }  # fmt: skip
     return render(request, "tournaments/balance.html", context)
 
@@ -636,15 +703,14 @@ def balance_apply(request: AuthenticatedRequest, pk: int, check_id: int) -> Http
     try:
         made = balance_checks.apply_balance(check=check, by=request.user)
     except (DrawError, ValidationError) as exc:
-        return refused(request, exc, url)
+        return refused(request, exc, url, room_numbers(pk))
     # Said where the floor person walks them: the room's table first.
-    rooms = room_numbers(check.tournament)
+    rooms = room_numbers(check.tournament_id)
     messages.success(request, f"{len(made)} move{pluralize(len(made))} made.")
     for move in made:
         table, seat = move.to_table or 0, move.to_seat
         messages.success(
             request,
-            f"{move.entrant.name} moved to room Table {rooms.get(table, '?')} seat {seat}"
-            f" (tournament T{table}).",
+            f"{move.entrant.name} moved to {where(rooms, table, seat)}.",
         )
     return redirect_to(request, url)

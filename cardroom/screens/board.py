@@ -63,7 +63,7 @@ from cardroom.waitlists import services as waitlists
 from cardroom.waitlists.models import GameList, WaitlistEntry
 from tournaments.clock.display import level_line, room_state
 from tournaments.clock.reading import read_clock
-from tournaments.models import ClockState, Tournament, TournamentStatus
+from tournaments.models import ClockState, Tournament, TournamentStatus, TournamentTableStatus
 from tournaments.results import public_names, winner
 
 logger = logging.getLogger(__name__)
@@ -278,6 +278,12 @@ def _tournament_clock(tournament: Tournament, now: datetime) -> dict[str, Any]:
         "left": _left_label(state["remaining_ms"]) if ends_at is None and level else "",
         "players_left": state["players_left"],
         "entries": state["entries"],
+        # Where it plays, by the tables' one name, the room's numbers (the tables in play).
+        "tables": sorted(
+            t.room_number
+            for t in tournament.tables.all()
+            if t.status == TournamentTableStatus.ACTIVE
+        ),
     }
 
 
@@ -320,7 +326,7 @@ def tournaments_today(now: datetime) -> list[dict[str, Any]]:
         Tournament.objects.filter(
             Q(status__in=in_play) | Q(status=TournamentStatus.COMPLETE, updated_at__gte=today)
         )
-        .prefetch_related("levels")
+        .prefetch_related("levels", "tables__table")
         .order_by("status", "created_at", "id")[:MAX_TOURNAMENTS]
     )
     order = {s: i for i, s in enumerate((*in_play[1:], in_play[0], TournamentStatus.COMPLETE))}

@@ -253,7 +253,7 @@ def test_undoing_is_refused_without_a_reason_or_a_free_seat(
         eliminations.reinstate_player(entrant=out, by=director, reason="oops")
     assert caught_draw.value.code == "seat_not_free"
     assert caught_draw.value.message == (
-        f"Player 5 cannot go back to table {table} seat {seat}: it is taken by Late "
+        f"Player 5 cannot go back to table {100 + table} seat {seat}: it is taken by Late "
         f"(#{late.number}). The elimination stands."
     )
     assert not Reinstatement.objects.exists()

@@ -83,7 +83,7 @@ def test_the_heads_up_bust_names_the_winner_and_the_hand_that_busted_each_player
     assert second.elimination is not None and second.elimination.hand == done["last_hand"]
     assert third.elimination is not None and third.elimination.hand == done["first_hand"]
     assert third.hand_label == f"Table 101 hand #{done['first_hand'].number}"
-    assert second.where == f"T1 (room 101) seat {second.elimination.seat}"
+    assert second.where == f"Table 101 seat {second.elimination.seat}"
     assert second.out_at is not None and third.out_at is not None
 
 

@@ -170,8 +170,8 @@ def test_breaking_a_table_on_the_break_screen(persona_client: Any, director: Any
     draw = Draw.objects.get(tournament=tournament, kind="break_table")
     page = client.get(response["Location"]).content.decode()
     assert "Step 2: deal the cards" in page
-    for seat in draw.inputs["input"]["receiving_seats"]:
-        assert f"Table {seat['table']} · Seat {seat['seat']}" in page
+    for seat in draw.inputs["input"]["receiving_seats"]:  # the room's tables, 101 on
+        assert f"Table {100 + seat['table']} · Seat {seat['seat']}" in page
     client.post(reverse("tournaments:draw_deal", args=[tournament.pk, draw.number]))
     page = client.get(response["Location"]).content.decode()
     draw.refresh_from_db()
@@ -246,7 +246,7 @@ def test_hand_for_hand_reserve_wrong_seat_and_button_forms(
     assignment = SeatAssignment.objects.get(entrant__number=1, ended_at__isnull=True)
     client.post(
         reverse("tournaments:wrong_seat", args=[pk]),
-        {"entrant": 1, "found_table": assignment.table.number % 3 + 1, "found_seat": 9},
+        {"entrant": 1, "found_table": 100 + assignment.table.number % 3 + 1, "found_seat": 9},
     )
     assert seated.moves.filter(reason="wrong_seat").count() == 1
     client.post(reverse("tournaments:table_button", args=[pk, 2]), {"seat": 5})
@@ -257,7 +257,7 @@ def test_hand_for_hand_reserve_wrong_seat_and_button_forms(
     )  # fmt: skip
     client.post(
         reverse("tournaments:reserve_seat", args=[pk]),
-        {"entrant": 2, "table": 1, "seat": open_seat, "reason": "Needs the end seat"},
+        {"entrant": 2, "table": 101, "seat": open_seat, "reason": "Needs the end seat"},
     )
     moved = SeatAssignment.objects.get(entrant__number=2, ended_at__isnull=True)
     assert (moved.table.number, moved.seat) == (1, open_seat)
@@ -266,9 +266,9 @@ def test_hand_for_hand_reserve_wrong_seat_and_button_forms(
 def test_balancing_names_room_tables_and_shows_the_moves_done(
     persona_client: Any, director: Any
 ) -> None:
-    """The tournament's T1/T2 sit at room tables 21/22 (room tables 1 and 2 may be cash
-    games): every place a person walks says the room's table; after Apply the page says the
-    moves are done, not the same move again under "check again"."""
+    """The tournament's tables sit at room tables 21/22 (room tables 1 and 2 may be cash
+    games): every place a person walks says the room's table, its one name; after Apply the
+    page says the moves are done, not the same move again under "check again"."""
     tournament = make_tournament(by=director, tables=2, entrants=18, first_table=21)
     draw_services.draw_initial_seating(tournament=tournament, by=director)
     at_two = SeatAssignment.objects.filter(table__number=2, ended_at__isnull=True)
@@ -282,18 +282,15 @@ def test_balancing_names_room_tables_and_shows_the_moves_done(
     frm, to = move["from"], move["to"]
     url = reverse("tournaments:balance", args=[tournament.pk])
     page = client.get(url).content.decode()
-    going = f"T{to['table']} (room {20 + to['table']}) seat {to['seat']}"
-    assert f"T{frm['table']} (room {20 + frm['table']}) seat {frm['seat']}" in page
-    assert going in page and "T1 (room 21): 9" in page and "To do" in page
+    going = f"Table {20 + to['table']} seat {to['seat']}"
+    assert f"Table {20 + frm['table']} seat {frm['seat']}" in page
+    assert going in page and "Table 21: 9" in page and "To do" in page
     done = client.post(
         reverse("tournaments:balance_apply", args=[tournament.pk, check.pk]), follow=True
     ).content.decode()
     name = tournament.entrants.get(number=move["player"]).name
-    assert (
-        f"{name} moved to room Table {20 + to['table']} seat {to['seat']}"
-        f" (tournament T{to['table']})." in done
-    )
+    assert f"{name} moved to Table {20 + to['table']} seat {to['seat']}." in done
     assert 'id="balance-done"' in done and f"{name} moved to {going}" in done
     assert "check again" not in done and "Apply 1 move" not in done
     detail = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
-    assert "T2 (room 22) seat" in detail  # the eliminations list
+    assert "Table 22 seat" in detail  # the eliminations list

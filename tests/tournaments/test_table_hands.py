@@ -490,7 +490,7 @@ def test_putting_out_a_player_in_a_hand_is_a_409_and_the_page_says_why(
         reverse("tournaments:entrant_eliminate", args=[tournament.pk, player.number]),
         follow=True,
     )
-    assert f"{player.name} is in hand #{hand.number} at table 1, not settled yet" in (
+    assert f"{player.name} is in hand #{hand.number} at table 101, not settled yet" in (
         page.content.decode()
     )
     player.refresh_from_db()
