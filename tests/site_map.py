@@ -114,6 +114,8 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:entrant_register": {"pk": "tournament"},
     "tournaments:entrant_eliminate": {"pk": "tournament", "number": "entrant"},
     "tournaments:entrant_reinstate": {"pk": "tournament", "number": "entrant"},
+    "tournaments:seat_card": {"pk": "tournament", "number": "entrant"},
+    "tournaments:last_draw_cards": {"pk": "tournament"},
     "tournaments:count_correct": {"pk": "tournament", "number": "entrant"},
     "tournaments:chips_move": {"pk": "tournament", "number": "entrant"},
     "tournaments:table_counts": {"pk": "tournament", "number": "tournament_table"},

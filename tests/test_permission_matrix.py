@@ -131,6 +131,8 @@ READS: dict[str, tuple[int | str, ...]] = {
     "tournaments:clock_display": READ_PAGE,
     "tournaments:clock_state": READ_PAGE,
     "tournaments:results": READ_PAGE,
+    "tournaments:seat_card": READ_PAGE,
+    "tournaments:last_draw_cards": READ_PAGE,
     "tournaments:results_csv": READ_PAGE,
     "api:table-list": READ_API,
     "api:table-detail": READ_API,

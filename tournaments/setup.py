@@ -12,10 +12,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from cardroom.core.api_errors import Conflict
+from cardroom.core.api_errors import Conflict, Refusal
 from cardroom.core.locks import lock_rows
 from cardroom.seats.models import Player, name_key
-from cardroom.seats.services import SeatRefused, find_or_create_player, refuse_barred
+from cardroom.seats.services import SeatRefused, barred_refusal, find_or_create_player
 from cardroom.tables.choices import Structure, TableKind, Variant, variant_refusal
 from cardroom.tables.models import Table
 from cardroom.tables.services import create_tournament_tables
@@ -306,10 +306,11 @@ def register_entrants(
                 raise ValidationError({"name": "Give the player's name."})
             if reentry_of is None:
                 people = [_person(name, by) for name in cleaned]
-                _refuse_duplicate_people(locked, people, cleaned)
+                refuse_duplicate_people(locked, people, cleaned)
             # Locked after the tournament (the floor's order): a bar written meanwhile counts.
             for person in lock_rows(Player, [p.pk for p in people]):
-                refuse_barred(person)
+                if (why := barred_refusal(person)) is not None:
+                    raise EntryRefused("name", why)
             last = locked.entrants.aggregate(n=Max("number"))["n"] or 0
             late = locked.status != TournamentStatus.REGISTERING
             return Entrant.objects.bulk_create(
@@ -334,13 +335,21 @@ def register_entrants(
         ) from exc
 
 
+class EntryRefused(Refusal):
+    """A registration the room refuses for who the person is (already entered, out and so a
+    re-entry, barred, a name several people have): keyed by the name field; the API answers
+    422 ``entry_refused``."""
+
+    code = "entry_refused"
+
+
 def _person(line: str, by: User) -> Player:
     """The person a line names ("name" or "name, contact"), found or created; the room's
     refusals of a name or contact are said on the name field."""
     try:
         return find_or_create_player(name=line, by=by)
     except SeatRefused as exc:
-        raise ValidationError({"name": exc.messages}) from exc
+        raise EntryRefused({"name": exc.messages}) from exc
 
 
 def _reentering(tournament: Tournament, reentry_of: Entrant, names: Sequence[str]) -> Entrant:
@@ -366,7 +375,7 @@ def _reentering(tournament: Tournament, reentry_of: Entrant, names: Sequence[str
     return previous
 
 
-def _refuse_duplicate_people(
+def refuse_duplicate_people(
     tournament: Tournament, people: Sequence[Player], lines: Sequence[str]
 ) -> None:
     """People, not names: a person twice in the list, or one with an entry in this tournament
@@ -375,7 +384,7 @@ def _refuse_duplicate_people(
     seen: set[int] = set()
     for person, line in zip(people, lines, strict=True):
         if person.pk in seen:
-            raise ValidationError({"name": f"{line} is in the list twice."})
+            raise EntryRefused("name", f"{line} is in the list twice.")
         seen.add(person.pk)
     entered = (
         tournament.entrants.filter(player__in=list(seen))
@@ -387,14 +396,14 @@ def _refuse_duplicate_people(
         return
     name, number, status = entered
     if status == EntrantStatus.ELIMINATED:
-        raise ValidationError(
-            {"name": f"{name} is out (#{number}). A player coming back after busting is a "
-                     're-entry: choose them under "Re-entry of".'}
+        raise EntryRefused(
+            "name", f"{name} is out (#{number}). A player coming back after busting is a "
+            're-entry: choose them under "Re-entry of".'
         )  # fmt: skip
-    raise ValidationError(
-        {"name": f"{name} is already entered (#{number}). One live entry a player: another"
-                 " person of that name is told apart by their phone or e-mail, type"
-                 f' "{name}, 600 123 456".'}
+    raise EntryRefused(
+        "name", f"{name} is already entered (#{number}). One live entry a player: another"
+        " person of that name is told apart by their phone or e-mail, type"
+        f' "{name}, 600 123 456".'
     )  # fmt: skip
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import chip_pages, colour_up_pages, results_pages, views
+from tournaments import chip_pages, colour_up_pages, entrant_pages, results_pages, views
 from tournaments.clock import structure_views
 from tournaments.clock import views as clock_views
 
@@ -23,6 +23,8 @@ urlpatterns = [
         views.entrant_reinstate,
         name="entrant_reinstate",
     ),
+    path("<id:pk>/entrants/<id:number>/card/", entrant_pages.seat_card, name="seat_card"),
+    path("<id:pk>/cards/last-draw/", entrant_pages.last_draw_cards, name="last_draw_cards"),
     path("<id:pk>/entrants/<id:number>/count/", chip_pages.count_correct, name="count_correct"),
     path("<id:pk>/entrants/<id:number>/chips/move/", chip_pages.chips_move, name="chips_move"),
     path("<id:pk>/tables/<id:number>/counts/", chip_pages.table_counts, name="table_counts"),

@@ -39,6 +39,7 @@ from tournaments.chip_counts import reconcile
 from tournaments.chip_forms import chips_out
 from tournaments.clock.reading import read_clock
 from tournaments.draws.errors import DrawError
+from tournaments.entrant_pages import LAST_PAGE, entrant_list_context
 from tournaments.forms import (
     AnteTypeForm,
     ButtonForm,
@@ -153,9 +154,6 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
         }
         for table in tables
     ]
-    entrants = Paginator(tournament.entrants.all(), ENTRANTS_PER_PAGE).get_page(
-        request.GET.get("entrants")
-    )
     levels = list(tournament.levels.all())
     # Every table named by the room's number, the one name people see (``table_names``).
     rooms = room_numbers(tournament.pk)
@@ -172,7 +170,8 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
         "tournament": tournament,
         "table_page": tables,
         "table_map": table_map,
-        "entrants": entrants,
+        # Who is waiting, seated or out, a tab each with its count (``entrant_pages``).
+        **entrant_list_context(tournament, request.GET.get("tab", ""), request.GET.get("entrants")),
         "waiting": tournament.entrants.filter(status=EntrantStatus.REGISTERED).count(),
         "live_count": tournament.entrants.exclude(status=EntrantStatus.ELIMINATED).count(),
         "eliminations": place_rows(tournament),
@@ -309,8 +308,8 @@ def registration_answer(
     }  # fmt: skip
     parts = [render_to_string("tournaments/detail.html#registration-results", context, request)]
     if any(row.entrant for row in results):
-        entrants = Paginator(tournament.entrants.all(), ENTRANTS_PER_PAGE)
-        context["entrants"] = entrants.get_page(entrants.num_pages)
+        # All entrants at their last page: the newest entries are seen at once.
+        context.update(entrant_list_context(tournament, "all", LAST_PAGE))
         parts.append(render_to_string("tournaments/detail.html#entrant-list", context, request))
     if any(row.entrant and row.entrant.reentry_of_id for row in results):
         context["entrant_form"] = EntrantForm(tournament=tournament)
