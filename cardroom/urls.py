@@ -41,6 +41,7 @@ from tournaments.deal_quotes import DealQuoteView
 from tournaments.api import TournamentViewSet
 from tournaments.api import api_urls as tournament_api_urls
 from tournaments.chip_api import api_urls as chip_api_urls
+from tournaments.clock.api import api_urls as clock_api_urls
 
 router = SimpleRouter()
 router.register("tables", TableViewSet, basename="table")
@@ -110,6 +111,7 @@ api_patterns = [
     *waitlist_api_urls,
     *tournament_api_urls,
     *chip_api_urls,
+    *clock_api_urls,
 ]
 
 floor_patterns = [

@@ -25,11 +25,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from cardroom.core.api_errors import Refusal
 from cardroom.core.reasons import clean_reason
 from cardroom.core.transitions import move
 from tournaments.clock.services import catch_up, levels_of, save_clock
@@ -51,6 +51,12 @@ MAX_STEPS = 300
 RENUMBER_OFFSET = 10_000
 #: The clock's log entry when levels added to a structure that ran out start the next one.
 LEVELS_ADDED = "levels_added"
+
+
+class StructureRefused(Refusal):
+    """A change to the structure refused, keyed by the field it is about (the API: 422)."""
+
+    code = "structure_refused"
 
 
 @dataclass(frozen=True)
@@ -80,7 +86,7 @@ class LevelValues:
             elif self.small_blind > self.big_blind:
                 errors["small_blind"] = "The small blind is at most the big blind."
         if errors:
-            raise ValidationError(errors)
+            raise StructureRefused(errors)
         if self.is_break:
             return LevelValues(duration=self.duration, is_break=True)
         return self
@@ -201,9 +207,9 @@ def _step(change: _Open, level: Level) -> Level:
 def adjust_time(*, tournament: Tournament, seconds: int, reason: str, by: User) -> Tournament:
     """Add time to the level in play (``seconds`` > 0) or take some off (< 0). Its duration
     changes; the time left never reaches none (ending a level is "Next level")."""
-    why = clean_reason(reason, "Say why the time changes: it is recorded.")
+    why = clean_reason(reason, "Say why the time changes: it is recorded.", error=StructureRefused)
     if seconds == 0 or abs(seconds) > MAX_DURATION.total_seconds():
-        raise ValidationError({"minutes": f"Add or remove up to {_hm(MAX_DURATION)}."})
+        raise StructureRefused({"minutes": f"Add or remove up to {_hm(MAX_DURATION)}."})
     with transaction.atomic():
         change = _open(tournament)
         locked = change.tournament
@@ -224,10 +230,10 @@ def _set_duration(level: Level, duration: timedelta, locked: Tournament, now: da
     """The level in play gets a new duration: at most ``MAX_DURATION``, and some time left."""
     played = locked.level_elapsed_at(now)
     if duration > MAX_DURATION:
-        raise ValidationError({"minutes": f"A step lasts at most {_hm(MAX_DURATION)}."})
+        raise StructureRefused({"minutes": f"A step lasts at most {_hm(MAX_DURATION)}."})
     if duration - played <= timedelta(0):
         left = _hm(level.duration - played)
-        raise ValidationError(
+        raise StructureRefused(
             {
                 "minutes": f"Only {left} is left in this level: take off less, or go to the"
                 " next level (its own step, asked at every table)."
@@ -242,7 +248,7 @@ def edit_level(
 ) -> Tournament:
     """Change a step ahead (blinds, ante, time; a break has only a time), or the time of the
     level in play (its blinds and ante stay: CR-TP.2)."""
-    why = clean_reason(reason, "Say why the level changes: it is recorded.")
+    why = clean_reason(reason, "Say why the level changes: it is recorded.", error=StructureRefused)
     with transaction.atomic():
         change = _open(tournament)
         locked = change.tournament
@@ -255,15 +261,17 @@ def edit_level(
         if number < locked.level_number and locked.clock_state != ClockState.STOPPED:
             raise DrawError("level_played", "That step has been played: change a later one.")
         if values == LevelValues.of(level):
-            raise ValidationError({"reason": "Nothing changed: the step already has these values."})
+            raise StructureRefused(
+                {"reason": "Nothing changed: the step already has these values."}
+            )
         before = level.as_dict()
         if current:
             if values.fields() | {"duration": level.duration} != LevelValues.of(level).fields():
-                raise ValidationError(
-                    {
-                        "big_blind": "The blinds and ante in play change only at the next level"
-                        f" ({NEW_LIMITS}): change a later level, or insert one after this."
-                    }
+                raise StructureRefused(
+                    "big_blind",
+                    f"The blinds and ante in play change only at the next level ({NEW_LIMITS}):"
+                    " change a later level, or insert one after this.",
+                    NEW_LIMITS,
                 )
             _set_duration(level, values.duration, locked, change.now)
         else:
@@ -280,7 +288,7 @@ def insert_level(
     """A level or break after the step ``after`` (None: first, before the clock starts), the
     steps after it renumbered. Never before the level in play: that would change what was
     played."""
-    why = clean_reason(reason, "Say why the step is added: it is recorded.")
+    why = clean_reason(reason, "Say why the step is added: it is recorded.", error=StructureRefused)
     values = values.checked()
     with transaction.atomic():
         change = _open(tournament)
@@ -301,7 +309,9 @@ def insert_level(
 def delete_level(*, tournament: Tournament, level: Level, reason: str, by: User) -> Tournament:
     """Take a step ahead out of the structure, the steps after it renumbered. The level in play
     and those played stay; so does the last level of play."""
-    why = clean_reason(reason, "Say why the step is deleted: it is recorded.")
+    why = clean_reason(
+        reason, "Say why the step is deleted: it is recorded.", error=StructureRefused
+    )
     with transaction.atomic():
         change = _open(tournament)
         locked = change.tournament
@@ -339,9 +349,9 @@ def add_levels(*, tournament: Tournament, count: int, reason: str, by: User) -> 
     """Add ``count`` levels at the end of the structure, continuing from its last level of play
     (``next_levels``), each recorded. A clock whose structure ran out goes into the first at
     once (``_close``): play had gone past the structure's end."""
-    why = clean_reason(reason, "Say why levels are added: it is recorded.")
+    why = clean_reason(reason, "Say why levels are added: it is recorded.", error=StructureRefused)
     if not 1 <= count <= MAX_ADDED:
-        raise ValidationError({"count": f"Add from 1 to {MAX_ADDED} levels at a time."})
+        raise StructureRefused({"count": f"Add from 1 to {MAX_ADDED} levels at a time."})
     with transaction.atomic():
         change = _open(tournament)
         locked = change.tournament
@@ -352,7 +362,7 @@ def add_levels(*, tournament: Tournament, count: int, reason: str, by: User) -> 
             raise DrawError("structure_full", f"A structure has at most {MAX_STEPS} steps.")
         added = next_levels(played[-1], count)
         if added[-1].big_blind > MAX_CHIPS:
-            raise ValidationError({"count": "Doubled so often the blinds pass nine digits."})
+            raise StructureRefused({"count": "Doubled so often the blinds pass nine digits."})
         last = max(change.levels)
         for offset, values in enumerate(added, start=1):
             level = Level.objects.create(tournament=locked, number=last + offset, **values.fields())
