@@ -42,6 +42,7 @@ from django.db import transaction
 from django.db.models import Count, QuerySet
 
 from cardroom.core.api_errors import Conflict, Refusal
+from cardroom.core.numbers import grouped
 from cardroom.core.reasons import clean_reason
 from cardroom.seats.hands import proposal_version
 from cardroom.tables import services
@@ -78,6 +79,7 @@ SHORT_STACK = "RRoP-TR.19"
 NO_STRADDLE = "RRoP-14.14"
 SIMULTANEOUS = citations.SAME_HAND_BUSTS
 BIG_BLIND_ANTE = "CR-DM.2"
+CHIP_RACE = citations.CHIP_RACE
 
 
 class CannotDeal(Refusal):
@@ -267,6 +269,20 @@ def propose_tournament_hand(table: Table) -> dict[str, Any]:
     return _proposal(table)[0]
 
 
+def refuse_odd_chips(seated: list[SeatAssignment], unit: int | None) -> None:
+    """After a colour-up every count is a whole number of the smallest chip in play (CR-CU.1):
+    a table whose chips have not been raced off (CR-CU.3) waits for its race, or a count
+    corrected, rather than play chips that no longer exist."""
+    odd = [a for a in seated if unit and a.entrant.chips % unit]
+    if odd and unit:
+        raise CannotDeal(
+            f"{odd[0].entrant.name} in seat {odd[0].seat} has {grouped(odd[0].entrant.chips)}, "
+            f"not a whole number of {grouped(unit)} chips (the smallest in play): run the chip "
+            "race at this table, or correct the count.",
+            CHIP_RACE,
+        )
+
+
 def _proposal(table: Table) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The proposal (``propose_tournament_hand``) and what the hand keeps of the draw for the
     button when one placed it: shown without its seed, kept with the seed it was drawn from."""
@@ -289,6 +305,7 @@ def _proposal(table: Table) -> tuple[dict[str, Any], dict[str, Any] | None]:
     placed = _plan(table, ttable, occupied, ttable.button, level)
     citations = [*placed.rules, DEAD_BUTTON, DEALT_IN, NEW_LIMITS, NO_STRADDLE]
     game = tournament_game(table, tournament, level)
+    refuse_odd_chips(seated, smallest_chip(tournament, level.number))
     if game.get("big_blind_ante"):
         citations.append(BIG_BLIND_ANTE)
     forced = level.big_blind + level.ante  # the big blind's, with either kind of ante

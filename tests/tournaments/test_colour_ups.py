@@ -263,6 +263,23 @@ def test_the_race_waits_for_a_hand_still_being_played_at_the_table(director: Any
     assert not ChipRace.objects.exists()
 
 
+def test_no_hand_is_dealt_after_the_break_until_the_table_has_raced(director: Any) -> None:
+    tournament = event(director)
+    with_chip_set(tournament, director)
+    set_counts(tournament, COUNTS)
+    at_step(tournament, 4)  # the break passed with no race at the table
+    table = tournament.tables.get()
+    with pytest.raises(table_hands.CannotDeal) as caught:
+        table_hands.deal_tournament_hand(table=table.table, by=director)
+    assert "not a whole number of 100 chips" in str(caught.value)
+    assert caught.value.citations == ("CR-CU.3",)
+    at_step(tournament, BREAK)
+    colour_ups.run_chip_race(table=table, by=director)
+    at_step(tournament, 4)
+    hand = table_hands.deal_tournament_hand(table=table.table, by=director)
+    assert hand.game["min_chip"] == 100
+
+
 def test_a_chip_race_is_append_only(director: Any) -> None:
     tournament = at_step(event(director), BREAK)
     with_chip_set(tournament, director)
