@@ -150,6 +150,30 @@ def test_a_chip_that_has_left_play_stays_as_it_was(director: Any) -> None:
                              removed_at=BREAK, by=director)  # fmt: skip
 
 
+def test_the_structure_editor_keeps_the_chip_set_payable_and_its_colour_up_breaks(
+    director: Any,
+) -> None:
+    from datetime import timedelta
+
+    from tournaments.clock import structure
+
+    tournament = event(director)
+    with_chip_set(tournament, director)
+    level_4 = tournament.levels.get(number=4)
+    with pytest.raises(ChipSetRefused, match="Level 3 \\(150/300 ante 50\\) cannot be paid"):
+        structure.edit_level(
+            tournament=tournament, level=level_4, reason="Slower",
+            values=structure.LevelValues(150, 300, 50, timedelta(minutes=20)), by=director,
+        )  # fmt: skip
+    assert tournament.levels.get(number=4).small_blind == 100
+    with pytest.raises(ChipSetRefused, match="25 chips \\(green\\) leave play at that break"):
+        structure.delete_level(
+            tournament=tournament, level=tournament.levels.get(number=BREAK), reason="No break",
+            by=director,
+        )  # fmt: skip
+    assert tournament.levels.filter(number=BREAK, is_break=True).exists()
+
+
 # --- the announcement --------------------------------------------------------------------------
 
 

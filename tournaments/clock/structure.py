@@ -32,7 +32,9 @@ from django.utils import timezone
 from cardroom.core.api_errors import Refusal
 from cardroom.core.reasons import clean_reason
 from cardroom.core.transitions import move
+from rules.engine.citations import CHIP_SET
 from tournaments.clock.services import catch_up, levels_of, save_clock
+from tournaments.colour_ups import ChipSetRefused, check_chip_set, chip_set, chips_named
 from tournaments.draws.errors import DrawError
 from tournaments.models import ClockState, Level, StructureAction, StructureChange, Tournament
 from tournaments.seating import lock_tournament
@@ -175,6 +177,8 @@ def _close(change: _Open, by: User) -> Tournament:
     whose structure ran out goes on into the step now after it, at once: the levels were added
     because play had gone past the structure's end."""
     locked = change.tournament
+    # CR-CU.1: every level stays payable with the chips in play then (a chip set's removals).
+    check_chip_set(chip_set(locked), list(Level.objects.filter(tournament=locked)))
     action = None
     if (
         locked.clock_state == ClockState.FINISHED
@@ -325,6 +329,11 @@ def delete_level(*, tournament: Tournament, level: Level, reason: str, by: User)
             not other.is_break for n, other in change.levels.items() if n != number
         ):
             raise DrawError("last_level", "A structure keeps at least one level of play.")
+        if leaving := list(level.colour_ups.all()):
+            raise ChipSetRefused(
+                "removed_at", f"{chips_named(leaving)} leave play at that break: move their "
+                "colour-up to another break first (Chips and colour-ups).", CHIP_SET,
+            )  # fmt: skip
         before = level.as_dict()
         level.delete()
         _renumber(locked, number, -1)
