@@ -76,3 +76,41 @@ def test_the_director_edits_a_level_and_adds_time_and_the_room_display_follows(
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "clock-page.png"), full_page=True)
     display.screenshot(path=str(SHOTS / "room-display.png"))
+
+
+def test_a_structure_that_ran_out_says_so_and_levels_added_start_at_once(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    from django.db.models import F
+
+    from tournaments.models import Tournament
+
+    tournament = running(director)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        level_started_at=F("level_started_at") - timedelta(minutes=60)
+    )
+    page = login_page("td")
+    display = page.context.new_page()
+    display.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/display/")
+    expect(display.locator("#room-state")).to_have_text("Last level: no more levels scheduled")
+    expect(display.locator("#room-level")).to_have_text("Level 3")
+    expect(display.locator("#room-blinds-value")).to_have_text("300 / 600")
+
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/")
+    expect(page.locator("#clock-state")).to_have_text("Structure ended: add levels")
+    expect(page.locator("#structure-ran-out")).to_be_visible()
+    expect(page.get_by_text("Finished", exact=True)).to_have_count(0)
+    add = page.locator("#structure-add")
+    add.get_by_label("Add").fill("2")
+    add.get_by_label("Why").fill("Six players left")
+    add.get_by_role("button", name="Add levels").click()
+    expect(page.locator("#structure-changes")).to_contain_text("Six players left")
+    expect(page.locator("#structure-ran-out")).to_have_count(0)
+    expect(page.locator("#clock-state")).to_have_text("Running", timeout=5_000)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "clock-page-levels-added.png"), full_page=True)
+    # The display moves to the first level added at its next poll.
+    expect(display.locator("#room-level")).to_have_text("Level 4", timeout=15_000)
+    expect(display.locator("#room-blinds-value")).to_have_text("600 / 1,200")
+    expect(display.locator("#room-state")).to_have_text("Running")
+    display.screenshot(path=str(SHOTS / "room-display-levels-added.png"))

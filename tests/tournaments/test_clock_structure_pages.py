@@ -10,6 +10,7 @@ from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
+from cardroom.screens import board
 from tests.tournaments.factories import make_tournament
 from tournaments.clock import services as clock
 from tournaments.models import Level, StructureChange, Tournament
@@ -182,3 +183,25 @@ def test_a_structure_that_ran_out_says_so_and_offers_levels(
     state = client.get(reverse("tournaments:clock_state", args=[running.pk])).json()
     assert state["state_label"] == "Last level: no more levels scheduled"
     assert state["level"]["big_blind"] == 600
+
+
+def test_the_public_board_follows_an_edit_at_its_next_build(
+    persona_client: Any, running: Tournament
+) -> None:
+    """The board's version is the change feed's newest change: an edit moves it, so the next
+    poll builds the board again, with the new next level (and the ran-out words, later)."""
+    Tournament.objects.filter(pk=running.pk).update(status="running")
+    version = board.board_version()
+    second = Level.objects.get(tournament=running, number=2)
+    url = reverse("tournaments:structure_step", args=[running.pk, second.pk])
+    data = {"small_blind": "250", "big_blind": "500", "ante": "", "minutes": "20"}
+    persona_client("director").post(url, {**data, "reason": "Faster", "do": "save"}, headers=HTMX)
+    assert board.board_version() != version
+    (shown,) = [t for t in board.snapshot()["tournaments"] if t["id"] == running.pk]
+    assert shown["next"] == "Level 2 · 250 / 500"
+    Tournament.objects.filter(pk=running.pk).update(
+        level_started_at=F("level_started_at") - timedelta(minutes=65)
+    )
+    (shown,) = [t for t in board.snapshot()["tournaments"] if t["id"] == running.pk]
+    assert shown["clock_label"] == "Last level: no more levels scheduled"
+    assert shown["level"] == "Level 3" and shown["blinds"] == "300 / 600 · ante 600"

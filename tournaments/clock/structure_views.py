@@ -7,6 +7,7 @@ page comes back the same way, and a change made goes back to the clock page."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from copy import copy
 from typing import Any
 
 from django import forms
@@ -24,7 +25,7 @@ from cardroom.core.roles import Role, role_required
 from tournaments.clock import structure
 from tournaments.clock.display import TV_LINK_DAYS, tv_link_token
 from tournaments.clock.forms import AddLevelsForm, InsertForm, ReasonForm, StepForm, TimeForm
-from tournaments.clock.reading import level_names, read_clock
+from tournaments.clock.reading import ClockReading, read_clock
 from tournaments.draws.errors import DrawError
 from tournaments.models import ClockState, Level, Tournament
 from tournaments.views import tournament_or_404
@@ -45,27 +46,33 @@ def clock_context(tournament: Tournament, bound: Mapping[str, Any] | None = None
         "clock": reading,
         "tv_token": tv_link_token(tournament),
         "tv_link_days": TV_LINK_DAYS,
-        **editor_context(tournament, bound, reading.names),
+        **editor_context(tournament, bound, reading),
     }
 
 
 def editor_context(
     tournament: Tournament,
     bound: Mapping[str, Any] | None = None,
-    names: Mapping[int, str] | None = None,
+    reading: ClockReading | None = None,
 ) -> dict[str, Any]:
     """The editor's rows and forms. ``bound``: the form just refused (its ``target``: ``time``,
-    ``insert``, ``add`` or ``step-<id>``, its typed ``values`` and its ``errors``)."""
+    ``insert``, ``add`` or ``step-<id>``, its typed ``values`` and its ``errors``). The clock
+    as read now (``reading``): levels passed on time but not yet recorded count as played."""
     bound = bound or {}
     target = bound.get("target")
-    first = structure.first_changeable(tournament)
-    started = tournament.clock_state != ClockState.STOPPED
     levels = list(tournament.levels.all())
-    names = names if names is not None else level_names(levels)
+    reading = reading or read_clock(tournament, levels, timezone.now())
+    names = reading.names
+    seen = copy(tournament)
+    seen.clock_state = reading.state
+    if reading.level is not None:
+        seen.level_number = reading.level.number
+    first = structure.first_changeable(seen)
+    started = seen.clock_state != ClockState.STOPPED
     rows = []
     for level in levels:
         mine = target == f"step-{level.pk}"
-        current = started and level.number == tournament.level_number
+        current = started and level.number == seen.level_number
         rows.append(
             {
                 "level": level,
@@ -73,7 +80,7 @@ def editor_context(
                 "current": current,
                 "changeable": level.number >= first,
                 # The level in play: only its time (CR-TP.2); not once the structure ran out.
-                "time_only": current and structure.in_play(tournament),
+                "time_only": current and structure.in_play(seen),
                 "values": bound["values"] if mine else _values(level),
                 "errors": bound["errors"] if mine else {},
             }
@@ -90,9 +97,9 @@ def editor_context(
         "editor": forms_,
         "insert_after": [row["level"] for row in rows if row["level"].number >= first - 1],
         "insert_first": not started,
-        "can_edit": tournament.clock_state != ClockState.ENDED,
-        "time_open": structure.in_play(tournament),
-        "ran_out": tournament.clock_state == ClockState.FINISHED,
+        "can_edit": seen.clock_state != ClockState.ENDED,
+        "time_open": structure.in_play(seen),
+        "ran_out": seen.clock_state == ClockState.FINISHED,
         "changes": [
             {
                 "at": change.at,
