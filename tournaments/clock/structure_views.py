@@ -34,19 +34,21 @@ from tournaments.views import tournament_or_404
 RECENT_CHANGES = 12
 
 
-def clock_context(tournament: Tournament, bound: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The clock page's reading of the clock now, the structure with each level's name, and
-    the editor (``editor_context``)."""
+def face_context(tournament: Tournament) -> dict[str, Any]:
+    """The clock face's reading of the clock now (polled every second: nothing more)."""
     levels = list(tournament.levels.all())
-    reading = read_clock(tournament, levels, timezone.now())
-    structure_rows = [(reading.names[level.number], level) for level in levels]
+    return {"tournament": tournament, "clock": read_clock(tournament, levels, timezone.now())}
+
+
+def clock_context(tournament: Tournament, bound: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The clock page: the clock face, the TV link, and the structure editor
+    (``editor_context``)."""
+    face = face_context(tournament)
     return {
-        "tournament": tournament,
-        "structure": structure_rows,
-        "clock": reading,
+        **face,
         "tv_token": tv_link_token(tournament),
         "tv_link_days": TV_LINK_DAYS,
-        **editor_context(tournament, bound, reading),
+        **editor_context(tournament, bound, face["clock"]),
     }
 
 

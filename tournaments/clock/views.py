@@ -24,7 +24,7 @@ from tournaments.clock.display import (
     tv_link_opens,
 )
 from tournaments.clock.services import advance_level, pause_clock, resume_clock, start_clock
-from tournaments.clock.structure_views import clock_context
+from tournaments.clock.structure_views import clock_context, face_context
 from tournaments.models import ClockState, Tournament
 from tournaments.views import act, refused, tournament_or_404
 
@@ -49,8 +49,10 @@ def reader_or_tv_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpRe
 @require_GET
 @role_required(*READERS)
 def clock(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    template = "tournaments/clock.html#clock-face" if request.htmx else "tournaments/clock.html"
-    return render(request, template, clock_context(tournament_or_404(pk)))
+    tournament = tournament_or_404(pk)
+    if request.htmx:  # the face's poll, every second
+        return render(request, "tournaments/clock.html#clock-face", face_context(tournament))
+    return render(request, "tournaments/clock.html", clock_context(tournament))
 
 
 @require_GET
