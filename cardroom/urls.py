@@ -14,6 +14,7 @@ from cardroom.rulings import views as ruling_views
 from cardroom.rulings.api import RulingViewSet
 from cardroom.screens import board
 from cardroom.screens import views as floor_views
+from cardroom.seats import player_pages
 from cardroom.seats import views as seat_views
 from cardroom.seats.api import (
     HandAwardView,
@@ -38,6 +39,8 @@ from rules.api import RuleDetailView, RuleListView
 from rules.betting import AwardView, EvaluateView, InterpretView
 from tournaments.api import TournamentViewSet
 from tournaments.api import api_urls as tournament_api_urls
+from tournaments.chip_api import api_urls as chip_api_urls
+from tournaments.clock.api import api_urls as clock_api_urls
 from tournaments.deal_quotes import DealQuoteView
 
 router = SimpleRouter()
@@ -107,6 +110,8 @@ api_patterns = [
     path("rules/<str:citation_id>/", RuleDetailView.as_view(), name="rule-detail"),
     *waitlist_api_urls,
     *tournament_api_urls,
+    *chip_api_urls,
+    *clock_api_urls,
 ]
 
 floor_patterns = [
@@ -185,6 +190,9 @@ floor_patterns = [
     path("rulings/cite/", ruling_views.ruling_cite_search, name="ruling_cite_search"),
     path("rulings/cite/add/", ruling_views.ruling_cite_add, name="ruling_cite_add"),
     path("rulings/<id:ruling_id>/", ruling_views.ruling_detail, name="ruling_detail"),
+    path("players/search/", player_pages.player_search, name="player_search"),
+    path("players/<id:player_id>/", player_pages.player_detail, name="player_detail"),
+    path("players/<id:player_id>/bar/", player_pages.player_bar, name="player_bar"),
 ]
 
 urlpatterns = [

@@ -11,6 +11,8 @@ from typing import Any
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tests.tournaments.factories import bust
+
 #: Patterns left out of the sweeps, and why (keyed by namespace or name).
 SKIPPED: dict[str, str] = {
     "admin": "Django's admin site: its own is_staff log-in and permissions, tested by Django.",
@@ -97,6 +99,9 @@ ROUTES: dict[str, dict[str, str]] = {
     "cardroom:ruling_cite_search": {},
     "cardroom:ruling_cite_add": {},
     "cardroom:ruling_detail": {"ruling_id": "ruling"},
+    "cardroom:player_search": {},
+    "cardroom:player_detail": {"player_id": "player"},
+    "cardroom:player_bar": {"player_id": "player"},
     # rulebook pages
     "rules:search": {},
     "rules:house_rule_create": {},
@@ -109,6 +114,11 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:entrant_register": {"pk": "tournament"},
     "tournaments:entrant_eliminate": {"pk": "tournament", "number": "entrant"},
     "tournaments:entrant_reinstate": {"pk": "tournament", "number": "entrant"},
+    "tournaments:seat_card": {"pk": "tournament", "number": "entrant"},
+    "tournaments:last_draw_cards": {"pk": "tournament"},
+    "tournaments:count_correct": {"pk": "tournament", "number": "entrant"},
+    "tournaments:chips_move": {"pk": "tournament", "number": "entrant"},
+    "tournaments:table_counts": {"pk": "tournament", "number": "tournament_table"},
     "tournaments:registration_close": {"pk": "tournament"},
     "tournaments:reserve_seat": {"pk": "tournament"},
     "tournaments:wrong_seat": {"pk": "tournament"},
@@ -133,6 +143,11 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:structure_step": {"pk": "tournament", "level_id": "level"},
     "tournaments:structure_insert": {"pk": "tournament"},
     "tournaments:structure_add": {"pk": "tournament"},
+    "tournaments:chip_set": {"pk": "tournament"},
+    "tournaments:chip_save": {"pk": "tournament"},
+    "tournaments:chip_delete": {"pk": "tournament"},
+    "tournaments:chip_race": {"pk": "tournament", "number": "tournament_table"},
+    "tournaments:chip_race_result": {"pk": "raced_tournament", "race_id": "chip_race"},
     "tournaments:clock_display": {"pk": "tournament"},
     "tournaments:clock_state": {"pk": "tournament"},
     # API
@@ -159,6 +174,10 @@ ROUTES: dict[str, dict[str, str]] = {
     "api:tournament-eliminations": {"pk": "tournament"},
     "api:tournament-reinstate": {"pk": "tournament", "number": "entrant"},
     "api:tournament-reinstatements": {"pk": "tournament"},
+    "api:tournament-chips": {"pk": "tournament"},
+    "api:tournament-count": {"pk": "tournament", "number": "entrant"},
+    "api:tournament-chips-move": {"pk": "tournament", "number": "entrant"},
+    "api:tournament-table-counts": {"pk": "tournament", "number": "tournament_table"},
     "api:tournament-registration-close": {"pk": "tournament"},
     "api:tournament-seating": {"pk": "tournament"},
     "api:tournament-moves": {"pk": "tournament"},
@@ -174,6 +193,11 @@ ROUTES: dict[str, dict[str, str]] = {
     "api:tournament-hand-for-hand": {"pk": "tournament"},
     "api:tournament-ante": {"pk": "tournament"},
     "api:tournament-clock": {"pk": "tournament"},
+    "api:tournament-structure": {"pk": "tournament"},
+    "api:tournament-structure-time": {"pk": "tournament"},
+    "api:tournament-structure-add": {"pk": "tournament"},
+    "api:tournament-structure-step": {"pk": "tournament", "level_id": "level"},
+    "api:tournament-structure-delete": {"pk": "tournament", "level_id": "level"},
     "api:table-seats": {"table_id": "table_pk"},
     "api:table-seat": {"table_id": "table_pk", "seat": "seat"},
     "api:table-next-hand": {"table_id": "table_pk"},
@@ -269,15 +293,16 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     director_seats.correct_wrong_seat(
         entrant=seated, found_table=3, found_seat=9, note=text("seat_move.note"), by=director
     )
-    eliminations.eliminate_player(entrant=Entrant.objects.get(pk=out.pk), by=director)
+    bust(entrant=Entrant.objects.get(pk=out.pk), by=director)
     # An "Out" clicked by mistake, undone by the director (the reason is free text).
     misclicked = Entrant.objects.get(tournament=tournament, number=1)
-    eliminations.eliminate_player(entrant=misclicked, by=director)
+    bust(entrant=misclicked, by=director)
     eliminations.reinstate_player(
         entrant=misclicked, by=director, reason=text("reinstatement.reason")
     )
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     tournament.refresh_from_db()
+    race = chip_race(director, text)
     # The cash game's waitlist: a list for the table's game, a call-in on it.
     from cardroom.waitlists import services as waitlists
 
@@ -310,6 +335,8 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
         "rule": "TDA-45",
         "house_rule": house.citation_id,
         "tournament": tournament.pk,
+        "raced_tournament": race.tournament_id,
+        "chip_race": race.pk,
         # The last step of its structure (the clock page's editor changes it).
         "level": tournament.levels.order_by("-number").values_list("pk", flat=True)[0],
         "tournament_table": 1,
@@ -318,12 +345,35 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
         "balance_check": check.pk,
         "game_list": game_list.pk,
         "waitlist_entry": waiting.pk,
+        "player": waiting.player_id,
         "seat": 4,
         "seat_what": "out",
         "must_move": must_move.pk,
         "must_move_what": "move",
         "showdown_table_number": showdown.number,
     }
+
+
+def chip_race(director: Any, text: Callable[[str], str]) -> Any:
+    """A one-table tournament whose 25s left play at its break, raced at the table."""
+    from tests.tournaments.factories import make_tournament
+    from tournaments import colour_ups, draw_services
+    from tournaments.clock.services import advance_level
+
+    levels = [
+        {"small_blind": 25, "big_blind": 50, "minutes": 20},
+        {"is_break": True, "minutes": 10},
+        {"small_blind": 100, "big_blind": 200, "minutes": 20},
+    ]
+    raced = make_tournament(by=director, tables=1, entrants=3, first_table=401, levels=levels,
+                            name=text("tournament.name") + " colour-up")  # fmt: skip
+    draw_services.draw_initial_seating(tournament=raced, by=director)
+    colour_ups.save_chip(tournament=raced, value=25, colour=text("chip.colour")[:30],
+                         removed_at=2, by=director)  # fmt: skip
+    colour_ups.save_chip(tournament=raced, value=100, colour="black", removed_at=None,
+                         by=director)  # fmt: skip
+    advance_level(tournament=raced, by=director)
+    return colour_ups.run_chip_race(table=raced.tables.get(), by=director)
 
 
 def showdown_table(manager: Any, text: Callable[[str], str]) -> Any:

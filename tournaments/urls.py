@@ -2,7 +2,14 @@
 
 from django.urls import path
 
-from tournaments import deal_pages, results_pages, views
+from tournaments import (
+    chip_pages,
+    colour_up_pages,
+    deal_pages,
+    entrant_pages,
+    results_pages,
+    views,
+)
 from tournaments.clock import structure_views
 from tournaments.clock import views as clock_views
 
@@ -23,6 +30,11 @@ urlpatterns = [
         views.entrant_reinstate,
         name="entrant_reinstate",
     ),
+    path("<id:pk>/entrants/<id:number>/card/", entrant_pages.seat_card, name="seat_card"),
+    path("<id:pk>/cards/last-draw/", entrant_pages.last_draw_cards, name="last_draw_cards"),
+    path("<id:pk>/entrants/<id:number>/count/", chip_pages.count_correct, name="count_correct"),
+    path("<id:pk>/entrants/<id:number>/chips/move/", chip_pages.chips_move, name="chips_move"),
+    path("<id:pk>/tables/<id:number>/counts/", chip_pages.table_counts, name="table_counts"),
     path("<id:pk>/registration/close/", views.registration_close, name="registration_close"),
     path("<id:pk>/reserve-seat/", views.reserve_seat, name="reserve_seat"),
     path("<id:pk>/wrong-seat/", views.wrong_seat, name="wrong_seat"),
@@ -38,6 +50,11 @@ urlpatterns = [
     path("<id:pk>/balance/", views.balance, name="balance"),
     path("<id:pk>/balance/check/", views.balance_check, name="balance_check"),
     path("<id:pk>/balance/<id:check_id>/apply/", views.balance_apply, name="balance_apply"),
+    path("<id:pk>/chips/", colour_up_pages.chip_set_page, name="chip_set"),
+    path("<id:pk>/chips/save/", colour_up_pages.chip_save, name="chip_save"),
+    path("<id:pk>/chips/delete/", colour_up_pages.chip_delete, name="chip_delete"),
+    path("<id:pk>/tables/<id:number>/race/", colour_up_pages.chip_race, name="chip_race"),
+    path("<id:pk>/races/<id:race_id>/", colour_up_pages.chip_race_result, name="chip_race_result"),
     path("<id:pk>/results/", results_pages.results, name="results"),
     path("<id:pk>/deal/", deal_pages.deal, name="deal"),
     path("<id:pk>/results.csv", results_pages.results_csv, name="results_csv"),
