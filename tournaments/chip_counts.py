@@ -147,7 +147,7 @@ def record_table_counts(
         locked = lock_tournament(tournament.pk)
         if locked.status == TournamentStatus.COMPLETE:
             raise DrawError("complete", f"{locked} is over: its counts stay as they finished.")
-        table = locked.tables.filter(number=table_number).first()
+        table = locked.tables.select_related("table").filter(number=table_number).first()
         if table is None or table.status != TournamentTableStatus.ACTIVE:
             raise DrawError("no_table", f"{locked} has no table {table_number} in play.")
         seated = {
@@ -157,7 +157,7 @@ def record_table_counts(
             .order_by("seat")
         }
         if not seated:
-            raise DrawError("no_players", f"Nobody is seated at table {table_number}.")
+            raise DrawError("no_players", f"Nobody is seated at {table.name}.")
         missing = [n for n in seated if n not in checked]
         strangers = sorted(n for n in checked if n not in seated)
         if missing or strangers:
@@ -168,7 +168,7 @@ def record_table_counts(
                 said.append("no count for " + ", ".join(f"#{n}" for n in strangers)
                             + " (not seated there)")  # fmt: skip
             raise ChipsRefused(
-                "counts", f"Table {table_number} is counted whole: give {' and '.join(said)}."
+                "counts", f"{table.name} is counted whole: give {' and '.join(said)}."
             )
         refuse_if_in_hand(locked, [e.pk for e in seated.values()], doing="count the table")
         return [

@@ -110,7 +110,8 @@ def table_counts(request: AuthenticatedRequest, pk: int, number: int) -> HttpRes
                 put_errors(form, exc)
                 status = status_of(exc)
             else:
-                text = f"Table {number} counted: {len(rows)} count{pluralize(len(rows))} recorded."
+                counted = f"{len(rows)} count{pluralize(len(rows))}"
+                text = f"{table.name} counted: {counted} recorded."
                 return done(request, pk, text, chip_counts.broke(rows))
     context = {"tournament": table.tournament, "ttable": table, "form": form}
     part = "#counts-form" if request.htmx else ""

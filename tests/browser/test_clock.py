@@ -81,8 +81,10 @@ def test_the_room_display_shows_the_level_and_the_room_facts_without_navigation(
 
     tournament = running_at(director, seconds_in=1200 + 300)  # Level 2, 15 minutes left
     Entrant.objects.filter(tournament=tournament, number__in=[2, 5]).update(
-        status=EntrantStatus.ELIMINATED
+        status=EntrantStatus.ELIMINATED, chips=0
     )
+    # Their chips went to player 1: the average is the counts over the players left.
+    Entrant.objects.filter(tournament=tournament, number=1).update(chips=60_000)
     page = login_page("staffer")
     page.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/")
     page.get_by_role("link", name="Room display").click()

@@ -111,7 +111,7 @@ def test_a_tables_counts_form_is_prefilled_keeps_what_was_typed_and_records_them
     assert not ChipCount.objects.exists()
     done = client.post(url, {**typed, "reason": "First break"}, headers=HTMX)
     assert done.status_code == 200 and done.headers["HX-Retarget"] == "#table-map"
-    assert b"Table 1 counted: 6 counts recorded." in done.content
+    assert b"Table 101 counted: 6 counts recorded." in done.content
     assert ChipCount.objects.filter(kind=ChipChange.COUNT).count() == 6
     # Without JavaScript: the page of its own, and back to the tournament when done.
     page = client.get(url)

@@ -196,8 +196,10 @@ def test_the_room_state_carries_the_server_time_and_when_the_level_and_the_play_
 ) -> None:
     tournament = make_tournament(by=director, tables=1, entrants=10, levels=WITH_A_BREAK)
     Entrant.objects.filter(tournament=tournament, number__in=[3, 7]).update(
-        status=EntrantStatus.ELIMINATED
+        status=EntrantStatus.ELIMINATED, chips=0
     )
+    # The chips of the two out went to player 1: the average is the counts over who is left.
+    Entrant.objects.filter(tournament=tournament, number=1).update(chips=60_000)
     clock.start_clock(tournament=tournament, by=director)
     rewind(tournament, 5)
     state = state_of(persona_client("staff"), tournament)
