@@ -4,7 +4,7 @@ it). The views are in ``tournaments/api.py``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -29,6 +29,7 @@ from tournaments.models import (
     TournamentAnte,
     TournamentTable,
 )
+from tournaments.table_names import room_numbers
 
 REFUSED = inline_serializer(
     "SeatingRefusal",
@@ -48,6 +49,28 @@ ERRORS = {400: OpenApiTypes.OBJECT, 409: REFUSED, 422: REFUSED}
 
 
 # --- serializers --------------------------------------------------------------------------------
+
+
+class RoomTable(serializers.Field[int | None, Any, int | None, Any]):
+    """The room's number for a table a row names in the tournament's own numbering (1..n): the
+    table's one name ("Table 101"), beside the number older clients read. One query a
+    tournament per answer, kept in the serializer's context."""
+
+    def __init__(self, number_field: str, **kwargs: Any) -> None:
+        kwargs.update(source="*", read_only=True)
+        super().__init__(**kwargs)
+        self.number_field = number_field
+
+    def to_representation(self, value: Any) -> int | None:
+        number = getattr(value, self.number_field)
+        if number is None:
+            return None
+        context = cast(dict[str, Any], self.context)  # the root serializer's own dict
+        rooms: dict[int, dict[int, int]] = context.setdefault("room_numbers", {})
+        if value.tournament_id not in rooms:
+            rooms[value.tournament_id] = room_numbers(value.tournament_id)
+        room: int | None = rooms[value.tournament_id].get(number)
+        return room
 
 
 class LevelSerializer(serializers.ModelSerializer[Level]):
@@ -214,12 +237,13 @@ class EliminationSerializer(serializers.ModelSerializer[Elimination]):
         "registration is open (TDA 8) or once the elimination is undone.",
     )  # fmt: skip
     by = serializers.CharField(source="by.username")
+    room_table = RoomTable("table_number", help_text="The table's room number, its one name.")
 
     class Meta:
         model = Elimination
         fields = [
             "entrant", "name", "place", "shared_place", "hand_for_hand_hand", "table_number",
-            "seat", "by", "at",
+            "room_table", "seat", "by", "at",
         ]  # fmt: skip
 
 
@@ -228,10 +252,14 @@ class ReinstatementSerializer(serializers.ModelSerializer[Reinstatement]):
     name = serializers.CharField(source="entrant.name")
     eliminated_at = serializers.DateTimeField(source="elimination.at")
     by = serializers.CharField(source="by.username")
+    room_table = RoomTable("table_number", help_text="The table's room number, its one name.")
 
     class Meta:
         model = Reinstatement
-        fields = ["entrant", "name", "table_number", "seat", "reason", "eliminated_at", "by", "at"]
+        fields = [
+            "entrant", "name", "table_number", "room_table", "seat", "reason", "eliminated_at",
+            "by", "at",
+        ]  # fmt: skip
 
 
 class ReinstateInSerializer(serializers.Serializer[Any]):
@@ -270,28 +298,38 @@ class DrawInSerializer(serializers.Serializer[Any]):
 
 class BalanceCheckSerializer(serializers.ModelSerializer[BalanceCheck]):
     stale = serializers.SerializerMethodField()
+    room_tables = serializers.SerializerMethodField(
+        help_text="The tournament's table numbers the check uses (moves, counts, tables to "
+        "break or halt) to the room's, each table's one name: {\"1\": 101}."
+    )
 
     class Meta:
         model = BalanceCheck
         fields = [
             "id", "moves", "tables_to_break", "tables_to_halt", "final_table", "citations",
-            "counts", "seating_version", "stale", "at",
+            "counts", "seating_version", "stale", "room_tables", "at",
         ]  # fmt: skip
 
     def get_stale(self, check: BalanceCheck) -> bool:
         return bool(check.seating_version != check.tournament.seating_version)
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_room_tables(self, check: BalanceCheck) -> dict[str, int]:
+        return {str(n): room for n, room in room_numbers(check.tournament_id).items()}
 
 
 class SeatMoveSerializer(serializers.ModelSerializer[SeatMove]):
     entrant = serializers.IntegerField(source="entrant.number")
     by = serializers.CharField(source="by.username")
     draw = serializers.IntegerField(source="draw.number", allow_null=True)
+    from_room_table = RoomTable("from_table", help_text="The room's number, the table's name.")
+    to_room_table = RoomTable("to_table", help_text="The room's number, the table's name.")
 
     class Meta:
         model = SeatMove
         fields = [
-            "entrant", "from_table", "from_seat", "to_table", "to_seat", "reason", "note",
-            "citations", "draw", "by", "at",
+            "entrant", "from_table", "from_room_table", "from_seat", "to_table", "to_room_table",
+            "to_seat", "reason", "note", "citations", "draw", "by", "at",
         ]  # fmt: skip
 
 

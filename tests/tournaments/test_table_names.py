@@ -131,6 +131,21 @@ def test_the_api_keeps_number_and_adds_the_rooms_name(
     assert [(t["number"], t["name"]) for t in seating["tables"]] == [
         (1, "Table 101"), (2, "Table 102")
     ]  # fmt: skip
+    rooms = {1: 101, 2: 102, 3: 103}
+    base = f"/api/v1/tournaments/{played.pk}"
+    moves = client.get(f"{base}/moves/").json()
+    assert moves and all(
+        m[f"{end}_room_table"] == rooms.get(m[f"{end}_table"])  # None: no table (a bust)
+        for m in moves
+        for end in ("from", "to")
+    )
+    assert {m["to_room_table"] for m in moves} >= {101, 102}
+    outs = client.get(f"{base}/eliminations/").json()
+    assert outs and all(row["room_table"] == rooms[row["table_number"]] for row in outs)
+    [back] = client.get(f"{base}/reinstatements/").json()
+    assert back["room_table"] == rooms[back["table_number"]] == 103
+    check = client.get(f"{base}/balance/").json()
+    assert check["room_tables"] == {"1": 101, "2": 102, "3": 103}
 
 
 def test_recorded_draws_still_verify(played: Tournament) -> None:
