@@ -109,7 +109,7 @@ class Seating:
         """The level as the room calls it: breaks are steps of the structure but not levels."""
         level = self.clock.level
         if level is None:
-            return "Clock finished"
+            return "No levels"
         if level.is_break:
             return "Break"
         played = sum(1 for lv in self.levels if not lv.is_break and lv.number <= level.number)

@@ -230,16 +230,19 @@ def test_a_level_reached_on_time_reaches_the_cards_without_any_write(director: A
     assert [card.version for card in again.changed] == [update.changed[0].version]
     quiet = poll({}, again.cursor, now=later + OVERLAP + timedelta(seconds=3))
     assert quiet.changed == []
-    # Past the last level the clock has finished: the card says so once, then stays quiet
-    # (a page that last asked longer ago than the change feed keeps gets the whole grid).
+    # Past the last level the structure has run out: the card says so once (play goes on at
+    # the last level, no more levels scheduled), then stays quiet (a page that last asked
+    # longer ago than the change feed keeps gets the whole grid).
     tournament.refresh_from_db()
     structure = sum((level.duration for level in tournament.levels.all()), timedelta())
     assert tournament.level_started_at is not None
     done = tournament.level_started_at - tournament.level_elapsed + structure + timedelta(seconds=1)
     finished = poll({}, poll({}, quiet.cursor, now=done - timedelta(seconds=3)).cursor, now=done)
-    assert [card.seating.level_label for card in finished.changed if card.seating] == [
-        "Clock finished"
-    ]
+    assert [
+        (card.seating.level_label, card.seating.clock.state)
+        for card in finished.changed
+        if card.seating
+    ] == [("Level 3: 300/600 ante 600", "finished")]
     settled = poll({}, poll({}, finished.cursor, now=done + OVERLAP).cursor, now=done + OVERLAP)
     assert settled.changed == []
 
