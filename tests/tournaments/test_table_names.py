@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.tournaments.factories import make_tournament
 from tournaments import balance_checks, draw_services, eliminations
@@ -34,6 +36,25 @@ def test_said_by_room_puts_the_rooms_numbers_in_a_draws_words() -> None:
     assert said_by_room("table 7 and Level 2", rooms) == "table 7 and Level 2"  # not theirs
     assert said_numbers(rooms, [3, 1]) == "103 and 101"
     assert where(rooms, 2, 5) == "Table 102 seat 5"
+
+
+@given(
+    rooms=st.lists(st.integers(1, 9_999), min_size=1, max_size=40, unique=True),
+    data=st.data(),
+)
+def test_a_draws_words_name_every_table_by_its_room_number_and_only_those(
+    rooms: list[int], data: st.DataObject
+) -> None:
+    """Whatever the room's numbers, the tournament's tables 1..n (in room-number order) said in
+    a draw's words come out as the room's, in the same order, and nothing else changes."""
+    mapping = {n: room for n, room in enumerate(sorted(rooms), start=1)}
+    order = data.draw(st.permutations(list(mapping)))
+    said = ", ".join(str(n) for n in order[:-1]) + (" and " if len(order) > 1 else "")
+    text = f"Tables {said}{order[-1]} break; Level 2 and seat 3 stay."
+    expected = ", ".join(str(mapping[n]) for n in order[:-1])
+    expected += (" and " if len(order) > 1 else "") + str(mapping[order[-1]])
+    assert said_by_room(text, mapping) == f"Tables {expected} break; Level 2 and seat 3 stay."
+    assert said_numbers(mapping, order) == expected
 
 
 @pytest.fixture
