@@ -44,6 +44,7 @@ FIELDS = {
     "reinstatement.reason": "t14",
     "player.name": "t15",
     "player.alias": "t16",
+    "chip.colour": "t17",  # at most 30 characters: the tag and the script tag fit
 }
 
 #: Query parameters the views read (``request.GET`` and the filter and search forms).

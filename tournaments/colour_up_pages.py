@@ -158,8 +158,13 @@ def chip_race_result(request: AuthenticatedRequest, pk: int, race_id: int) -> Ht
         ChipRace.objects.select_related("tournament", "table__table", "by"), pk=race_id,
         tournament_id=pk,
     )  # fmt: skip
+    colours = dict(
+        record.tournament.chip_set.values_list("value", "colour")[: colour_ups.MOST_CHIPS]
+    )
+    leaving = [(value, colours.get(value, "")) for value in record.leaving]
     return render(
         request, "tournaments/chip_race_result.html",
         {"record": record, "tournament": record.tournament, "table": record.table,
+         "leaving": leaving,
          "seats": record.result["seats"], "printed_at": timezone.now()},
     )  # fmt: skip
