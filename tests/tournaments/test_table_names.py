@@ -172,3 +172,15 @@ def test_the_api_keeps_number_and_adds_the_rooms_name(
 def test_recorded_draws_still_verify(played: Tournament) -> None:
     for draw in Draw.objects.filter(tournament=played):
         assert draw_services.verify_draw(draw).ok, draw
+
+
+def test_the_admin_lists_name_the_tables_by_the_rooms_numbers(
+    persona_client: Any, played: Tournament, django_assert_max_num_queries: Any
+) -> None:
+    client = persona_client("superuser")
+    for model in ("seatmove", "elimination", "reinstatement", "seatassignment"):
+        url = reverse(f"admin:tournaments_{model}_changelist")
+        with django_assert_max_num_queries(12):  # one list query, however many rows
+            text = client.get(url).content.decode()
+        assert not INTERNAL.findall(text), (model, INTERNAL.findall(text))
+        assert re.search(r"Table 10[1-3]( seat [0-9])?", text), model
