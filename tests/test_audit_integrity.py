@@ -65,6 +65,10 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     eliminations.reinstate_player(entrant=out, by=director, reason="Misclicked Out.")
     balance_checks.check_balance(tournament_id=tournament.pk)
     clock.start_clock(tournament=tournament, by=director)
+    # The structure changed while the clock runs, with who and why: its log.
+    from tournaments.clock import structure
+
+    structure.adjust_time(tournament=tournament, seconds=60, reason="Late start", by=director)
     log_ruling(  # at a table where the tournament plays: the tournament records it
         table=tournament.tables.get(number=1).table, director=director,
         situation="A card exposed on the deal.", decision="Misdeal.",
@@ -181,6 +185,7 @@ def test_the_database_refuses_a_value_outside_every_choice_field(world: dict[str
                     )
                 checked.append(f"{model.__name__}.{field.name}")
     assert "Ruling.kind" in checked and "Draw.status" in checked and "SeatMove.reason" in checked
+    assert "StructureChange.action" in checked
     assert "ChipRace.mode" in checked
     assert len(checked) == 35  # every choice field of the three apps
 
