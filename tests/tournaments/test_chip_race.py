@@ -142,3 +142,37 @@ def test_the_race_keeps_every_promise_of_the_rules(
     assert result.total_after == result.total_before - result.removed + result.given
     assert result.given == unit * sum(s.saved for s in result.seats)
     assert result == race(players, [leaving], unit, SeededRandom(seed))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    players=st.lists(
+        st.tuples(
+            st.integers(min_value=0, max_value=50),  # chips of the unit, 500
+            st.integers(min_value=0, max_value=12),  # blacks, 100, leaving
+            st.integers(min_value=0, max_value=12),  # greens, 25, leaving
+        ),
+        min_size=1,
+        max_size=10,
+    ),
+    seed=st.text(max_size=8),
+)
+def test_two_chips_leaving_at_once_keep_the_same_promises(
+    players: list[tuple[int, int, int]], seed: str
+) -> None:
+    seats = [
+        RaceSeat(seat=n, chips=500 * whole + 100 * blacks + 25 * greens,
+                 odd_chips={100: blacks, 25: greens})
+        for n, (whole, blacks, greens) in enumerate(players, start=1)
+        if whole or blacks or greens
+    ]  # fmt: skip
+    if not seats:
+        return
+    result = race(seats, [100, 25], 500, SeededRandom(seed))
+    for before, after in zip(seats, result.seats, strict=True):
+        assert after.chips_after % 500 == 0 and after.chips_after > 0
+        odd = (before.chips % 500) // 100 + (before.chips % 100) // 25
+        assert after.odd_chips == len(after.cards) == odd  # a card per odd chip, fewest chips
+    remainders = sum(s.chips % 500 for s in seats)
+    assert result.raced == remainders // 500 == sum(s.won for s in result.seats)
+    assert result.total_after == result.total_before - result.removed + result.given
