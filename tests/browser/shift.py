@@ -653,9 +653,14 @@ class Shift:
         return True
 
     def break_table(self, number: int) -> None:
+        from tournaments.models import TournamentTable
+
+        # The check names the table in the tournament's own numbering; the page, by its one
+        # name, the room's number.
+        room = TournamentTable.objects.get(tournament_id=self.tournament_id, number=number)
         page = self.pages["director"]
         page.goto(f"/tournaments/{self.tournament_id}/balance/")
-        page.get_by_role("link", name=f"Break table {number}").first.click()
+        page.get_by_role("link", name=f"Break table {room.room_number}", exact=True).click()
         page.get_by_role("button", name=re.compile(r"^Step 1")).click()
         self.expect_heading(page, re.compile(r"^Step 1"))
         self.pause(page)
