@@ -118,6 +118,7 @@ def test_a_correction_racing_the_desks_settle_waits_for_the_pots_or_is_refused(
     tournament = one_table(director, button=1)
     hand = table_hands.deal_tournament_hand(table=room(tournament), by=director)
     hand = play(hand, director, {})  # everyone folds to the big blind
+    assert hand.blinds is not None
     player = at(tournament, hand.blinds["big"])
 
     def settle() -> str:
