@@ -121,14 +121,18 @@ def _hm(duration: timedelta) -> str:
 def first_changeable(tournament: Tournament) -> int:
     """The first step whose blinds may change: every step before the clock starts, after it
     the step after the one in play (CR-TP.2)."""
-    if tournament.clock_state == ClockState.STOPPED:
-        return 1
-    return tournament.level_number + 1
+    return first_changeable_in(tournament.clock_state, tournament.level_number)
 
 
-def in_play(tournament: Tournament) -> bool:
-    """Whether the clock is in a level whose time may still change (running or paused)."""
-    return tournament.clock_state in (ClockState.RUNNING, ClockState.PAUSED)
+def first_changeable_in(state: str, number: int) -> int:
+    """``first_changeable`` for a clock in ``state`` at step ``number`` (as read now)."""
+    return 1 if state == ClockState.STOPPED else number + 1
+
+
+def in_play(state: str) -> bool:
+    """Whether a clock in ``state`` is in a level whose time may still change (running or
+    paused)."""
+    return state in (ClockState.RUNNING, ClockState.PAUSED)
 
 
 @dataclass

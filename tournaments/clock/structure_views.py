@@ -7,7 +7,6 @@ page comes back the same way, and a change made goes back to the clock page."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from copy import copy
 from typing import Any
 
 from django import forms
@@ -65,16 +64,14 @@ def editor_context(
     levels = list(tournament.levels.all())
     reading = reading or read_clock(tournament, levels, timezone.now())
     names = reading.names
-    seen = copy(tournament)
-    seen.clock_state = reading.state
-    if reading.level is not None:
-        seen.level_number = reading.level.number
-    first = structure.first_changeable(seen)
-    started = seen.clock_state != ClockState.STOPPED
+    state = reading.state
+    number = reading.level.number if reading.level is not None else tournament.level_number
+    first = structure.first_changeable_in(state, number)
+    started = state != ClockState.STOPPED
     rows = []
     for level in levels:
         mine = target == f"step-{level.pk}"
-        current = started and level.number == seen.level_number
+        current = started and level.number == number
         rows.append(
             {
                 "level": level,
@@ -82,7 +79,7 @@ def editor_context(
                 "current": current,
                 "changeable": level.number >= first,
                 # The level in play: only its time (CR-TP.2); not once the structure ran out.
-                "time_only": current and structure.in_play(seen),
+                "time_only": current and structure.in_play(state),
                 "values": bound["values"] if mine else _values(level),
                 "errors": bound["errors"] if mine else {},
             }
@@ -99,9 +96,9 @@ def editor_context(
         "editor": forms_,
         "insert_after": [row["level"] for row in rows if row["level"].number >= first - 1],
         "insert_first": not started,
-        "can_edit": seen.clock_state != ClockState.ENDED,
-        "time_open": structure.in_play(seen),
-        "ran_out": seen.clock_state == ClockState.FINISHED,
+        "can_edit": state != ClockState.ENDED,
+        "time_open": structure.in_play(state),
+        "ran_out": state == ClockState.FINISHED,
         "changes": [
             {
                 "at": change.at,
