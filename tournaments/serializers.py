@@ -48,6 +48,12 @@ REFUSED = inline_serializer(
 ERRORS = {400: OpenApiTypes.OBJECT, 409: REFUSED, 422: REFUSED}
 
 
+#: How a body names a tournament's table: the number older clients have always sent.
+OWN_NUMBER = (
+    "(its 'number' in the tournament's tables, the tournament's own numbering 1..n; its "
+    "'name', 'Table 101', is the room's)."
+)
+
 # --- serializers --------------------------------------------------------------------------------
 
 
@@ -285,7 +291,7 @@ class DrawSerializer(serializers.ModelSerializer[Draw]):
 class DrawInSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=DrawKind.values)
     table = serializers.IntegerField(
-        min_value=1, required=False, allow_null=True, help_text="The table to break."
+        min_value=1, required=False, allow_null=True, help_text="The table to break " + OWN_NUMBER
     )
     entrants = serializers.ListField(
         child=serializers.IntegerField(min_value=1), required=False, allow_null=True,
@@ -355,13 +361,15 @@ SEATING = inline_serializer(
 
 class ReservationInSerializer(serializers.Serializer[Any]):
     entrant = serializers.IntegerField(min_value=1)
-    table = serializers.IntegerField(min_value=1)
+    table = serializers.IntegerField(min_value=1, help_text="The table " + OWN_NUMBER)
     seat = serializers.IntegerField(min_value=1)
     reason = serializers.CharField(max_length=REASON_MAX)
 
 
 class WrongSeatInSerializer(serializers.Serializer[Any]):
     entrant = serializers.IntegerField(min_value=1)
-    found_table = serializers.IntegerField(min_value=1)
+    found_table = serializers.IntegerField(
+        min_value=1, help_text="The table the player was found at " + OWN_NUMBER
+    )
     found_seat = serializers.IntegerField(min_value=1)
     note = serializers.CharField(max_length=200, required=False, default="")
