@@ -187,6 +187,7 @@ VISITS: tuple[Visit, ...] = (
     Visit("clock", "tournaments:clock", READERS, T),
     Visit("clock room display", "tournaments:clock_display", READERS, T),
     Visit("tournament results", "tournaments:results", READERS, T),
+    Visit("deal quotes", "tournaments:deal", DIRECTOR, T, query="?prizes=500%0A300&unit=1"),
     Visit(
         "refused (403)",
         "rules:house_rule_create",
