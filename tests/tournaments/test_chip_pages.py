@@ -145,6 +145,21 @@ def test_the_page_shows_whether_the_chips_add_up(persona_client: Any, director: 
     assert "correction 20,000 → 19,000" in page and "“Dropped”" in page
 
 
+def test_each_player_offers_the_two_ways_out_to_directors_beside_the_count(
+    persona_client: Any, director: Any
+) -> None:
+    tournament = one_table(director)
+    ana, bo = at(tournament, 1), at(tournament, 2)
+    url = reverse("tournaments:detail", args=[tournament.pk])
+    page = persona_client("director").get(url).content.decode()
+    move = reverse("tournaments:chips_move", args=[tournament.pk, ana.number])
+    assert f'action="{move}"' in page and f'id="move-to-{ana.number}"' in page
+    assert f'<option value="{bo.number}">{bo.name} #{bo.number} (seat 2)</option>' in page
+    # A floor manager corrects counts but does not decide where chips go.
+    page = persona_client("floor_manager").get(url).content.decode()
+    assert f'id="count-{ana.number}"' in page and f'action="{move}"' not in page
+
+
 def test_moving_chips_on_the_page_refuses_a_stranger_and_too_many(
     persona_client: Any, director: Any
 ) -> None:
