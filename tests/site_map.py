@@ -125,7 +125,7 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:hand_for_hand": {"pk": "tournament"},
     "tournaments:ante_type": {"pk": "tournament"},
     "tournaments:table_button": {"pk": "tournament", "number": "tournament_table"},
-    "tournaments:break_screen": {"pk": "tournament", "number": "tournament_table"},
+    "tournaments:break_screen": {"pk": "tournament", "room": "tournament_room_table"},
     "tournaments:draws": {"pk": "tournament"},
     "tournaments:draw_commit": {"pk": "tournament"},
     "tournaments:draw_detail": {"pk": "tournament", "number": "draw"},
@@ -340,6 +340,8 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
         # The last step of its structure (the clock page's editor changes it).
         "level": tournament.levels.order_by("-number").values_list("pk", flat=True)[0],
         "tournament_table": 1,
+        # The same table by its one name, the room's number (the break screen's address).
+        "tournament_room_table": tournament.tables.get(number=1).table.number,
         "draw": 1,
         "entrant": seated.number,
         "balance_check": check.pk,

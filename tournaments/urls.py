@@ -41,7 +41,8 @@ urlpatterns = [
     path("<id:pk>/ante/", views.ante_type, name="ante_type"),
     path("<id:pk>/hand-for-hand/", views.hand_for_hand, name="hand_for_hand"),
     path("<id:pk>/tables/<id:number>/button/", views.table_button, name="table_button"),
-    path("<id:pk>/tables/<id:number>/break/", views.break_screen, name="break_screen"),
+    # The table by its one name, the room's number (the page's address shows it).
+    path("<id:pk>/tables/<id:room>/break/", views.break_screen, name="break_screen"),
     path("<id:pk>/draws/", views.draw_list, name="draws"),
     path("<id:pk>/draws/commit/", views.draw_commit, name="draw_commit"),
     path("<id:pk>/draws/<id:number>/", views.draw_detail, name="draw_detail"),

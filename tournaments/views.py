@@ -505,11 +505,12 @@ def ante_type(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 
 @require_GET
 @role_required(*READERS)
-def break_screen(request: AuthenticatedRequest, pk: int, number: int) -> HttpResponse:
-    """Step 0 of breaking a table: who is at it, and the button to show the seat cards."""
+def break_screen(request: AuthenticatedRequest, pk: int, room: int) -> HttpResponse:
+    """Step 0 of breaking a table: who is at it, and the button to show the seat cards. The
+    table is named by the room's number, its one name, in the page's address too."""
     table = get_object_or_404(
         TournamentTable.objects.select_related("table", "tournament"), tournament_id=pk,
-        number=number,
+        table__number=room,
     )  # fmt: skip
     players = SeatAssignment.objects.filter(table=table, ended_at__isnull=True).select_related(
         "entrant"

@@ -169,7 +169,7 @@ VISITS: tuple[Visit, ...] = (
     Visit("draws", "tournaments:draws", READERS, T),
     Visit("draw", "tournaments:draw_detail", READERS, {**T, "number": "draw"}),
     Visit("balance", "tournaments:balance", READERS, T),
-    Visit("break", "tournaments:break_screen", READERS, {**T, "number": "tournament_table"}),
+    Visit("break", "tournaments:break_screen", READERS, {**T, "room": "tournament_room_table"}),
     Visit(
         "counts",
         "tournaments:table_counts",

@@ -20,7 +20,7 @@ def page_urls(tournament: Tournament) -> list[str]:
     urls = [
         reverse("tournaments:list"),
         reverse("tournaments:detail", args=[pk]),
-        reverse("tournaments:break_screen", args=[pk, 1]),
+        reverse("tournaments:break_screen", args=[pk, 101]),  # the room's number
         reverse("tournaments:draws", args=[pk]),
         reverse("tournaments:balance", args=[pk]),
         reverse("tournaments:clock", args=[pk]),
@@ -161,7 +161,7 @@ def test_breaking_a_table_on_the_break_screen(persona_client: Any, director: Any
     tournament = make_tournament(by=director, tables=3, entrants=15)
     draw_services.draw_initial_seating(tournament=tournament, by=director)
     client = persona_client("director")
-    screen = client.get(reverse("tournaments:break_screen", args=[tournament.pk, 3]))
+    screen = client.get(reverse("tournaments:break_screen", args=[tournament.pk, 103]))
     assert b"Step 1: show the seat cards" in screen.content
     response = client.post(
         reverse("tournaments:draw_commit", args=[tournament.pk]),
@@ -182,7 +182,7 @@ def test_breaking_a_table_on_the_break_screen(persona_client: Any, director: Any
 
 def test_a_refused_break_says_why_with_the_rule(persona_client: Any, seated: Tournament) -> None:
     client = persona_client("director")
-    back = reverse("tournaments:break_screen", args=[seated.pk, 3])
+    back = reverse("tournaments:break_screen", args=[seated.pk, 103])
     response = client.post(
         reverse("tournaments:draw_commit", args=[seated.pk]),
         {"kind": "break_table", "table": "3", "back": back},

@@ -87,7 +87,7 @@ def pages(tournament: Tournament) -> list[str]:
     pk = tournament.pk
     urls = [
         reverse("tournaments:detail", args=[pk]),
-        reverse("tournaments:break_screen", args=[pk, 2]),
+        reverse("tournaments:break_screen", args=[pk, 102]),
         reverse("tournaments:draws", args=[pk]),
         reverse("tournaments:balance", args=[pk]),
         reverse("tournaments:clock", args=[pk]),
