@@ -71,10 +71,7 @@ def heap(cdp: Any) -> int:
 
 
 def dealt_seats(hand: Any) -> set[int]:
-    seats = hand.seats
-    if isinstance(seats, dict):
-        return {int(seat) for seat in seats}
-    return {int(entry["seat"]) for entry in seats}
+    return {int(entry["seat"]) for entry in hand.seats}
 
 
 def bust_one(tournament: Any, number: int, director: Any) -> None:
@@ -131,7 +128,7 @@ def next_level(page: Any, base: str, tournament: Any) -> None:
 def test_a_tournament_day_from_a_pasted_list_to_the_winner(
     login_page: Any, director: Any, live_server: Any
 ) -> None:
-    from tests.tournaments.test_table_hands import chips
+    from tests.tournaments.test_table_hands import at, chips
     from tournaments.models import Tournament
 
     base = live_server.url
@@ -253,9 +250,23 @@ def test_a_tournament_day_from_a_pasted_list_to_the_winner(
     expect(display.locator("#room-players")).to_have_text("20 / 22", timeout=ONE_POLL)
     expect(event).to_contain_text("Players 20 / 22", timeout=ONE_POLL)
 
+    # The results, in play: the two out on that hand are 21st and 22nd, the same hand beside
+    # each; everyone else still in.
+    page.goto(f"{base}/tournaments/{tournament.pk}/")
+    page.get_by_role("link", name="Results", exact=True).first.click()
+    expect(page.locator("#results-winner")).to_have_text("not yet: in play")
+    rows = page.locator("#results tbody tr")
+    expect(rows).to_have_count(22)
+    expect(rows.nth(19)).to_contain_text("still in")
+    for row, place in ((rows.nth(20), "21"), (rows.nth(21), "22")):
+        expect(row.locator("td").first).to_have_text(place)
+        expect(row).to_contain_text(re.compile(r"Table 101 hand #\d+"))
+    hand_cells = [rows.nth(n).locator("td").nth(3).inner_text() for n in (20, 21)]
+    assert hand_cells[0] == hand_cells[1], hand_cells
+    page.get_by_role("link", name="Back to the tournament").click()
+
     # 6 (announced before the break). The chip set: the 100s leave at the break after
     # Level 2, and the room display announces it through Level 2 (CR-CU.2).
-    page.goto(f"{base}/tournaments/{tournament.pk}/")
     with timed("colour-up: the chip set (four chips)"):
         page.get_by_role("link", name="Chips and colour-ups").click()
         for value, colour, leaves in (
@@ -282,7 +293,7 @@ def test_a_tournament_day_from_a_pasted_list_to_the_winner(
     # is 1,000 more than the desk kept; the room display's average moves.
     expect(display.locator("#room-average")).to_have_text("22,000")
     page.goto(f"{base}/tournaments/{tournament.pk}/")
-    with timed("one table's counts (six players)"):
+    with timed("one table's counts"):
         page.get_by_role("link", name="Enter counts at table 101").click()
         form = page.locator("#counts-form-1")
         boxes = form.get_by_role("textbox")
@@ -367,6 +378,11 @@ def test_a_tournament_day_from_a_pasted_list_to_the_winner(
         page.locator("#table-map").get_by_role("heading", name=f"Table {100 + final[0]}")
     ).to_contain_text("8/8")
     expect(display.locator("#room-players")).to_have_text("8 / 22", timeout=ONE_POLL)
+    page.get_by_role("link", name="Results", exact=True).first.click()
+    rows = page.locator("#results tbody tr")
+    expect(rows.nth(7)).to_contain_text("still in")
+    expect(rows.nth(8).locator("td").first).to_have_text("9")  # out on hand-for-hand hand 1
+    page.get_by_role("link", name="Back to the tournament").click()
     expect(display.locator("#room-hand-for-hand")).to_be_hidden(timeout=ONE_POLL)
 
     # 8. Down to two with the desk's services; the director puts the last player out.
@@ -374,10 +390,7 @@ def test_a_tournament_day_from_a_pasted_list_to_the_winner(
         bust_one(tournament, final[0], director)
     with between_requests():
         stacks = chips(tournament, final[0])
-        from tests.tournaments.test_table_hands import at
-
-        winner_seat = max(stacks, key=lambda seat: stacks[seat])
-        loser_seat = min(stacks, key=lambda seat: stacks[seat])
+        winner_seat, loser_seat = sorted(stacks, key=lambda seat: -stacks[seat])
         winner, second = at(tournament, winner_seat, final[0]), at(tournament, loser_seat, final[0])
     page.reload()
     put_out_holding_chips(page, second.name, reason="Lost heads-up away from the desk")
@@ -403,7 +416,12 @@ def test_a_tournament_day_from_a_pasted_list_to_the_winner(
     expect(rows.nth(0)).to_contain_text(winner.name)
     expect(rows.nth(1)).to_contain_text(second.name)
     expect(rows.nth(1)).to_contain_text("put out by the director")
-    expect(page.get_by_role("link", name="CSV")).to_be_visible()
+    csv_link = page.get_by_role("link", name="CSV")
+    expect(csv_link).to_be_visible()
+    csv = page.request.get(f"{base}{csv_link.get_attribute('href')}")
+    assert csv.ok
+    lines = csv.text().strip().splitlines()
+    assert len(lines) == 23 and lines[0].startswith("place,name"), lines[:2]  # a header, 22 places
 
     # The room display, open all day: its JS heap did not grow without bound.
     heap_at_end = heap(cdp)
