@@ -188,6 +188,9 @@ VISITS: tuple[Visit, ...] = (
     Visit("clock room display", "tournaments:clock_display", READERS, T),
     Visit("tournament results", "tournaments:results", READERS, T),
     Visit("deal quotes", "tournaments:deal", DIRECTOR, T, query="?prizes=500%0A300&unit=1"),
+    Visit("seat card", "tournaments:seat_card", READERS, {**T, "number": "entrant"}),
+    Visit("last draw's seat cards", "tournaments:last_draw_cards", READERS, T),
+    Visit("player", "cardroom:player_detail", MANAGER | DIRECTOR, {"player_id": "player"}),
     Visit(
         "refused (403)",
         "rules:house_rule_create",
@@ -238,6 +241,8 @@ NOT_PAGES = {
     "cardroom:desk_award": "POST only",
     "cardroom:desk_next": "POST only",
     "cardroom:seat_add": "POST only",
+    "cardroom:player_search": "a fragment under a name box (the tournament and waitlist pages)",
+    "cardroom:player_bar": "POST only",
     "cardroom:seat_change": "POST only",
     "cardroom:player_names": "the name box's suggestions (a datalist), checked on the desk",
     "cardroom:floor_updates": "the floor's polling fragment",

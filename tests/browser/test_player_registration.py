@@ -94,3 +94,34 @@ def test_director_pastes_ten_names_corrects_the_refused_and_prints_a_seat_card(
     expect(card).not_to_contain_text("quist.net")  # a card shows no contact
     expect(page.get_by_role("button", name="Print")).to_be_visible()
     keep(page, "seat-card")
+
+
+def test_floor_manager_finds_a_player_on_the_waitlist_page_and_bars_them(
+    login_page: Any, floor_manager: Any, live_server: Any
+) -> None:
+    from cardroom.seats import services as players
+    from cardroom.waitlists import services as waitlists
+
+    waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
+    )
+    players.find_or_create_player(name="Zoe Quist", contact="600 777 888", by=floor_manager)
+    players.find_or_create_player(name="Zoe Quist", contact="zoe@quist.net", by=floor_manager)
+
+    page = login_page("fm")
+    page.goto(f"{live_server.url}/floor/waitlists/")
+    name = page.get_by_label("Name or initials")
+    name.fill("zoe q")
+    found = page.locator("#add-form .player-list li")
+    expect(found).to_have_count(2)  # two people of one name, told apart by their contacts
+    expect(found.nth(0)).to_contain_text("contact …7888")
+    found.nth(0).get_by_role("button", name="Zoe Quist").click()
+    expect(name).to_have_value("Zoe Quist, 600 777 888")
+
+    found.nth(0).get_by_role("link", name="Record").click()
+    expect(page.get_by_role("heading", name="Zoe Quist", exact=True)).to_be_visible()
+    page.get_by_label("Why").fill("Abused a dealer")
+    page.get_by_role("button", name="Bar the player").click()
+    expect(page.locator("#barred-note")).to_contain_text("Abused a dealer")
+    expect(page.get_by_role("button", name="Lift the bar")).to_be_visible()
+    keep(page, "player-barred")
