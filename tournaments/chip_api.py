@@ -15,7 +15,7 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -33,6 +33,7 @@ CountPermission = role_permission(read=READERS, write=CHIP_COUNTERS)
 MovePermission = role_permission(read=READERS, write=[Role.DIRECTOR])
 
 
+@extend_schema_field(OpenApiTypes.INT)
 class ChipsField(serializers.Field[int, Any, int, Any]):
     """A count: a JSON whole number, or a string of ASCII digits, from 0 to ``MAX_CHIPS``
     (never "²", "٣", a sign or a fraction, which DRF's own ``IntegerField`` reads or rounds)."""
@@ -56,7 +57,7 @@ class ChipsField(serializers.Field[int, Any, int, Any]):
         return value
 
 
-class CountInSerializer(serializers.Serializer[Any]):
+class ChipCountInSerializer(serializers.Serializer[Any]):
     chips = ChipsField(help_text="The player's count as it is now.")
     reason = serializers.CharField(
         max_length=REASON_MAX, help_text="Why the count is corrected (kept in the audit log)."
@@ -83,7 +84,7 @@ class TableCountsInSerializer(serializers.Serializer[Any]):
         return counts
 
 
-class MoveInSerializer(serializers.Serializer[Any]):
+class ChipsMoveInSerializer(serializers.Serializer[Any]):
     to = serializers.IntegerField(
         min_value=1, max_value=2_147_483_647, allow_null=True,
         help_text="The entry number of the player receiving the chips; null: out of play.",
@@ -136,12 +137,12 @@ class CountView(APIView):
 
     @extend_schema(
         summary="Correct one player's count after a dispute (TDA-1), with the reason",
-        request=CountInSerializer,
+        request=ChipCountInSerializer,
         responses={201: ChipCountSerializer, **ERRORS},
     )
     def post(self, request: AuthenticatedApiRequest, pk: int, number: int) -> Response:
         entrant = get_object_or_404(Entrant, tournament_id=pk, number=number)
-        entry = CountInSerializer(data=request.data)
+        entry = ChipCountInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
         row = chip_counts.correct_count(entrant=entrant, by=request.user, **entry.validated_data)
         return Response(ChipCountSerializer(row).data, status=201)
@@ -170,12 +171,12 @@ class MoveView(APIView):
 
     @extend_schema(
         summary="Move a player's chips to another player or out of play (RRoP-TR.18)",
-        request=MoveInSerializer,
+        request=ChipsMoveInSerializer,
         responses={201: ChipCountSerializer(many=True), **ERRORS},
     )
     def post(self, request: AuthenticatedApiRequest, pk: int, number: int) -> Response:
         giver = get_object_or_404(Entrant, tournament_id=pk, number=number)
-        entry = MoveInSerializer(data=request.data)
+        entry = ChipsMoveInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
         data = dict(entry.validated_data)
         to = data.pop("to")
