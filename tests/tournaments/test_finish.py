@@ -36,7 +36,8 @@ from tournaments.setup import register_entrants
 
 pytestmark = pytest.mark.django_db
 
-NAMES = ["Ana Ruiz", "=HYPERLINK(1)", "Cy Moss"]
+# A name a spreadsheet would run as a formula; a room's player name has initials ("J.").
+NAMES = ["Ana Ruiz", "=HYPERLINK(1) Jo", "Cy Moss"]
 
 
 def played_to_the_winner(director: Any, names: list[str] = NAMES) -> dict[str, Any]:
@@ -113,7 +114,7 @@ def test_the_room_display_shows_the_final_standings_by_public_names(director: An
     assert state["ends_at"] is None and state["next_break_at"] is None
     assert state["remaining_ms"] == 0 and state["players_left"] == 1
     # The TV link is public: initials (or the entry number), never a full name.
-    shown = {"Ana Ruiz": "A.R.", "Cy Moss": "C.M."}
+    shown = {"Ana Ruiz": "A.R.", "Cy Moss": "C.M.", "=HYPERLINK(1) Jo": "J."}
     names = [
         shown.get(done[who].name, f"#{done[who].number}") for who in ("winner", "second", "third")
     ]
@@ -229,7 +230,7 @@ def test_the_results_csv_has_a_row_a_place_safe_for_spreadsheets(
     assert [row["place"] for row in rows] == ["1", "2", "3"]
     assert rows[0]["hand"] == "" and rows[0]["out_at"] == ""
     # A name a spreadsheet would run as a formula opens as the text typed.
-    assert {row["name"] for row in rows} == {"Ana Ruiz", "'=HYPERLINK(1)", "Cy Moss"}
+    assert {row["name"] for row in rows} == {"Ana Ruiz", "'=HYPERLINK(1) Jo", "Cy Moss"}
     busted = [row for row in rows if row["place"] != "1"]
     assert {row["hand_id"] for row in busted} == {
         str(done["first_hand"].pk),
