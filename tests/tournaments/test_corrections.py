@@ -321,7 +321,7 @@ def test_the_api_refuses_a_duplicate_name_and_a_mismatched_re_entry(
     client = api_client_for("director")
     url = f"{API}{seated.pk}/entrants/"
     dup = client.post(url, {"name": " PLAYER 2"}, format="json")
-    assert dup.status_code == 400
+    assert dup.status_code == 422 and dup.json()["error"]["code"] == "entry_refused"
     assert dup.json()["error"]["fields"]["name"][0].startswith("Player 2 is already entered")
     assert client.post(url, {}, format="json").status_code == 400
     bust(entrant=entrant(seated, 2), by=director)
