@@ -363,7 +363,8 @@ class HandForHandRound:
 
     @property
     def waiting_names(self) -> str:
-        return ", ".join(f"table {t.room_number}" for t in self.waiting)
+        """The tables still to play the hand by their one name: "Table 101, Table 102"."""
+        return ", ".join(t.name for t in self.waiting)
 
 
 def hand_for_hand_round(tournament: Tournament) -> HandForHandRound | None:

@@ -330,7 +330,7 @@ def test_a_desk_that_has_played_its_hand_for_hand_hand_waits_for_the_other_table
     page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
     expect(page.locator("#hand-for-hand-round")).to_contain_text("1 of 2 tables have played")
     page.get_by_role("button", name="Next hand (hand-for-hand)").click()
-    expect(page.locator(".messages")).to_contain_text("(table 2 not yet)")
+    expect(page.locator(".messages")).to_contain_text("(Table 102 not yet)")
     hand = Tournament.objects.get(pk=tournament.pk).hand_for_hand_hand
     page.get_by_text("Release anyway…").click()
     expect(page.get_by_text("release the next hand anyway?")).to_be_visible()

@@ -47,7 +47,7 @@ def test_next_hand_is_refused_while_a_table_has_not_pushed_its_hand_and_asks_whe
     assert hand_number(tournament) == first
     page = response.content.decode()
     assert (
-        f"Hand-for-hand hand {first}: 0 of 2 tables have played (table 101, table 102 not yet)" in page
+        f"Hand-for-hand hand {first}: 0 of 2 tables have played (Table 101, Table 102 not yet)" in page
     )
 
     push_a_hand(tournament, 1, director)
@@ -57,12 +57,12 @@ def test_next_hand_is_refused_while_a_table_has_not_pushed_its_hand_and_asks_whe
     with pytest.raises(DrawError) as refused:
         table_hands.next_hand_for_hand(tournament=tournament, by=director)
     assert refused.value.code == "hand_not_finished"
-    assert "1 of 2 tables have played (table 102 not yet)" in refused.value.message
+    assert "1 of 2 tables have played (Table 102 not yet)" in refused.value.message
     assert refused.value.citations == ("TDA-RP-8",)
 
     # The page says which tables have played and asks before forcing it.
     page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
-    assert f"Hand {first}: 1 of 2 tables have played; still playing it: table 102." in page
+    assert f"Hand {first}: 1 of 2 tables have played; still playing it: Table 102." in page
     assert "1 of 2 tables have played: release the next hand anyway?" in page
     assert 'name="force" value="on"' in page
     response = client.post(url, {"hand_for_hand": "next", "force": "on"})
@@ -83,7 +83,7 @@ def test_the_api_refuses_next_with_a_table_still_playing_unless_forced(
     response = api.post(url, {"action": "next"}, format="json")
     assert response.status_code == 422, response.json()
     assert response.json()["error"]["code"] == "hand_not_finished"
-    assert "table 101 not yet" in response.json()["error"]["message"]
+    assert "Table 101 not yet" in response.json()["error"]["message"]
     assert hand_number(tournament) == first
     response = api.post(url, {"action": "next", "force": True}, format="json")
     assert response.status_code == 200, response.json()
