@@ -14,6 +14,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.urls import path
+from django.utils.text import format_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
@@ -21,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardroom.core.numbers import grouped_lazy
 from cardroom.core.parsers import whole_number
 from cardroom.core.reasons import REASON_MAX
 from cardroom.core.request_types import AuthenticatedApiRequest
@@ -40,7 +42,7 @@ class ChipsField(serializers.Field[int, Any, int, Any]):
 
     default_error_messages = {
         "invalid": "A count is a whole number of chips, in digits.",
-        "max": f"A count is at most {chip_counts.MAX_CHIPS:,} chips.",
+        "max": format_lazy("A count is at most {} chips.", grouped_lazy(chip_counts.MAX_CHIPS)),
     }
 
     def to_internal_value(self, data: Any) -> int:

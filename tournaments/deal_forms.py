@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django import forms
 
+from cardroom.core.numbers import grouped
 from cardroom.core.parsers import whole_number
 from tournaments.models import Entrant, EntrantStatus, Tournament
 from tournaments.prizes.deals import MAX_PLAYERS, DealError, Method, quote
@@ -51,7 +52,7 @@ class DealQuoteForm(forms.Form):
         if not lines:
             raise forms.ValidationError("Give the remaining prizes, first place first.")
         if len(lines) > MAX_PLAYERS:
-            raise forms.ValidationError(f"At most {MAX_PLAYERS:,} prizes.")
+            raise forms.ValidationError(f"At most {grouped(MAX_PLAYERS)} prizes.")
         return [_amount(line, f"Prize {n}") for n, line in enumerate(lines, start=1)]
 
     def clean_unit(self) -> int:

@@ -20,6 +20,7 @@ from django.utils import timezone
 from cardroom.core.append_only import AppendOnly, AppendOnlyQuerySet, chain_unique
 from cardroom.core.audit import Chain
 from cardroom.core.changes import Feed, Topic
+from cardroom.core.numbers import grouped
 from cardroom.core.transitions import Transitions
 from cardroom.tables.choices import Structure, Variant, choice_check
 
@@ -311,7 +312,7 @@ class ChipDenomination(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.value:,} ({self.colour})"
+        return f"{grouped(self.value)} ({self.colour})"
 
 
 class EntrantStatus(models.TextChoices):

@@ -88,7 +88,7 @@ def create_tournament_tables(*, by: User, count: int, seats: int, first: int) ->
     if not 2 <= seats <= 10:
         errors["seats"] = "Tables seat 2 to 10 players."
     if not 1 <= first <= MAX_TABLE_NUMBER or first + max(count, 1) - 1 > MAX_TABLE_NUMBER:
-        errors["first"] = f"Table numbers run from 1 to {MAX_TABLE_NUMBER:,}."
+        errors["first"] = f"Table numbers run from 1 to {grouped(MAX_TABLE_NUMBER)}."
     if errors:
         raise ValidationError(errors)
     numbers = range(first, first + count)

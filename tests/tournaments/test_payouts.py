@@ -45,7 +45,7 @@ def test_the_curve_by_hand() -> None:
     assert curve(1000, 3, min_cash=200, unit=10) == [430, 300, 270]
     with pytest.raises(PayoutError) as refused:
         curve(1000, 6, min_cash=200)
-    assert refused.value.field == "min_cash" and "1,200" in refused.value.message
+    assert refused.value.field == "min_cash" and "1200" in refused.value.message
 
 
 def test_three_players_out_on_one_hand_for_hand_hand_share_the_places() -> None:

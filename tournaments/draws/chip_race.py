@@ -143,7 +143,7 @@ def fewest_chips(value: int, leaving: Sequence[int]) -> int:
 
 
 def _names(values: Sequence[int]) -> str:
-    return ", ".join(f"{v:,}" for v in sorted(values))
+    return ", ".join(f"{v}" for v in sorted(values))
 
 
 def _odd_value(player: RaceSeat, leaving: tuple[int, ...], unit: int) -> int:
@@ -161,8 +161,8 @@ def _odd_value(player: RaceSeat, leaving: tuple[int, ...], unit: int) -> int:
     if value > player.chips or (player.chips - value) % unit:
         raise DrawError(
             "odd_chips_disagree",
-            f"Seat {player.seat}: {value:,} in chips leaving play does not fit a count of "
-            f"{player.chips:,} (the rest must be whole chips of {unit:,}): count again.",
+            f"Seat {player.seat}: {value} in chips leaving play does not fit a count of "
+            f"{player.chips} (the rest must be whole chips of {unit}): count again.",
             RACE,
         )
     return value
@@ -181,7 +181,7 @@ def check_race(leaving: Sequence[int], unit: int) -> tuple[int, ...]:
         if value >= unit or unit % value:
             raise DrawError(
                 "bad_denomination",
-                f"A {value:,} chip cannot be coloured up into {unit:,} chips: a denomination "
+                f"A {value} chip cannot be coloured up into {unit} chips: a denomination "
                 "leaving play divides the smallest one left.",
                 CHIP_SET,
             )

@@ -106,7 +106,7 @@ def _check(stacks: Sequence[int], prizes: Sequence[int], unit: int, play_for: in
     if not stacks:
         raise DealError("stacks", "Give each player's chips.")
     if len(stacks) > MAX_PLAYERS:
-        raise DealError("stacks", f"A deal shares between {MAX_PLAYERS:,} players at most.")
+        raise DealError("stacks", f"A deal shares between {MAX_PLAYERS} players at most.")
     if any(stack <= 0 for stack in stacks):
         raise DealError("stacks", "Every player in a deal holds chips: a stack is at least 1.")
     if not prizes:
@@ -123,15 +123,15 @@ def _check(stacks: Sequence[int], prizes: Sequence[int], unit: int, play_for: in
         raise DealError("play_for", "The amount left to play for is never below zero.")
     if play_for > prizes[0]:
         raise DealError(
-            "play_for", f"The amount left to play for ({play_for:,}) is above the first prize "
-            f"({prizes[0]:,}), which it comes off."
+            "play_for", f"The amount left to play for ({play_for}) is above the first prize "
+            f"({prizes[0]}), which it comes off."
         )  # fmt: skip
     if sum(prizes) % unit:
-        raise DealError("prizes", f"The prizes' total ({sum(prizes):,}) is not a multiple of the "
-                                  f"unit ({unit:,}).")  # fmt: skip
+        raise DealError("prizes", f"The prizes' total ({sum(prizes)}) is not a multiple of the "
+                                  f"unit ({unit}).")  # fmt: skip
     if play_for % unit:
-        raise DealError("play_for", f"The amount left to play for ({play_for:,}) is not a "
-                                    f"multiple of the unit ({unit:,}).")  # fmt: skip
+        raise DealError("play_for", f"The amount left to play for ({play_for}) is not a "
+                                    f"multiple of the unit ({unit}).")  # fmt: skip
 
 
 def _by_chips(stacks: Sequence[int], total: Fraction) -> list[Fraction]:

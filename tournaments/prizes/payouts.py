@@ -49,7 +49,7 @@ def places_paid(entries: int, *, share: int = 1500, fixed: int | None = None) ->
         raise PayoutError("entries", "A tournament with no entries pays nobody.")
     if fixed is not None:
         if not 1 <= fixed <= entries:
-            raise PayoutError("places", f"Pay 1 to {entries:,} places (one a player at most).")
+            raise PayoutError("places", f"Pay 1 to {entries} places (one a player at most).")
         return fixed
     if not 1 <= share <= WHOLE:
         raise PayoutError("share", "The share of the field paid is above 0% and at most 100%.")
@@ -60,7 +60,7 @@ def _check(pool: int, places: int, unit: int) -> None:
     if pool < 0:
         raise PayoutError("pool", "The prize pool is never below zero.")
     if not 1 <= places <= MAX_PLACES:
-        raise PayoutError("places", f"Pay 1 to {MAX_PLACES:,} places.")
+        raise PayoutError("places", f"Pay 1 to {MAX_PLACES} places.")
     if unit < 1:
         raise PayoutError("unit", "The unit is at least 1.")
 
@@ -82,13 +82,13 @@ def curve(
     if min_cash < 0:
         raise PayoutError("min_cash", "The minimum cash is never below zero.")
     if min_cash % unit:
-        raise PayoutError("min_cash", f"The minimum cash ({min_cash:,}) is a multiple of the "
-                                      f"unit ({unit:,}).")  # fmt: skip
+        raise PayoutError("min_cash", f"The minimum cash ({min_cash}) is a multiple of the "
+                                      f"unit ({unit}).")  # fmt: skip
     if min_cash * places > pool:
         raise PayoutError(
             "min_cash",
-            f"{places:,} places at a minimum cash of {min_cash:,} need {min_cash * places:,}; "
-            f"the pool is {pool:,}. Pay fewer places or lower the minimum.",
+            f"{places} places at a minimum cash of {min_cash} need {min_cash * places}; "
+            f"the pool is {pool}. Pay fewer places or lower the minimum.",
         )
     if not 0 <= steepness <= 4:
         raise PayoutError("steepness", "The curve's steepness is 0 (equal prizes) to 4.")
