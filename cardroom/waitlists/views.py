@@ -470,6 +470,9 @@ RACES = frozenset(
     {
         "list_exists", "entry_changed", "already_called", "seat_taken", "seat_offered",
         "player_moved", "ended", "seat_changed", "player_seated", "sitting_out", "playing",
+        # The person's record: another device recorded that name and contact, or barred or
+        # lifted the bar, a moment before.
+        "player_exists", "player_changed",
     }
 )  # fmt: skip
 #: The table's state refusing it now, nobody else's doing: a player dealt into the hand being
