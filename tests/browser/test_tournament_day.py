@@ -1,5 +1,5 @@
-"""A whole tournament day in Chromium, issue 26's acceptance test: the director sets up an
-event on three new tables, pastes a list of 22 names (one twice: refused and left in the box),
+"""A whole tournament day in Chromium, from the first registration to the winner: the
+director sets up an event on three new tables, pastes a list of 22 names (one twice: refused and left in the box),
 draws the seats and starts the clock; edits a later level and adds time; a desk hand puts two
 players out at once; the director enters a table's counts at the break, sets a chip set whose
 smallest chip leaves at that break and races it off at a table; breaks a table with the
