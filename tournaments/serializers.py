@@ -57,6 +57,7 @@ OWN_NUMBER = (
 # --- serializers --------------------------------------------------------------------------------
 
 
+@extend_schema_field({"type": "integer", "nullable": True})
 class RoomTable(serializers.Field[int | None, Any, int | None, Any]):
     """The room's number for a table a row names in the tournament's own numbering (1..n): the
     table's one name ("Table 101"), beside the number older clients read. One query a

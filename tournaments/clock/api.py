@@ -16,7 +16,7 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,6 +36,7 @@ from tournaments.serializers import ERRORS
 StructurePermission = role_permission(read=READERS, write=[Role.DIRECTOR])
 
 
+@extend_schema_field({"type": "integer", "minimum": 0, "maximum": structure.MAX_CHIPS})
 class WholeNumber(serializers.Field[int, Any, int, Any]):
     """A JSON whole number or a string of ASCII digits (never "²", "٣", a sign or a fraction)."""
 
@@ -57,6 +58,7 @@ def _reason() -> serializers.CharField:
     return serializers.CharField(max_length=REASON_MAX, help_text="Why (kept in the log).")
 
 
+@extend_schema_field({"type": "integer", "minimum": -240, "maximum": 240})
 class Minutes(serializers.Field[int, Any, int, Any]):
     """Whole minutes, signed: a JSON integer or a string of ASCII digits with an optional "-"."""
 
@@ -111,7 +113,7 @@ class ReasonInSerializer(serializers.Serializer[Any]):
     reason = _reason()
 
 
-class AddInSerializer(serializers.Serializer[Any]):
+class StructureAddInSerializer(serializers.Serializer[Any]):
     count = serializers.IntegerField(min_value=1, max_value=structure.MAX_ADDED)
     reason = _reason()
 
@@ -155,12 +157,17 @@ class StructureAPIView(APIView):
 
 
 class StructureView(StructureAPIView):
-    @extend_schema(summary="The structure's steps and its recent changes")
+    @extend_schema(
+        summary="The structure's steps and its recent changes",
+        request=None,
+        responses={200: OpenApiTypes.OBJECT},
+    )
     def get(self, request: Request, pk: int) -> Response:
         return Response(structure_body(self.tournament()))
 
     @extend_schema(
         summary="Insert a level or break after a step (from the one in play on)",
+        operation_id="v1_tournaments_structure_insert",
         request=InsertInSerializer,
         responses={200: OpenApiTypes.OBJECT, **ERRORS},
     )
@@ -197,6 +204,7 @@ class TimeView(StructureAPIView):
 class StepView(StructureAPIView):
     @extend_schema(
         summary="Change a step ahead (the level in play: its time only, CR-TP.2)",
+        operation_id="v1_tournaments_structure_step_change",
         request=StepInSerializer,
         responses={200: OpenApiTypes.OBJECT, **ERRORS},
     )
@@ -231,12 +239,12 @@ class StepDeleteView(StructureAPIView):
 class AddView(StructureAPIView):
     @extend_schema(
         summary="Add levels at the end, each doubling the last level's blinds and ante",
-        request=AddInSerializer,
+        request=StructureAddInSerializer,
         responses={200: OpenApiTypes.OBJECT, **ERRORS},
     )
     def post(self, request: AuthenticatedApiRequest, pk: int) -> Response:
         tournament = self.tournament()
-        body = AddInSerializer(data=request.data)
+        body = StructureAddInSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         structure.add_levels(
             tournament=tournament, count=body.validated_data["count"],
