@@ -275,7 +275,10 @@ SCREENS = [(1024, 768), (1366, 768), (1366, 900), (1920, 1080)]
 #: Screenshots for a person to look at (not compared by the test).
 SHOTS = Path("/tmp/cardroom-clock-shots")
 #: Top to bottom, the display's parts that must never overlap.
-ROWS = [".room-head", "#room-level", "#room-time", "#room-paused", "#room-blinds", ".room-facts"]
+ROWS = [
+    ".room-head", "#room-level", "#room-time", "#room-paused", "#room-blinds", ".room-facts",
+    "#room-colour-up", ".room-leaders", ".room-foot",
+]  # fmt: skip
 
 
 def fits_every_screen(page: Any, state: str) -> None:
@@ -306,16 +309,35 @@ def fits_every_screen(page: Any, state: str) -> None:
             "e => parseFloat(getComputedStyle(e).fontSize)"
         )
         assert time_size >= 0.25 * height, (size, time_size)
+        # The chip leaders on one line, each inside the window.
+        leaders = [row.bounding_box() for row in page.locator("#room-leaders li").all()]
+        assert len({round(box["y"]) for box in leaders if box}) <= 1, (size, leaders)
+        for box in leaders:
+            assert box is not None and box["x"] >= 0, (size, box)
+            assert box["x"] + box["width"] <= width, (size, box)
+
+
+def colour_up_at_the_break(tournament: Any, director: Any) -> None:
+    """A chip set whose 500s (green) leave play at the break (step 4 of STRUCTURE)."""
+    from tournaments import colour_ups
+
+    colour_ups.save_chip(tournament=tournament, value=500, colour="green", removed_at=4,
+                         by=director)  # fmt: skip
+    for value, colour in ((1000, "yellow"), (5000, "orange")):
+        colour_ups.save_chip(
+            tournament=tournament, value=value, colour=colour, removed_at=None, by=director
+        )
 
 
 def test_the_room_display_fits_the_screen_with_nothing_below_the_fold(
     login_page: Any, director: Any, staff: Any, live_server: Any
 ) -> None:
     """A TV with nobody at it cannot scroll: at every screen size the whole display fits, its
-    fullest state too (paused, hand-for-hand, the long next level of a big-blind ante), the
-    bottom row (players left, average stack) and Full screen inside the window, the big clock
-    as large as the space left (it was 1190 px tall at 1920x1080)."""
-    from tournaments.clock.services import pause_clock, resume_clock
+    fullest state too (paused, hand-for-hand, the long next level of a big-blind ante, the chip
+    leaders on their one line, the colour-up line), the bottom row (players left, average
+    stack) and Full screen inside the window, the big clock as large as the space left (it was
+    1190 px tall at 1920x1080)."""
+    from tournaments.clock.services import advance_level, pause_clock, resume_clock
     from tournaments.models import Level, Tournament
 
     tournament = running_at(director, seconds_in=1200 + 300)  # Level 2, 15 minutes left
@@ -329,6 +351,7 @@ def test_the_room_display_fits_the_screen_with_nothing_below_the_fold(
     expect(page.locator("#room-next")).to_have_text(
         "Level 3 · 2,000 / 4,000 ante 4,000 (big blind)"
     )
+    expect(page.locator("#room-leaders li")).to_have_count(5)
     fits_every_screen(page, "paused")
 
     # Running, the clock is taller (no "Paused" line under it): it still fits.
@@ -345,6 +368,24 @@ def test_the_room_display_fits_the_screen_with_nothing_below_the_fold(
     box = page.locator("#room-time").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1024, box
     assert page.evaluate("document.documentElement.scrollWidth") <= 1024
+
+    # The colour-up line (CR-CU.2), shown through the level before the break and the break
+    # itself: with it, paused, the display still fits, at the break too (the next level, of
+    # a big-blind ante, the longest).
+    colour_up_at_the_break(tournament, director)
+    pause_clock(tournament=tournament, by=director)
+    advance_level(tournament=tournament, by=director)  # Level 3, the level before the break
+    expect(page.locator("#room-colour-up")).to_have_text(
+        "Colour-up at this break: 500 chips (green) leave play", timeout=10_000
+    )
+    expect(page.locator("#room-paused")).to_be_visible()
+    fits_every_screen(page, "colour-up")
+    advance_level(tournament=tournament, by=director)  # the break
+    expect(page.locator("#room-next")).to_have_text(
+        "Level 4 · 3,000 / 6,000 ante 6,000 (big blind)", timeout=10_000
+    )
+    expect(page.locator("#room-colour-up")).to_be_visible()
+    fits_every_screen(page, "colour-up-break")
 
 
 def test_a_tv_opens_the_room_display_from_its_link_without_a_log_in(
