@@ -114,3 +114,20 @@ def test_a_structure_that_ran_out_says_so_and_levels_added_start_at_once(
     expect(display.locator("#room-blinds-value")).to_have_text("600 / 1,200")
     expect(display.locator("#room-state")).to_have_text("Running")
     display.screenshot(path=str(SHOTS / "room-display-levels-added.png"))
+
+
+def test_the_structure_editor_stays_inside_a_tablets_width(
+    login_page: Any, director: Any, live_server: Any
+) -> None:
+    """At 1024 px the editor's rows (three blinds, the minutes, Why and two buttons) fit: its
+    table ran 84 px past the window before the numbers' boxes were sized for their digits."""
+    tournament = running(director)
+    page = login_page("td")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/clock/")
+    expect(page.get_by_label("Level 2 small blind")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    table = page.locator(".structure-table").bounding_box()
+    card = page.locator("#clock-structure").bounding_box()
+    assert table is not None and card is not None
+    assert table["x"] + table["width"] <= card["x"] + card["width"]
