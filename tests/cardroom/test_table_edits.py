@@ -89,12 +89,10 @@ def test_a_table_keeps_its_kind_and_seats_while_a_tournament_plays_there(
         update_table(table=room, by=floor_manager, kind="cash", seats=6)
     assert refused.value.message_dict == {
         "kind": [
-            f"Sunday Deepstack plays at {room}: it changes kind once the"
-            " tournament is done there."
+            f"Sunday Deepstack plays at {room}: it changes kind once the tournament is done there."
         ],
         "seats": [
-            f"Sunday Deepstack plays at {room} with 9 seats: it keeps them until"
-            " it is done there."
+            f"Sunday Deepstack plays at {room} with 9 seats: it keeps them until it is done there."
         ],
     }
     assert update_table(table=room, by=floor_manager, name="Feature").name == "Feature"

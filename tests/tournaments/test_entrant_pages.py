@@ -34,7 +34,8 @@ def test_the_tabs_count_and_show_who_is_waiting_seated_or_out(
     for tab, count in (("all", 4), ("waiting", 1), ("seated", 2), ("out", 1)):
         assert f'id="entrant-tab-{tab}"' in page
         assert (
-            f'<span class="count">({count})</span>' in page.split(f'id="entrant-tab-{tab}"')[1][:400]
+            f'<span class="count">({count})</span>'
+            in page.split(f'id="entrant-tab-{tab}"')[1][:400]
         )
     waiting = client.get(url, {"part": "entrant-list", "tab": "waiting"}, HTTP_HX_REQUEST="true")
     text = waiting.content.decode()

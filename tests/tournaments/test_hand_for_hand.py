@@ -47,7 +47,8 @@ def test_next_hand_is_refused_while_a_table_has_not_pushed_its_hand_and_asks_whe
     assert hand_number(tournament) == first
     page = response.content.decode()
     assert (
-        f"Hand-for-hand hand {first}: 0 of 2 tables have played (Table 101, Table 102 not yet)" in page
+        f"Hand-for-hand hand {first}: 0 of 2 tables have played (Table 101, Table 102 not yet)"
+        in page
     )
 
     push_a_hand(tournament, 1, director)
