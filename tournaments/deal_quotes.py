@@ -9,16 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers
-from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from cardroom.core.public_api import PublicRateThrottle
-from rules.betting import ERROR_400
+from rules.betting import ERROR_400, BettingView
 from rules.betting_request import StrictInteger
 from tournaments.prizes.deals import MAX_PLAYERS, DealError, Method, quote
 
@@ -50,24 +46,13 @@ QUOTE = inline_serializer(
 )
 
 
-class DealQuoteView(APIView):
+class DealQuoteView(BettingView):
     """Quote a deal. The shares are multiples of ``unit`` summing to the prizes' total less
     ``play_for``: each exact value rounded down to the unit, the units left over one each to
-    the largest remainders (ties: the larger stack, then the earlier in the list)."""
+    the largest remainders (ties: the larger stack, then the earlier in the list). Open and
+    unauthenticated exactly as the betting API is (``BettingView``), with its own rate."""
 
-    throttle_classes = [PublicRateThrottle]
     throttle_scope = "deals"
-
-    def get_authenticators(self) -> list[Any]:
-        # Public and stateless like the betting API: nothing to protect with CSRF.
-        if settings.CARDROOM_PUBLIC_BETTING_API:
-            return []
-        return super().get_authenticators()
-
-    def get_permissions(self) -> list[BasePermission]:
-        if settings.CARDROOM_PUBLIC_BETTING_API:
-            return [AllowAny()]
-        return [IsAuthenticated()]
 
     @extend_schema(
         operation_id="deals_quote",
