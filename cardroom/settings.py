@@ -290,6 +290,12 @@ CARDROOM_LOCK_TIMEOUT_MS = env_int("CARDROOM_LOCK_TIMEOUT_MS", 5000, minimum=0)
 # The room's name, as printed at the head of a ruling record.
 CARDROOM_NAME = env_str("CARDROOM_NAME", "Cardroom") or "Cardroom"
 
+# The room's currency (ISO 4217 code) and its minor units: every amount of money is an integer
+# in the minor unit (cents for the dollar; the won has none). The units default to the code's
+# (tournaments/money/models.py MINOR_UNITS; 2 for a code not listed).
+CARDROOM_CURRENCY = (env_str("CARDROOM_CURRENCY", "USD") or "USD").upper()
+CARDROOM_CURRENCY_MINOR_UNITS = env_int("CARDROOM_CURRENCY_MINOR_UNITS", -1, minimum=-1)
+
 # Content Security Policy (Django's own middleware): no inline script anywhere.
 SECURE_CSP = {
     "default-src": [CSP.SELF],

@@ -1033,3 +1033,21 @@ class ChipRace(AppendOnly):
 
     def __str__(self) -> str:
         return f"Chip race at {self.table} (step {self.level_number})"
+
+
+# The money (``tournaments/money/``): its models are the tournaments app's, loaded with these.
+from tournaments.money.models import (  # noqa: E402  (after the models they point at)
+    BountyKind,
+    Deal,
+    Method,
+    MoneyMove,
+    MoveKind,
+    PayoutTable,
+    PayoutTemplate,
+    Prices,
+)
+
+__all__ = [
+    "BountyKind", "Deal", "Method", "MoneyMove", "MoveKind", "PayoutTable", "PayoutTemplate",
+    "Prices",
+]  # fmt: skip
