@@ -1,8 +1,8 @@
 """Who may do what: the one place that decides permissions for views and API endpoints.
 
-Three groups (created by a data migration): floor managers configure tables and games and
-rule at cash tables, tournament directors run tournaments and rule anywhere on the floor, staff
-read. Superusers may do all. The README's Roles section is the same table in words.
+Four groups (created by data migrations): floor managers configure tables and games and
+rule at cash tables, tournament directors run tournaments and rule anywhere on the floor,
+cashiers take and pay a tournament's money, staff read. Superusers may do all. The README's Roles section is the same table in words.
 """
 
 from collections.abc import Callable, Iterable
@@ -23,10 +23,11 @@ class Role(StrEnum):
     FLOOR_MANAGER = "Floor manager"
     DIRECTOR = "Tournament director"
     STAFF = "Staff"
+    CASHIER = "Cashier"
 
 
 #: Every role may read the floor, the tables, the rulings and the tournaments.
-READERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR, Role.STAFF)
+READERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR, Role.STAFF, Role.CASHIER)
 #: Who deals hands and enters and voids their actions (the desk and the hands API).
 HAND_WRITERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR)
 #: Who enters and corrects a tournament's chip counts (a table's counts at a break, one
@@ -35,6 +36,10 @@ HAND_WRITERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR)
 #: counts. Where chips go when they leave a player (to another, or out of play) is a ruling
 #: at a tournament's table: the director's alone (``ruling_roles``).
 CHIP_COUNTERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR)
+#: Who takes a tournament's money (entries, re-entries, rebuys, add-ons, refunds) and pays its
+#: prizes and bounties: the cashier, or the director where the room has no cage. Setting the
+#: prices, the payout table and a deal is the director's alone.
+MONEY_TAKERS: tuple[Role, ...] = (Role.DIRECTOR, Role.CASHIER)
 #: Who logs rulings at all (the ruling form, its citation picker, the rulings API): which of
 #: them may log a given ruling depends on its table (``ruling_roles``).
 RULING_WRITERS: tuple[Role, ...] = (Role.FLOOR_MANAGER, Role.DIRECTOR)
@@ -90,6 +95,7 @@ WHO: dict[Role, str] = {
     Role.FLOOR_MANAGER: "a floor manager",
     Role.DIRECTOR: "a tournament director",
     Role.STAFF: "a member of staff",
+    Role.CASHIER: "a cashier",
 }
 
 
@@ -97,7 +103,7 @@ def who_is_needed(roles: Iterable[Role]) -> str:
     """``"a floor manager or a tournament director"``; any role of the floor for readers."""
     wanted = [role for role in Role if role in set(roles)]
     if set(wanted) == set(READERS):
-        return "a role on the floor (floor manager, tournament director or staff)"
+        return "a role on the floor (floor manager, tournament director, cashier or staff)"
     if len(wanted) <= 1:
         return "".join(WHO[role] for role in wanted)
     return ", ".join(WHO[role] for role in wanted[:-1]) + " or " + WHO[wanted[-1]]

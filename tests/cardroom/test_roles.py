@@ -75,7 +75,7 @@ def test_the_refusal_names_the_roles_a_view_needs(staff) -> None:  # type: ignor
         ((Role.DIRECTOR,), "a tournament director"),
         ((Role.FLOOR_MANAGER,), "a floor manager"),
         ((Role.DIRECTOR, Role.FLOOR_MANAGER), "a floor manager or a tournament director"),
-        (READERS, "a role on the floor (floor manager, tournament director or staff)"),
+        (READERS, "a role on the floor (floor manager, tournament director, cashier or staff)"),
     ],
 )
 def test_who_is_needed_reads_as_the_floor_says_it(roles: tuple[Role, ...], words: str) -> None:

@@ -23,6 +23,7 @@ DEMO_USERS: tuple[tuple[str, str, Role | None], ...] = (
     ("manager", "manager-demo", Role.FLOOR_MANAGER),
     ("director", "director-demo", Role.DIRECTOR),
     ("staff", "staff-demo", Role.STAFF),
+    ("cashier", "cashier-demo", Role.CASHIER),
     ("admin", "admin-demo", None),
 )
 
