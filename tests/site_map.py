@@ -250,6 +250,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     call_command("load_rulebook", verbosity=0)
     manager = make_user(username="world-fm", role=Role.FLOOR_MANAGER)
     director = make_user(username="world-td", role=Role.DIRECTOR)
+    cashier = make_user(username="world-cashier", role=Role.CASHIER)
 
     table = make_table(number=7, by=manager, name=text("table.name"))
     update_table(table=table, by=manager, max_buy_in=300)  # a second row in its history
@@ -327,6 +328,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     return {
         "manager": manager,
         "director": director,
+        "cashier": cashier,
         "table_number": table.number,
         "table_pk": table.pk,
         "hand": hand.pk,

@@ -1,5 +1,6 @@
 """Every page a person uses, as every role that can see it, at desktop (1366x900) and tablet
-(1024x768) sizes: axe-core finds no serious or critical WCAG violation, and the console shows
+(1024x768) sizes (the cashier, whose pages are staff's and its money pages, at desktop size
+only): axe-core finds no serious or critical WCAG violation, and the console shows
 no error (no Content-Security-Policy violation, no missing favicon, no failed script).
 
 axe-core is vendored under tests/browser/vendor/axe-core/ (never a CDN) and injected into each
@@ -28,11 +29,19 @@ AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 AXE_SHA256 = "KTSJmUUM3yhJqOcLeRL8LahahJ2jnA0NU5T1HUqe2Vw="
 
 VIEWPORTS = ({"width": 1366, "height": 900}, {"width": 1024, "height": 768})
-READERS = frozenset({"staff", "floor_manager", "director"})
+READERS = frozenset({"staff", "floor_manager", "director", "cashier"})
 EVERYONE = READERS | {"anonymous"}
 MANAGER = frozenset({"floor_manager"})
 DIRECTOR = frozenset({"director"})
-USERNAMES = {"staff": "staffer", "floor_manager": "fm", "director": "td", "superuser": "root"}
+#: Who takes and pays a tournament's money (roles.MONEY_TAKERS).
+MONEY = frozenset({"director", "cashier"})
+USERNAMES = {
+    "staff": "staffer", "floor_manager": "fm", "director": "td", "cashier": "cashier",
+    "superuser": "root",
+}  # fmt: skip
+#: Roles whose pages are the staff's plus a few: checked at the desktop size only, to keep time
+#: (the tablet size's layout is the same page's, checked as the other roles).
+ONE_SIZE = frozenset({"cashier"})
 
 
 # --- interactive states ---------------------------------------------------------------------
@@ -439,7 +448,7 @@ def check(page: Page, console: Console, url: str, visit: Visit) -> list[str]:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("role", ["anonymous", "staff", "floor_manager", "director"])
+@pytest.mark.parametrize("role", ["anonymous", "staff", "floor_manager", "director", "cashier"])
 def test_every_page_meets_wcag_aa_with_a_clean_console(
     role: str, as_role: Callable[[str], tuple[Page, Console]], live_server: Any
 ) -> None:
@@ -448,7 +457,7 @@ def test_every_page_meets_wcag_aa_with_a_clean_console(
     console.take(frozenset())  # the log-in itself
     report = []
     visits = [v for v in VISITS if role in v.roles]
-    for viewport in VIEWPORTS:
+    for viewport in VIEWPORTS[:1] if role in ONE_SIZE else VIEWPORTS:
         page.set_viewport_size(viewport)
         for visit in visits:
             url = live_server.url + visit.path(world)
@@ -485,7 +494,7 @@ def test_the_top_bar_fits_one_row_on_a_tablet(
     """At 1024 px the brand, the links and the account sit side by side on one row, for every
     role (a superuser's roles included), and nothing spills sideways."""
     wrong = []
-    for role in ("anonymous", "staff", "floor_manager", "director", "superuser"):
+    for role in ("anonymous", "staff", "floor_manager", "director", "cashier", "superuser"):
         page, _ = as_role(role)
         page.set_viewport_size({"width": 1024, "height": 768})
         page.goto(live_server.url + reverse("rules:search"))
