@@ -150,6 +150,8 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:chip_race_result": {"pk": "raced_tournament", "race_id": "chip_race"},
     "tournaments:clock_display": {"pk": "tournament"},
     "tournaments:clock_state": {"pk": "tournament"},
+    "tournaments:reconciliation": {"pk": "tournament"},
+    "tournaments:money_day": {},
     # API
     "api:table-list": {},
     "api:table-detail": {"pk": "table_pk"},

@@ -145,6 +145,9 @@ READS: dict[str, tuple[int | str, ...]] = {
     "tournaments:last_draw_cards": READ_PAGE,
     "tournaments:results_csv": READ_PAGE,
     "tournaments:deal": DIRECTOR_PAGE,  # the deal quotes: a GET form that writes nothing
+    # The money reconciled, a tournament's and a day's (today without ?date=): read only.
+    "tournaments:reconciliation": MONEY_PAGE,
+    "tournaments:money_day": MONEY_PAGE,
     "api:table-list": READ_API,
     "api:table-detail": READ_API,
     "api:ruling-list": READ_API,
