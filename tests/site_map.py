@@ -150,6 +150,8 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:chip_race_result": {"pk": "raced_tournament", "race_id": "chip_race"},
     "tournaments:clock_display": {"pk": "tournament"},
     "tournaments:clock_state": {"pk": "tournament"},
+    "tournaments:reconciliation": {"pk": "tournament"},
+    "tournaments:money_day": {},
     # API
     "api:table-list": {},
     "api:table-detail": {"pk": "table_pk"},
@@ -250,6 +252,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     call_command("load_rulebook", verbosity=0)
     manager = make_user(username="world-fm", role=Role.FLOOR_MANAGER)
     director = make_user(username="world-td", role=Role.DIRECTOR)
+    cashier = make_user(username="world-cashier", role=Role.CASHIER)
 
     table = make_table(number=7, by=manager, name=text("table.name"))
     update_table(table=table, by=manager, max_buy_in=300)  # a second row in its history
@@ -327,6 +330,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     return {
         "manager": manager,
         "director": director,
+        "cashier": cashier,
         "table_number": table.number,
         "table_pk": table.pk,
         "hand": hand.pk,

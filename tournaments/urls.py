@@ -12,6 +12,7 @@ from tournaments import (
 )
 from tournaments.clock import structure_views
 from tournaments.clock import views as clock_views
+from tournaments.money import reconciliation_pages
 
 app_name = "tournaments"
 
@@ -73,4 +74,10 @@ urlpatterns = [
     path("<id:pk>/clock/structure/add/", structure_views.structure_add, name="structure_add"),
     path("<id:pk>/clock/display/", clock_views.clock_display, name="clock_display"),
     path("<id:pk>/clock/display/state/", clock_views.clock_state, name="clock_state"),
+    path(
+        "<id:pk>/money/reconciliation/",
+        reconciliation_pages.reconciliation,
+        name="reconciliation",
+    ),
+    path("money/day/", reconciliation_pages.money_day, name="money_day"),
 ]
