@@ -135,6 +135,10 @@ READS: dict[str, tuple[int | str, ...]] = {
     "tournaments:last_draw_cards": READ_PAGE,
     "tournaments:results_csv": READ_PAGE,
     "tournaments:deal": DIRECTOR_PAGE,  # the deal quotes: a GET form that writes nothing
+    "tournaments:payouts": READ_PAGE,  # the pool and the table; editing and paying are POSTs
+    "tournaments:payouts_edit": POST_PAGE,
+    "tournaments:payout_pay": POST_PAGE,
+    "tournaments:payout_slip": READ_PAGE,
     "api:table-list": READ_API,
     "api:table-detail": READ_API,
     "api:ruling-list": READ_API,
@@ -257,6 +261,10 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "tournaments:table_button": {"POST": (TD,)},
     "tournaments:draw_commit": {"POST": (TD,)},
     "tournaments:draw_deal": {"POST": (TD,)},
+    # The payout table is the director's alone; prizes are paid by MONEY_TAKERS (the director,
+    # and the cashier once that persona is in the table).
+    "tournaments:payouts_edit": {"POST": (TD,)},
+    "tournaments:payout_pay": {"POST": (TD,)},
     "tournaments:balance_check": {"POST": (TD,)},
     "tournaments:balance_apply": {"POST": (TD,)},
     "tournaments:clock_action": {"POST": (TD,)},
