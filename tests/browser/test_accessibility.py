@@ -209,6 +209,8 @@ VISITS: tuple[Visit, ...] = (
         expected_errors=frozenset({422}),
     ),
     Visit("seat card", "tournaments:seat_card", READERS, {**T, "number": "entrant"}),
+    Visit("payouts", "tournaments:payouts", READERS, T),
+    Visit("payout slip", "tournaments:payout_slip", READERS, {**T, "number": "entrant"}),
     Visit("last draw's seat cards", "tournaments:last_draw_cards", READERS, T),
     Visit("player", "cardroom:player_detail", MANAGER | DIRECTOR, {"player_id": "player"}),
     Visit(
@@ -294,6 +296,8 @@ NOT_PAGES = {
     "tournaments:table_button": "POST only",
     "tournaments:draw_commit": "POST only",
     "tournaments:draw_deal": "POST only",
+    "tournaments:payouts_edit": "POST only",
+    "tournaments:payout_pay": "POST only",
     "tournaments:draw_verify": "POST only",
     "tournaments:balance_check": "POST only",
     "tournaments:balance_apply": "POST only",
