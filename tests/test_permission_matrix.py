@@ -274,10 +274,10 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "tournaments:table_button": {"POST": (TD,)},
     "tournaments:draw_commit": {"POST": (TD,)},
     "tournaments:draw_deal": {"POST": (TD,)},
-    # The payout table is the director's alone; prizes are paid by MONEY_TAKERS (the director,
-    # and the cashier once that persona is in the table).
+    # The payout table is the director's alone; prizes are paid by MONEY_TAKERS (the director
+    # and the cashier).
     "tournaments:payouts_edit": {"POST": (TD,)},
-    "tournaments:payout_pay": {"POST": (TD,)},
+    "tournaments:payout_pay": {"POST": (TD, CA)},
     "tournaments:balance_check": {"POST": (TD,)},
     "tournaments:balance_apply": {"POST": (TD,)},
     "tournaments:clock_action": {"POST": (TD,)},
