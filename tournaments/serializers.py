@@ -29,6 +29,8 @@ from tournaments.models import (
     TournamentAnte,
     TournamentTable,
 )
+from tournaments.money.models import Method
+from tournaments.money.payments import PAID_WITH
 from tournaments.table_names import room_numbers
 
 REFUSED = inline_serializer(
@@ -233,6 +235,10 @@ class EntrantInSerializer(serializers.Serializer[Any]):
         min_value=1, required=False, allow_null=True, help_text="Entry number re-entering."
     )
     special_needs = serializers.CharField(max_length=200, required=False, default="")
+    method = serializers.ChoiceField(
+        choices=[m.value for m in PAID_WITH], default=Method.CASH,
+        help_text="What the entry was paid with, when it has a price (a ledger line).",
+    )  # fmt: skip
 
 
 class EliminationSerializer(serializers.ModelSerializer[Elimination]):

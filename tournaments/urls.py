@@ -12,6 +12,7 @@ from tournaments import (
 )
 from tournaments.clock import structure_views
 from tournaments.clock import views as clock_views
+from tournaments.money import pages as money_pages
 
 app_name = "tournaments"
 
@@ -58,6 +59,9 @@ urlpatterns = [
     path("<id:pk>/races/<id:race_id>/", colour_up_pages.chip_race_result, name="chip_race_result"),
     path("<id:pk>/results/", results_pages.results, name="results"),
     path("<id:pk>/deal/", deal_pages.deal, name="deal"),
+    path("<id:pk>/money/", money_pages.money, name="money"),
+    path("<id:pk>/money/prices/", money_pages.money_prices, name="money_prices"),
+    path("<id:pk>/money/pay/<id:number>/", money_pages.money_pay, name="money_pay"),
     path("<id:pk>/results.csv", results_pages.results_csv, name="results_csv"),
     path("<id:pk>/clock/", clock_views.clock, name="clock"),
     path("<id:pk>/clock/action/", clock_views.clock_action, name="clock_action"),
