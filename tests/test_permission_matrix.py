@@ -135,6 +135,11 @@ READS: dict[str, tuple[int | str, ...]] = {
     "tournaments:last_draw_cards": READ_PAGE,
     "tournaments:results_csv": READ_PAGE,
     "tournaments:deal": DIRECTOR_PAGE,  # the deal quotes: a GET form that writes nothing
+    # The money: the cashier's page is the money takers' (MONEY_TAKERS: cashier, director); the
+    # price list is the director's alone.
+    "tournaments:money": DIRECTOR_PAGE,
+    "tournaments:money_prices": DIRECTOR_PAGE,
+    "tournaments:money_pay": POST_PAGE,
     "api:table-list": READ_API,
     "api:table-detail": READ_API,
     "api:ruling-list": READ_API,
@@ -168,6 +173,7 @@ READS: dict[str, tuple[int | str, ...]] = {
     "api:tournament-chips": READ_API,
     "api:tournament-count": POST_API,
     "api:tournament-chips-move": POST_API,
+    "api:tournament-payments": (401, 403, 403, 405, 403),  # read and write: MONEY_TAKERS
     "api:tournament-table-counts": POST_API,
     "api:tournament-registration-close": POST_API,
     "api:tournament-seating": READ_API,
@@ -267,6 +273,9 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "tournaments:chip_save": {"POST": (TD,)},
     "tournaments:chip_delete": {"POST": (TD,)},
     "tournaments:chip_race": {"POST": (TD,)},
+    # Money is taken by the money takers (the cashier or the director), priced by the director.
+    "tournaments:money_prices": {"POST": (TD,)},
+    "tournaments:money_pay": {"POST": (TD,)},
     "api:table-list": {"POST": (FM,)},
     "api:table-detail": {"PUT": (FM,), "PATCH": (FM,), "DELETE": (FM,)},
     "api:ruling-list": {"POST": (FM, TD)},
@@ -286,6 +295,7 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "api:tournament-reinstate": {"POST": (TD,)},
     "api:tournament-count": {"POST": (FM, TD)},
     "api:tournament-chips-move": {"POST": (TD,)},
+    "api:tournament-payments": {"POST": (TD,)},
     "api:tournament-table-counts": {"POST": (FM, TD)},
     "api:tournament-registration-close": {"POST": (TD,)},
     "api:tournament-draws": {"POST": (TD,)},

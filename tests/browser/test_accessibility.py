@@ -188,6 +188,8 @@ VISITS: tuple[Visit, ...] = (
     Visit("clock room display", "tournaments:clock_display", READERS, T),
     Visit("tournament results", "tournaments:results", READERS, T),
     Visit("deal quotes", "tournaments:deal", DIRECTOR, T, query="?prizes=500%0A300&unit=1"),
+    Visit("money", "tournaments:money", DIRECTOR, T),
+    Visit("prices", "tournaments:money_prices", DIRECTOR, T),
     Visit("seat card", "tournaments:seat_card", READERS, {**T, "number": "entrant"}),
     Visit("last draw's seat cards", "tournaments:last_draw_cards", READERS, T),
     Visit("player", "cardroom:player_detail", MANAGER | DIRECTOR, {"player_id": "player"}),
@@ -284,6 +286,7 @@ NOT_PAGES = {
     "tournaments:structure_add": "POST only",
     "tournaments:chip_save": "POST only",
     "tournaments:chip_delete": "POST only",
+    "tournaments:money_pay": "POST only",
     "tournaments:clock_state": "the room display's polling JSON",
     "tournaments:results_csv": "CSV",
 }

@@ -166,6 +166,8 @@ def _still_playing(locked: Tournament, entrant: Entrant, what: str) -> Entrant:
         raise PaymentRefused(
             "not_in_play", f"{current.name} is out: a player coming back is a re-entry.", REENTRY
         )
+    if MoneyMove.objects.filter(entrant_id=current.pk, kind=MoveKind.REFUND).exists():
+        raise PaymentRefused("refunded", f"{current}'s entry was refunded: not in play.")
     return current
 
 
@@ -221,8 +223,8 @@ def offer(entrant: Entrant, kind: MoveKind, prices: Prices | None = None) -> Off
     try:
         if prices is None:
             raise PaymentRefused("no_prices", "The event has no prices yet.")
-        _still_playing(tournament, entrant, "chips bought")
-        (_refuse_rebuy if rebuy else _refuse_addon)(tournament, prices, entrant)
+        current = _still_playing(tournament, entrant, "chips bought")
+        (_refuse_rebuy if rebuy else _refuse_addon)(tournament, prices, current)
     except PaymentRefused as refused:
         return Offer(count, limit, refused.message)
     return Offer(count, limit)
