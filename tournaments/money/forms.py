@@ -68,15 +68,16 @@ class DecimalBox(forms.CharField):
     a whole number of its smallest step (a percentage with 2 decimals: basis points)."""
 
     def __init__(self, *, places: int, largest: int, **kwargs: Any) -> None:
-        kwargs.setdefault("max_length", 24)
         super().__init__(**kwargs)
         self.places, self.largest = places, largest
-        self.widget.attrs.update(inputmode="decimal", autocomplete="off")
+        self.widget.attrs.update(inputmode="decimal", autocomplete="off", maxlength="24")
 
     def to_python(self, value: Any) -> int | None:  # type: ignore[override]
         text = super().to_python(value)
         if text in self.empty_values:
             return None
+        if len(text) > 24:
+            raise forms.ValidationError("A number of at most 24 characters.", code="invalid")
         try:
             number = parse_money(text, Currency("XXX", self.places))
         except MoneyRefused:

@@ -27,7 +27,7 @@ from tournaments.models import Entrant, EntrantStatus, Tournament
 from tournaments.money import payments
 from tournaments.money.forms import PaymentForm, PricesForm, SearchForm
 from tournaments.money.models import MoveKind
-from tournaments.money.prices import locked_prices, prices_for, set_prices
+from tournaments.money.prices import PricesLocked, locked_prices, prices_for, set_prices
 
 #: Players listed at once on the cashier's page (search to find others).
 PLAYERS_SHOWN = 50
@@ -52,8 +52,12 @@ def money_prices(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     prices = prices_for(tournament)
     locked = locked_prices(tournament)
     form = PricesForm(request.POST or None, prices=prices, locked=locked)
-    status, flash = 200, ""
-    if request.method == "POST":
+    status, flash, refusal = 200, "", ""
+    if request.method == "POST" and locked:
+        # Read-only boxes are not read back: the list stays what every payment was taken at.
+        form = PricesForm(prices=prices, locked=locked)
+        status, refusal = 409, PricesLocked().message
+    elif request.method == "POST":
         status = 422
         if form.is_valid():
             try:
@@ -68,7 +72,7 @@ def money_prices(request: AuthenticatedRequest, pk: int) -> HttpResponse:
                 form = PricesForm(prices=prices, locked=locked)
     context = {
         "tournament": tournament, "prices": prices, "form": form, "locked": locked,
-        "flash": flash,
+        "flash": flash, "refusal": refusal,
     }  # fmt: skip
     part = "#prices-form" if request.htmx else ""
     return render(request, f"tournaments/money_prices.html{part}", context, status=status)

@@ -17,11 +17,11 @@ from tournaments import chip_counts, eliminations, table_hands
 from tournaments.clock import services as clock
 from tournaments.draw_services import draw_initial_seating
 from tournaments.draws.errors import DrawError
+from tournaments.models import Entrant, EntrantStatus, Tournament, TournamentTable
 from tournaments.money import payments
 from tournaments.money.models import Method, MoneyMove, MoveKind
 from tournaments.money.payments import PaymentInvalid, PaymentRefused
 from tournaments.money.prices import set_prices
-from tournaments.models import Entrant, EntrantStatus, Tournament, TournamentTable
 from tournaments.setup import register_entrant, register_entrants
 
 pytestmark = pytest.mark.django_db
@@ -43,13 +43,11 @@ def priced(
 ) -> Tournament:
     """A one-table tournament at ``PRICES`` (changed by ``fields``), its players registered and
     paid, drawn to their seats unless ``draw`` is off (registration stays open)."""
-    tournament = make_tournament(
-        by=director, tables=1, seats_per_table=6, first_table=first_table
-    )
+    tournament = make_tournament(by=director, tables=1, seats_per_table=6, first_table=first_table)
     set_prices(tournament=tournament, by=director, **{**PRICES, **fields})
-    register_entrants(
-        tournament=tournament, names=[f"Player {i}" for i in range(1, entrants + 1)], by=director
-    )
+    if entrants:
+        names = [f"Player {i}" for i in range(1, entrants + 1)]
+        register_entrants(tournament=tournament, names=names, by=director)
     if draw:
         draw_initial_seating(tournament=tournament, by=director)
         TournamentTable.objects.filter(tournament=tournament).update(button=1)
