@@ -88,6 +88,13 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     colour_ups.save_chip(tournament=raced, value=100, colour="black", removed_at=None, by=director)
     clock.advance_level(tournament=raced, by=director)
     colour_ups.run_chip_race(table=raced.tables.get(), by=director)
+    # The money ledger: an entry paid as the player registers, at the director's prices.
+    from tournaments.money.prices import set_prices
+    from tournaments.setup import register_entrant
+
+    paid = make_tournament(by=director, tables=1, first_table=401, name="Paid entry")
+    set_prices(tournament=paid, by=director, entry_prize=10_000, entry_fee=1_000)
+    register_entrant(tournament=paid, name="Cy Paid", by=director, method="card")
     # The cash game: a player seated with a buy-in, one waiting on a list.
     from cardroom.seats import services as players
     from cardroom.waitlists import services as waitlists

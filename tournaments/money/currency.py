@@ -105,7 +105,7 @@ class MoneyField(forms.CharField):
 
     def to_python(self, value: object) -> int | None:  # type: ignore[override]
         text = super().to_python(value)
-        if text in self.empty_values:
+        if text is None or text in self.empty_values:
             return None
         if len(text) > self.max_text:
             raise forms.ValidationError(

@@ -74,7 +74,7 @@ class DecimalBox(forms.CharField):
 
     def to_python(self, value: Any) -> int | None:  # type: ignore[override]
         text = super().to_python(value)
-        if text in self.empty_values:
+        if text is None or text in self.empty_values:
             return None
         if len(text) > 24:
             raise forms.ValidationError("A number of at most 24 characters.", code="invalid")
