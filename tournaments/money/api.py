@@ -19,11 +19,13 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardroom.core.parsers import whole_number
 from cardroom.core.request_types import AuthenticatedApiRequest
 from cardroom.core.roles import MONEY_TAKERS, role_permission
 from tournaments.models import Entrant
 from tournaments.money import payments
 from tournaments.money.models import Method, MoneyMove
+from tournaments.money.payments import PAID_WITH
 from tournaments.serializers import ERRORS
 
 PaymentPermission = role_permission(read=MONEY_TAKERS, write=MONEY_TAKERS)
@@ -34,14 +36,33 @@ class PaymentInSerializer(serializers.Serializer[Any]):
     entry = serializers.IntegerField(
         min_value=1, max_value=2_147_483_647, help_text="The player's entry number."
     )
-    method = serializers.ChoiceField(
-        choices=[m.value for m in payments.PAID_WITH], default=Method.CASH,
-        help_text="What it was paid with.",
+
+    def to_internal_value(self, data: Any) -> Any:
+        # An entry number in ASCII digits: DRF's own reads "٣" as 3.
+        number = data.get("entry") if isinstance(data, dict) else None
+        if isinstance(number, bool) or (
+            isinstance(number, str) and whole_number(number, 12) is None
+        ):
+            raise serializers.ValidationError({"entry": ["An entry number, in digits."]})
+        return super().to_internal_value(data)
+
+    # A string checked here, not an enum: "method" names the deal quotes' enum in the schema.
+    method = serializers.CharField(
+        max_length=8, default=Method.CASH,
+        help_text="What it was paid with: cash, card or voucher.",
     )  # fmt: skip
+
+    def validate_method(self, value: str) -> str:
+        if value not in PAID_WITH:
+            raise serializers.ValidationError("Paid with cash, card or voucher.")
+        return value
 
 
 class MoneyMoveSerializer(serializers.ModelSerializer[MoneyMove]):
     entry = serializers.IntegerField(source="entrant.number", allow_null=True, default=None)
+    # A plain string: the ledger's methods include the room's own ("room"), which a payment
+    # is never taken with (one enum per name in the schema).
+    method = serializers.CharField(help_text="cash, card, voucher, or room (the room's money).")
     by = serializers.CharField(source="by.username")
 
     class Meta:

@@ -287,7 +287,7 @@ def refund_entry(*, entrant: Entrant, by: User, reason: str) -> MoneyMove:
     has never been dealt a hand (``REFUND_PRACTICE``), and only an entry with nothing bought on
     it since. The REFUND line pays out what was paid and takes the split back; the player's
     starting stack leaves play (count 0) and the entry is no longer drawn, placed or counted
-    (``tournaments.money.refunded``)."""
+    (the initial draw, the places and the chips bought leave it out)."""
     reason = " ".join(reason.split())
     if not reason:
         raise PaymentInvalid("reason", "Say why the entry is refunded: it goes on record.")

@@ -237,6 +237,8 @@ def test_the_payments_api_takes_a_rebuy_and_refuses_with_the_rule(
     assert again.status_code == 409 and again.json()["error"]["code"] == "rebuy_stack"
     for body in (
         {"kind": "rebuy", "entry": "²"},
+        {"kind": "rebuy", "entry": "٣"},
+        {"kind": "rebuy", "entry": True},
         {"kind": "rebuy", "entry": -1},
         {"kind": "rebuy", "entry": "9" * 30},
         {"kind": "bonus", "entry": 2},
