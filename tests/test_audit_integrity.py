@@ -95,6 +95,13 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
 
     Prices.objects.get_or_create(tournament=tournament, defaults={"guarantee": 100_000})
     payouts.save_table(tournament=tournament, by=director, note="First table")
+    # The money ledger: an entry paid as the player registers, at the director's prices.
+    from tournaments.money.prices import set_prices
+    from tournaments.setup import register_entrant
+
+    paid = make_tournament(by=director, tables=1, first_table=401, name="Paid entry")
+    set_prices(tournament=paid, by=director, entry_prize=10_000, entry_fee=1_000)
+    register_entrant(tournament=paid, name="Cy Paid", by=director, method="card")
     # The cash game: a player seated with a buy-in, one waiting on a list.
     from cardroom.seats import services as players
     from cardroom.waitlists import services as waitlists

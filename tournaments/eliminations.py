@@ -33,6 +33,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTableStatus,
 )
+from tournaments.money.models import MoveKind
 from tournaments.money.payouts import at_the_bubble, bubble_burst_this_hand
 from tournaments.seating import (
     CORRECTION,
@@ -95,7 +96,12 @@ def eliminate_locked(
         raise DrawError(
             "not_seated", f"{entrant} is {entrant.get_status_display().lower()}, not seated."
         )
-    left = locked.entrants.exclude(status=EntrantStatus.ELIMINATED).count()
+    # An entry refunded before the draw never played: not one of the players left.
+    left = (
+        locked.entrants.exclude(status=EntrantStatus.ELIMINATED)
+        .exclude(money__kind=MoveKind.REFUND)
+        .count()
+    )
     if left <= 1:
         raise DrawError("winner", f"{entrant} is the last player: the winner.")
     live = SeatAssignment.objects.select_related("table").get(
@@ -152,7 +158,10 @@ def recompute_places(tournament: Tournament) -> None:
     rows = dict(tournament.entrants.values_list("pk", "place"))
     places: dict[int, int | None] = dict.fromkeys(rows)
     if not tournament.registration_open:
-        final = tournament.entrants.filter(reentries__isnull=True)
+        # An entry refunded before the draw never played: not part of the field.
+        final = tournament.entrants.filter(reentries__isnull=True).exclude(
+            money__kind=MoveKind.REFUND
+        )
         busts = list(
             tournament.eliminations.standing()
             .filter(entrant__in=final)

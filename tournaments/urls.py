@@ -12,6 +12,7 @@ from tournaments import (
 )
 from tournaments.clock import structure_views
 from tournaments.clock import views as clock_views
+from tournaments.money import pages as money_pages
 from tournaments.money import payout_pages, reconciliation_pages
 
 app_name = "tournaments"
@@ -67,6 +68,9 @@ urlpatterns = [
         payout_pages.payout_slip,
         name="payout_slip",
     ),
+    path("<id:pk>/money/", money_pages.money, name="money"),
+    path("<id:pk>/money/prices/", money_pages.money_prices, name="money_prices"),
+    path("<id:pk>/money/pay/<id:number>/", money_pages.money_pay, name="money_pay"),
     path("<id:pk>/results.csv", results_pages.results_csv, name="results_csv"),
     path("<id:pk>/clock/", clock_views.clock, name="clock"),
     path("<id:pk>/clock/action/", clock_views.clock_action, name="clock_action"),

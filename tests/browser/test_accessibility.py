@@ -208,6 +208,8 @@ VISITS: tuple[Visit, ...] = (
         status=422,
         expected_errors=frozenset({422}),
     ),
+    Visit("money", "tournaments:money", MONEY, T),
+    Visit("prices", "tournaments:money_prices", DIRECTOR, T),
     Visit("seat card", "tournaments:seat_card", READERS, {**T, "number": "entrant"}),
     Visit("payouts", "tournaments:payouts", READERS, T),
     Visit("payout slip", "tournaments:payout_slip", READERS, {**T, "number": "entrant"}),
@@ -308,6 +310,7 @@ NOT_PAGES = {
     "tournaments:structure_add": "POST only",
     "tournaments:chip_save": "POST only",
     "tournaments:chip_delete": "POST only",
+    "tournaments:money_pay": "POST only",
     "tournaments:clock_state": "the room display's polling JSON",
     "tournaments:results_csv": "CSV",
 }
