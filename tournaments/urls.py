@@ -12,6 +12,7 @@ from tournaments import (
 )
 from tournaments.clock import structure_views
 from tournaments.clock import views as clock_views
+from tournaments.money import bounty_pages
 
 app_name = "tournaments"
 
@@ -58,6 +59,10 @@ urlpatterns = [
     path("<id:pk>/races/<id:race_id>/", colour_up_pages.chip_race_result, name="chip_race_result"),
     path("<id:pk>/results/", results_pages.results, name="results"),
     path("<id:pk>/deal/", deal_pages.deal, name="deal"),
+    path("<id:pk>/deal/record/", deal_pages.deal_record, name="deal_record"),
+    path("<id:pk>/deal/sheet/", deal_pages.deal_sheet, name="deal_sheet"),
+    path("<id:pk>/money/bounties/", bounty_pages.bounties, name="bounties"),
+    path("<id:pk>/money/bounties/<id:number>/pay/", bounty_pages.bounty_pay, name="bounty_pay"),
     path("<id:pk>/results.csv", results_pages.results_csv, name="results_csv"),
     path("<id:pk>/clock/", clock_views.clock, name="clock"),
     path("<id:pk>/clock/action/", clock_views.clock_action, name="clock_action"),

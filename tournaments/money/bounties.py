@@ -48,7 +48,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F, Sum
+from django.db.models import F, QuerySet, Sum
 
 from cardroom.core.api_errors import Refusal
 from cardroom.core.numbers import grouped
@@ -249,7 +249,8 @@ def eliminator_by_hand(entrant: Entrant) -> Entrant | None:
     last = ChipCount.objects.filter(entrant=entrant).order_by("-id").first()
     if last is None or last.kind != ChipChange.TRANSFER_OUT or last.chips_after != 0:
         return None
-    return last.other
+    other: Entrant | None = last.other
+    return other
 
 
 def manual_bounties(locked: Tournament, *, entrant: Entrant, by: User) -> list[MoneyMove]:
@@ -293,7 +294,7 @@ def pay_bounty(*, entrant: Entrant, method: str, by: User) -> MoneyMove:
         )  # fmt: skip
 
 
-def bounty_rows(tournament: Tournament) -> tuple[Heads, Any]:
+def bounty_rows(tournament: Tournament) -> tuple[Heads, QuerySet[Entrant]]:
     """The heads and the entrants with bounty money (a head, a win, or something owed or
     paid), for the cashier's bounties page: the players still in first, then by entry."""
     found = heads(tournament)

@@ -57,6 +57,12 @@ def table_prizes(tournament: Tournament, players: int) -> list[int] | None:
     return [int(prize) for prize in table.prizes[:players]]
 
 
+def least_play_for(tournament: Tournament) -> int:
+    """The room's least share left to play for in a deal, in basis points (0: none)."""
+    prices = Prices.objects.filter(tournament_id=tournament.pk).only("deal_min_play_for").first()
+    return prices.deal_min_play_for if prices is not None else 0
+
+
 def refuse_policy(
     prices: Prices | None, players: Sequence[Entrant], agreed: Collection[int], prizes: list[int],
     play_for: int,
