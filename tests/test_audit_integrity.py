@@ -88,6 +88,13 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     colour_ups.save_chip(tournament=raced, value=100, colour="black", removed_at=None, by=director)
     clock.advance_level(tournament=raced, by=director)
     colour_ups.run_chip_race(table=raced.tables.get(), by=director)
+    # The two left agree a deal: the deals' log, and its line in the money ledger.
+    from tournaments.money.deals import record_deal
+
+    record_deal(
+        tournament=raced, method="chip_chop", prizes=[300, 200], play_for=0,
+        agreed=list(raced.entrants.values_list("pk", flat=True)), by=director,
+    )  # fmt: skip
     # The cash game: a player seated with a buy-in, one waiting on a list.
     from cardroom.seats import services as players
     from cardroom.waitlists import services as waitlists

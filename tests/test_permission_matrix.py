@@ -30,6 +30,7 @@ MANAGER_PAGE = (LOGIN, 403, 403, 403, 200)  # role_required(FLOOR_MANAGER), GET 
 DIRECTOR_PAGE = (LOGIN, 403, 403, 200, 403)  # role_required(DIRECTOR), GET shows the form
 RULING_PAGE = (LOGIN, 403, 403, 200, 200)  # role_required(*RULING_WRITERS): FM and TD
 POST_PAGE = (LOGIN, 405, 405, 405, 405)  # require_POST is checked before the role
+MONEY_PAGE = (LOGIN, 403, 403, 200, 403)  # role_required(*MONEY_TAKERS): TD and the cashier
 READ_API = (401, 403, 200, 200, 200)  # token auth first: anonymous gets 401
 POST_API = (401, 403, 405, 405, 405)  # DRF checks permissions before the method
 
@@ -135,6 +136,10 @@ READS: dict[str, tuple[int | str, ...]] = {
     "tournaments:last_draw_cards": READ_PAGE,
     "tournaments:results_csv": READ_PAGE,
     "tournaments:deal": DIRECTOR_PAGE,  # the deal quotes: a GET form that writes nothing
+    "tournaments:deal_record": POST_PAGE,
+    "tournaments:deal_sheet": DIRECTOR_PAGE,  # the recorded deal's sheet: the director's
+    "tournaments:bounties": MONEY_PAGE,
+    "tournaments:bounty_pay": POST_PAGE,
     "api:table-list": READ_API,
     "api:table-detail": READ_API,
     "api:ruling-list": READ_API,
@@ -257,6 +262,8 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "tournaments:table_button": {"POST": (TD,)},
     "tournaments:draw_commit": {"POST": (TD,)},
     "tournaments:draw_deal": {"POST": (TD,)},
+    "tournaments:deal_record": {"POST": (TD,)},  # deals are the director's alone
+    "tournaments:bounty_pay": {"POST": (TD,)},  # MONEY_TAKERS: the director and the cashier
     "tournaments:balance_check": {"POST": (TD,)},
     "tournaments:balance_apply": {"POST": (TD,)},
     "tournaments:clock_action": {"POST": (TD,)},
