@@ -102,6 +102,13 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     paid = make_tournament(by=director, tables=1, first_table=401, name="Paid entry")
     set_prices(tournament=paid, by=director, entry_prize=10_000, entry_fee=1_000)
     register_entrant(tournament=paid, name="Cy Paid", by=director, method="card")
+    # The two left agree a deal: the deals' log, and its line in the money ledger.
+    from tournaments.money.deals import record_deal
+
+    record_deal(
+        tournament=raced, method="chip_chop", prizes=[300, 200], play_for=0,
+        agreed=list(raced.entrants.values_list("pk", flat=True)), by=director,
+    )  # fmt: skip
     # The cash game: a player seated with a buy-in, one waiting on a list.
     from cardroom.seats import services as players
     from cardroom.waitlists import services as waitlists

@@ -157,6 +157,10 @@ READS: dict[str, tuple[int | str, ...]] = {
     "tournaments:money": MONEY_PAGE,
     "tournaments:money_prices": DIRECTOR_PAGE,
     "tournaments:money_pay": POST_PAGE,
+    "tournaments:deal_record": POST_PAGE,
+    "tournaments:deal_sheet": DIRECTOR_PAGE,  # the recorded deal's sheet: the director's
+    "tournaments:bounties": MONEY_PAGE,
+    "tournaments:bounty_pay": POST_PAGE,
     "api:table-list": READ_API,
     "api:table-detail": READ_API,
     "api:ruling-list": READ_API,
@@ -284,6 +288,8 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     # and the cashier).
     "tournaments:payouts_edit": {"POST": (TD,)},
     "tournaments:payout_pay": {"POST": (TD, CA)},
+    "tournaments:deal_record": {"POST": (TD,)},  # deals are the director's alone
+    "tournaments:bounty_pay": {"POST": (TD, CA)},  # MONEY_TAKERS: the director and the cashier
     "tournaments:balance_check": {"POST": (TD,)},
     "tournaments:balance_apply": {"POST": (TD,)},
     "tournaments:clock_action": {"POST": (TD,)},

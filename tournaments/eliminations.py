@@ -33,6 +33,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTableStatus,
 )
+from tournaments.money.bounties import manual_bounties
 from tournaments.money.models import MoveKind
 from tournaments.money.payouts import at_the_bubble, bubble_burst_this_hand
 from tournaments.seating import (
@@ -78,7 +79,10 @@ def eliminate_player(*, entrant: Entrant, by: User) -> Elimination:
         current = Entrant.objects.get(pk=entrant.pk)
         if current.status == EntrantStatus.SEATED and current.chips:
             raise ChipsLeft(current)
-        return eliminate_locked(locked, entrant, by=by)
+        elimination = eliminate_locked(locked, entrant, by=by)
+        # The bounty to whoever was given the player's last chips, in the same transaction.
+        manual_bounties(locked, entrant=current, by=by)
+        return elimination
 
 
 def eliminate_locked(
