@@ -113,6 +113,7 @@ def test_places_paid_count_entries_and_reentries_by_share_or_fixed(director: Any
 
     first = tournament.entrants.get(number=1)
     Entrant.objects.filter(pk=first.pk).update(status=EntrantStatus.ELIMINATED)
+    Prices.objects.filter(tournament=tournament).update(reentry_limit=1)  # one re-entry (8-A)
     register_entrants(tournament=tournament, names=["Player 1"], by=director, reentry_of=first)
     assert payouts.entry_count(tournament) == 21  # the re-entry counts
 
