@@ -137,9 +137,17 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:results": {"pk": "tournament"},
     "tournaments:results_csv": {"pk": "tournament"},
     "tournaments:deal": {"pk": "tournament"},
+    "tournaments:payouts": {"pk": "tournament"},
+    "tournaments:payouts_edit": {"pk": "tournament"},
+    "tournaments:payout_pay": {"pk": "tournament", "number": "entrant"},
+    "tournaments:payout_slip": {"pk": "tournament", "number": "entrant"},
     "tournaments:money": {"pk": "tournament"},
     "tournaments:money_prices": {"pk": "tournament"},
     "tournaments:money_pay": {"pk": "tournament", "number": "entrant"},
+    "tournaments:deal_record": {"pk": "tournament"},
+    "tournaments:deal_sheet": {"pk": "raced_tournament"},
+    "tournaments:bounties": {"pk": "tournament"},
+    "tournaments:bounty_pay": {"pk": "tournament", "number": "entrant"},
     "tournaments:clock": {"pk": "tournament"},
     "tournaments:clock_action": {"pk": "tournament"},
     "tournaments:structure_time": {"pk": "tournament"},
@@ -153,6 +161,8 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:chip_race_result": {"pk": "raced_tournament", "race_id": "chip_race"},
     "tournaments:clock_display": {"pk": "tournament"},
     "tournaments:clock_state": {"pk": "tournament"},
+    "tournaments:reconciliation": {"pk": "tournament"},
+    "tournaments:money_day": {},
     # API
     "api:table-list": {},
     "api:table-detail": {"pk": "table_pk"},
@@ -254,6 +264,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     call_command("load_rulebook", verbosity=0)
     manager = make_user(username="world-fm", role=Role.FLOOR_MANAGER)
     director = make_user(username="world-td", role=Role.DIRECTOR)
+    cashier = make_user(username="world-cashier", role=Role.CASHIER)
 
     table = make_table(number=7, by=manager, name=text("table.name"))
     update_table(table=table, by=manager, max_buy_in=300)  # a second row in its history
@@ -307,6 +318,13 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     tournament.refresh_from_db()
     race = chip_race(director, text)
+    # The raced table's three agree a deal (the deal sheet's page).
+    from tournaments.money.deals import record_deal
+
+    record_deal(
+        tournament=race.tournament, method="icm", prizes=[500, 300, 200], play_for=0,
+        agreed=list(race.tournament.entrants.values_list("pk", flat=True)), by=director,
+    )  # fmt: skip
     # The cash game's waitlist: a list for the table's game, a call-in on it.
     from cardroom.waitlists import services as waitlists
 
@@ -331,6 +349,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     return {
         "manager": manager,
         "director": director,
+        "cashier": cashier,
         "table_number": table.number,
         "table_pk": table.pk,
         "hand": hand.pk,

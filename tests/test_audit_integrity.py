@@ -88,6 +88,13 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     colour_ups.save_chip(tournament=raced, value=100, colour="black", removed_at=None, by=director)
     clock.advance_level(tournament=raced, by=director)
     colour_ups.run_chip_race(table=raced.tables.get(), by=director)
+    # The payouts: a version of the table, worked out from the prices (the guarantee is the
+    # pool while no entry is paid).
+    from tournaments.money import payouts
+    from tournaments.money.models import Prices
+
+    Prices.objects.get_or_create(tournament=tournament, defaults={"guarantee": 100_000})
+    payouts.save_table(tournament=tournament, by=director, note="First table")
     # The money ledger: an entry paid as the player registers, at the director's prices.
     from tournaments.money.prices import set_prices
     from tournaments.setup import register_entrant
@@ -95,6 +102,13 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     paid = make_tournament(by=director, tables=1, first_table=401, name="Paid entry")
     set_prices(tournament=paid, by=director, entry_prize=10_000, entry_fee=1_000)
     register_entrant(tournament=paid, name="Cy Paid", by=director, method="card")
+    # The two left agree a deal: the deals' log, and its line in the money ledger.
+    from tournaments.money.deals import record_deal
+
+    record_deal(
+        tournament=raced, method="chip_chop", prizes=[300, 200], play_for=0,
+        agreed=list(raced.entrants.values_list("pk", flat=True)), by=director,
+    )  # fmt: skip
     # The cash game: a player seated with a buy-in, one waiting on a list.
     from cardroom.seats import services as players
     from cardroom.waitlists import services as waitlists
