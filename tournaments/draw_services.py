@@ -263,8 +263,11 @@ def commit_draw(
         )
         numbers: list[int] = []
         if kind == DrawKind.LATE_ENTRY:
-            waiting = locked.entrants.filter(status=EntrantStatus.REGISTERED).exclude(
-                number__in=list(seating.reserved.values())
+            # An entry refunded before the initial draw is never drawn.
+            waiting = (
+                locked.entrants.filter(status=EntrantStatus.REGISTERED)
+                .exclude(number__in=list(seating.reserved.values()))
+                .exclude(money__kind=MoveKind.REFUND)
             )
             if entrants is not None:
                 waiting = waiting.filter(pk__in=[e.pk for e in entrants])

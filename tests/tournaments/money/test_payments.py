@@ -15,7 +15,7 @@ from tests.tournaments.factories import make_tournament
 from tests.tournaments.test_table_hands import room
 from tournaments import chip_counts, eliminations, table_hands
 from tournaments.clock import services as clock
-from tournaments.draw_services import draw_initial_seating
+from tournaments.draw_services import draw_initial_seating, draw_late_entries
 from tournaments.draws.errors import DrawError
 from tournaments.models import Entrant, EntrantStatus, Tournament, TournamentTable
 from tournaments.money import payments
@@ -273,8 +273,14 @@ def test_an_entry_refunded_before_the_draw_is_paid_back_and_never_drawn(director
     ana.refresh_from_db()
     assert ana.status == EntrantStatus.REGISTERED and ana.chips == 0
     assert tournament.assignments.filter(ended_at__isnull=True).count() == 3
+    late = register_entrant(tournament=tournament, name="Late Lee", by=director)
+    draw_late_entries(tournament=tournament, by=director)
+    late.refresh_from_db()
+    ana.refresh_from_db()
+    assert late.status == EntrantStatus.SEATED and ana.status == EntrantStatus.REGISTERED
+    assert tournament.assignments.filter(ended_at__isnull=True).count() == 4
     check = chip_counts.reconcile(tournament)
-    assert check.bought == (("3 entries × 20,000", 60_000),) and check.balanced
+    assert check.bought == (("4 entries × 20,000", 80_000),) and check.balanced
 
 
 def test_an_entry_is_not_refunded_once_drawn_nor_without_a_reason(director: Any) -> None:
