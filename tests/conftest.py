@@ -278,6 +278,14 @@ def staff(db: None) -> Any:
 
 
 @pytest.fixture
+def cashier(db: None) -> Any:
+    from cardroom.core.roles import Role
+    from tests.factories import make_user
+
+    return make_user(username="cashier", role=Role.CASHIER)
+
+
+@pytest.fixture
 def no_role_user(db: None) -> Any:
     from tests.factories import make_user
 
@@ -291,7 +299,9 @@ def superuser(db: None) -> Any:
     return make_user(username="root", role=None, superuser=True)
 
 
-PERSONAS = ("anonymous", "no_role_user", "staff", "director", "floor_manager", "superuser")
+PERSONAS = (
+    "anonymous", "no_role_user", "staff", "director", "floor_manager", "cashier", "superuser",
+)  # fmt: skip
 
 
 @pytest.fixture

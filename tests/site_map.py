@@ -137,6 +137,13 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:results": {"pk": "tournament"},
     "tournaments:results_csv": {"pk": "tournament"},
     "tournaments:deal": {"pk": "tournament"},
+    "tournaments:payouts": {"pk": "tournament"},
+    "tournaments:payouts_edit": {"pk": "tournament"},
+    "tournaments:payout_pay": {"pk": "tournament", "number": "entrant"},
+    "tournaments:payout_slip": {"pk": "tournament", "number": "entrant"},
+    "tournaments:money": {"pk": "tournament"},
+    "tournaments:money_prices": {"pk": "tournament"},
+    "tournaments:money_pay": {"pk": "tournament", "number": "entrant"},
     "tournaments:deal_record": {"pk": "tournament"},
     "tournaments:deal_sheet": {"pk": "raced_tournament"},
     "tournaments:bounties": {"pk": "tournament"},
@@ -154,6 +161,8 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:chip_race_result": {"pk": "raced_tournament", "race_id": "chip_race"},
     "tournaments:clock_display": {"pk": "tournament"},
     "tournaments:clock_state": {"pk": "tournament"},
+    "tournaments:reconciliation": {"pk": "tournament"},
+    "tournaments:money_day": {},
     # API
     "api:table-list": {},
     "api:table-detail": {"pk": "table_pk"},
@@ -181,6 +190,7 @@ ROUTES: dict[str, dict[str, str]] = {
     "api:tournament-chips": {"pk": "tournament"},
     "api:tournament-count": {"pk": "tournament", "number": "entrant"},
     "api:tournament-chips-move": {"pk": "tournament", "number": "entrant"},
+    "api:tournament-payments": {"pk": "tournament"},
     "api:tournament-table-counts": {"pk": "tournament", "number": "tournament_table"},
     "api:tournament-registration-close": {"pk": "tournament"},
     "api:tournament-seating": {"pk": "tournament"},
@@ -254,6 +264,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     call_command("load_rulebook", verbosity=0)
     manager = make_user(username="world-fm", role=Role.FLOOR_MANAGER)
     director = make_user(username="world-td", role=Role.DIRECTOR)
+    cashier = make_user(username="world-cashier", role=Role.CASHIER)
 
     table = make_table(number=7, by=manager, name=text("table.name"))
     update_table(table=table, by=manager, max_buy_in=300)  # a second row in its history
@@ -338,6 +349,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     return {
         "manager": manager,
         "director": director,
+        "cashier": cashier,
         "table_number": table.number,
         "table_pk": table.pk,
         "hand": hand.pk,

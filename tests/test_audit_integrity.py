@@ -88,6 +88,20 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     colour_ups.save_chip(tournament=raced, value=100, colour="black", removed_at=None, by=director)
     clock.advance_level(tournament=raced, by=director)
     colour_ups.run_chip_race(table=raced.tables.get(), by=director)
+    # The payouts: a version of the table, worked out from the prices (the guarantee is the
+    # pool while no entry is paid).
+    from tournaments.money import payouts
+    from tournaments.money.models import Prices
+
+    Prices.objects.get_or_create(tournament=tournament, defaults={"guarantee": 100_000})
+    payouts.save_table(tournament=tournament, by=director, note="First table")
+    # The money ledger: an entry paid as the player registers, at the director's prices.
+    from tournaments.money.prices import set_prices
+    from tournaments.setup import register_entrant
+
+    paid = make_tournament(by=director, tables=1, first_table=401, name="Paid entry")
+    set_prices(tournament=paid, by=director, entry_prize=10_000, entry_fee=1_000)
+    register_entrant(tournament=paid, name="Cy Paid", by=director, method="card")
     # The two left agree a deal: the deals' log, and its line in the money ledger.
     from tournaments.money.deals import record_deal
 
@@ -194,7 +208,8 @@ def test_the_database_refuses_a_value_outside_every_choice_field(world: dict[str
     assert "Ruling.kind" in checked and "Draw.status" in checked and "SeatMove.reason" in checked
     assert "StructureChange.action" in checked
     assert "ChipRace.mode" in checked
-    assert len(checked) == 35  # every choice field of the three apps
+    assert {"MoneyMove.kind", "MoneyMove.method", "Prices.bounty_kind"} <= set(checked)
+    assert len(checked) == 38  # every choice field of the three apps
 
 
 # --- append-only in the database -----------------------------------------------------------------

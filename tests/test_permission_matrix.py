@@ -18,21 +18,30 @@ from tests.site_map import ROUTES, SKIPPED, build_world, discover, url_of
 
 pytestmark = pytest.mark.django_db
 
-PERSONAS = ("anonymous", "no_role_user", "staff", "director", "floor_manager")
+PERSONAS = ("anonymous", "no_role_user", "staff", "director", "floor_manager", "cashier")
 
 #: Sent to the log-in page with ``?next=`` the page asked for (LoginRequiredMiddleware).
 LOGIN = "302 to log in"
 
-# The usual rows (anonymous, no role, staff, director, floor manager).
+# The usual rows (anonymous, no role, staff, director, floor manager[, cashier]). A row of five
+# answers the cashier as it answers staff (a cashier reads the floor like staff, roles.READERS,
+# and writes nothing staff cannot); a sixth answer is the cashier's own (the money pages).
 PUBLIC = (200, 200, 200, 200, 200)
 READ_PAGE = (LOGIN, 403, 200, 200, 200)  # role_required(*READERS)
 MANAGER_PAGE = (LOGIN, 403, 403, 403, 200)  # role_required(FLOOR_MANAGER), GET shows the form
 DIRECTOR_PAGE = (LOGIN, 403, 403, 200, 403)  # role_required(DIRECTOR), GET shows the form
 RULING_PAGE = (LOGIN, 403, 403, 200, 200)  # role_required(*RULING_WRITERS): FM and TD
 POST_PAGE = (LOGIN, 405, 405, 405, 405)  # require_POST is checked before the role
-MONEY_PAGE = (LOGIN, 403, 403, 200, 403)  # role_required(*MONEY_TAKERS): TD and the cashier
 READ_API = (401, 403, 200, 200, 200)  # token auth first: anonymous gets 401
 POST_API = (401, 403, 405, 405, 405)  # DRF checks permissions before the method
+MONEY_PAGE = (LOGIN, 403, 403, 200, 403, 200)  # role_required(*MONEY_TAKERS): TD and cashier
+
+
+def expected(row: tuple[int | str, ...], persona: str) -> int | str:
+    """The row's answer for ``persona``: the cashier's is staff's unless the row has a sixth."""
+    column = PERSONAS.index(persona)
+    return row[column] if column < len(row) else row[PERSONAS.index("staff")]
+
 
 #: The answer to a GET, per persona.
 READS: dict[str, tuple[int | str, ...]] = {
@@ -136,6 +145,18 @@ READS: dict[str, tuple[int | str, ...]] = {
     "tournaments:last_draw_cards": READ_PAGE,
     "tournaments:results_csv": READ_PAGE,
     "tournaments:deal": DIRECTOR_PAGE,  # the deal quotes: a GET form that writes nothing
+    # The money reconciled, a tournament's and a day's (today without ?date=): read only.
+    "tournaments:reconciliation": MONEY_PAGE,
+    "tournaments:money_day": MONEY_PAGE,
+    "tournaments:payouts": READ_PAGE,  # the pool and the table; editing and paying are POSTs
+    "tournaments:payouts_edit": POST_PAGE,
+    "tournaments:payout_pay": POST_PAGE,
+    "tournaments:payout_slip": READ_PAGE,
+    # The money: the cashier's page is the money takers' (MONEY_TAKERS: cashier, director); the
+    # price list is the director's alone.
+    "tournaments:money": MONEY_PAGE,
+    "tournaments:money_prices": DIRECTOR_PAGE,
+    "tournaments:money_pay": POST_PAGE,
     "tournaments:deal_record": POST_PAGE,
     "tournaments:deal_sheet": DIRECTOR_PAGE,  # the recorded deal's sheet: the director's
     "tournaments:bounties": MONEY_PAGE,
@@ -173,6 +194,7 @@ READS: dict[str, tuple[int | str, ...]] = {
     "api:tournament-chips": READ_API,
     "api:tournament-count": POST_API,
     "api:tournament-chips-move": POST_API,
+    "api:tournament-payments": (401, 403, 403, 405, 403, 405),  # POST only: MONEY_TAKERS
     "api:tournament-table-counts": POST_API,
     "api:tournament-registration-close": POST_API,
     "api:tournament-seating": READ_API,
@@ -209,7 +231,7 @@ READS: dict[str, tuple[int | str, ...]] = {
     "api:kiosk-entries": PUBLIC,  # the lists a player may join, no names
 }
 
-FM, TD, ST = "floor_manager", "director", "staff"
+FM, TD, ST, CA = "floor_manager", "director", "staff", "cashier"
 
 #: Every write an endpoint accepts, and the personas allowed it (everyone else: 403, or the
 #: log-in page / 401 when anonymous).
@@ -262,8 +284,12 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "tournaments:table_button": {"POST": (TD,)},
     "tournaments:draw_commit": {"POST": (TD,)},
     "tournaments:draw_deal": {"POST": (TD,)},
+    # The payout table is the director's alone; prizes are paid by MONEY_TAKERS (the director
+    # and the cashier).
+    "tournaments:payouts_edit": {"POST": (TD,)},
+    "tournaments:payout_pay": {"POST": (TD, CA)},
     "tournaments:deal_record": {"POST": (TD,)},  # deals are the director's alone
-    "tournaments:bounty_pay": {"POST": (TD,)},  # MONEY_TAKERS: the director and the cashier
+    "tournaments:bounty_pay": {"POST": (TD, CA)},  # MONEY_TAKERS: the director and the cashier
     "tournaments:balance_check": {"POST": (TD,)},
     "tournaments:balance_apply": {"POST": (TD,)},
     "tournaments:clock_action": {"POST": (TD,)},
@@ -274,6 +300,9 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "tournaments:chip_save": {"POST": (TD,)},
     "tournaments:chip_delete": {"POST": (TD,)},
     "tournaments:chip_race": {"POST": (TD,)},
+    # Money is taken by the money takers (the cashier or the director), priced by the director.
+    "tournaments:money_prices": {"POST": (TD,)},
+    "tournaments:money_pay": {"POST": (TD, CA)},
     "api:table-list": {"POST": (FM,)},
     "api:table-detail": {"PUT": (FM,), "PATCH": (FM,), "DELETE": (FM,)},
     "api:ruling-list": {"POST": (FM, TD)},
@@ -293,6 +322,7 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "api:tournament-reinstate": {"POST": (TD,)},
     "api:tournament-count": {"POST": (FM, TD)},
     "api:tournament-chips-move": {"POST": (TD,)},
+    "api:tournament-payments": {"POST": (TD, CA)},
     "api:tournament-table-counts": {"POST": (FM, TD)},
     "api:tournament-registration-close": {"POST": (TD,)},
     "api:tournament-draws": {"POST": (TD,)},
@@ -390,6 +420,8 @@ def test_every_url_pattern_is_in_the_tables() -> None:
     found = set(discover())
     assert found == set(ROUTES), f"fill the parameters of: {sorted(found ^ set(ROUTES))}"
     assert found == set(READS), f"write down who may read: {sorted(found ^ set(READS))}"
+    rows = [*READS.values(), *OPEN_POSTS.values()]
+    assert all(len(row) in (5, len(PERSONAS)) for row in rows), "a row of 5 answers, or of 6"
     assert set(WRITES) <= found and set(OPEN_POSTS) <= found
     assert not set(WRITES) & set(OPEN_POSTS)
     assert SKIPPED.keys() == {"admin"}, "say why a pattern is left out"
@@ -407,13 +439,12 @@ def test_a_get_answers_each_persona_as_the_table_says(
     persona: str, world: dict[str, Any], client_for: Callable[[str], Client]
 ) -> None:
     client = client_for(persona)
-    column = PERSONAS.index(persona)
     wrong = []
     for name, row in READS.items():
         url = url_of(name, world)
         got = observed(client.get(url), url)
-        if got != row[column]:
-            wrong.append(f"{name} {url}: expected {row[column]}, got {got}")
+        if got != expected(row, persona):
+            wrong.append(f"{name} {url}: expected {expected(row, persona)}, got {got}")
     assert not wrong, "\n".join(wrong)
 
 
@@ -440,12 +471,13 @@ def test_each_write_is_refused_to_the_other_role_and_let_through_to_its_own(
     world: dict[str, Any], client_for: Callable[[str], Client]
 ) -> None:
     """An empty body: the allowed role gets past the role check (a refusal of the body,
-    never 401/403/405 or a crash); the other floor role gets 403."""
+    never 401/403/405 or a crash); the other floor roles get 403 (the cashier too: it writes
+    nothing but money, so every write it is not listed for refuses it)."""
     wrong = []
     for name, methods in WRITES.items():
         url = url_of(name, world)
         for method, allowed in methods.items():
-            for persona in (FM, TD):
+            for persona in (FM, TD, CA):
                 got = observed(send(client_for(persona), method, url), url)
                 if persona not in allowed and got != 403:
                     wrong.append(f"{persona} {method} {url}: expected 403, got {got}")
@@ -462,13 +494,12 @@ def test_each_write_is_refused_to_the_other_role_and_let_through_to_its_own(
 def test_the_open_posts_answer_as_the_table_says(
     persona: str, world: dict[str, Any], client_for: Callable[[str], Client]
 ) -> None:
-    column = PERSONAS.index(persona)
     wrong = []
     for name, row in OPEN_POSTS.items():
         url = url_of(name, world)
         got = observed(send(client_for(persona), "POST", url), url)
-        if got != row[column]:
-            wrong.append(f"{name} {url}: expected {row[column]}, got {got}")
+        if got != expected(row, persona):
+            wrong.append(f"{name} {url}: expected {expected(row, persona)}, got {got}")
     assert not wrong, "\n".join(wrong)
 
 

@@ -12,7 +12,8 @@ from tournaments import (
 )
 from tournaments.clock import structure_views
 from tournaments.clock import views as clock_views
-from tournaments.money import bounty_pages
+from tournaments.money import bounty_pages, payout_pages, reconciliation_pages
+from tournaments.money import pages as money_pages
 
 app_name = "tournaments"
 
@@ -59,6 +60,17 @@ urlpatterns = [
     path("<id:pk>/races/<id:race_id>/", colour_up_pages.chip_race_result, name="chip_race_result"),
     path("<id:pk>/results/", results_pages.results, name="results"),
     path("<id:pk>/deal/", deal_pages.deal, name="deal"),
+    path("<id:pk>/money/payouts/", payout_pages.payouts_page, name="payouts"),
+    path("<id:pk>/money/payouts/edit/", payout_pages.payouts_edit, name="payouts_edit"),
+    path("<id:pk>/entrants/<id:number>/payout/", payout_pages.payout_pay, name="payout_pay"),
+    path(
+        "<id:pk>/entrants/<id:number>/payout-slip/",
+        payout_pages.payout_slip,
+        name="payout_slip",
+    ),
+    path("<id:pk>/money/", money_pages.money, name="money"),
+    path("<id:pk>/money/prices/", money_pages.money_prices, name="money_prices"),
+    path("<id:pk>/money/pay/<id:number>/", money_pages.money_pay, name="money_pay"),
     path("<id:pk>/deal/record/", deal_pages.deal_record, name="deal_record"),
     path("<id:pk>/deal/sheet/", deal_pages.deal_sheet, name="deal_sheet"),
     path("<id:pk>/money/bounties/", bounty_pages.bounties, name="bounties"),
@@ -78,4 +90,10 @@ urlpatterns = [
     path("<id:pk>/clock/structure/add/", structure_views.structure_add, name="structure_add"),
     path("<id:pk>/clock/display/", clock_views.clock_display, name="clock_display"),
     path("<id:pk>/clock/display/state/", clock_views.clock_state, name="clock_state"),
+    path(
+        "<id:pk>/money/reconciliation/",
+        reconciliation_pages.reconciliation,
+        name="reconciliation",
+    ),
+    path("money/day/", reconciliation_pages.money_day, name="money_day"),
 ]

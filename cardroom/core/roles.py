@@ -12,7 +12,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.urls import reverse
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
@@ -132,17 +133,17 @@ def refusal_context(exception: Exception | None) -> dict[str, Any]:
     }
 
 
-def role_required(
+def role_required[R: HttpResponseBase](
     *roles: Role,
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """View decorator: 403 for a signed-in user without one of ``roles``, naming them.
 
     Anonymous users never reach it: ``LoginRequiredMiddleware`` sends them to log in.
     """
 
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorator(view: Callable[..., R]) -> Callable[..., R]:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> R:
             if not has_role(request.user, *roles):
                 raise RoleRequired(*roles)
             return view(request, *args, **kwargs)

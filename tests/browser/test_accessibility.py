@@ -1,5 +1,7 @@
 """Every page a person uses, as every role that can see it, at desktop (1366x900) size, and once
-more at tablet (1024x768) size by one role that can see it: axe-core finds no serious or critical WCAG violation, and the console shows
+more at tablet (1024x768) size by one role that can see it (the cashier, whose pages are staff's
+and the money pages a director also sees, at desktop size only): axe-core finds no serious or
+critical WCAG violation, and the console shows
 no error (no Content-Security-Policy violation, no missing favicon, no failed script).
 
 axe-core is vendored under tests/browser/vendor/axe-core/ (never a CDN) and injected into each
@@ -28,11 +30,19 @@ AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 AXE_SHA256 = "KTSJmUUM3yhJqOcLeRL8LahahJ2jnA0NU5T1HUqe2Vw="
 
 VIEWPORTS = ({"width": 1366, "height": 900}, {"width": 1024, "height": 768})
-READERS = frozenset({"staff", "floor_manager", "director"})
+READERS = frozenset({"staff", "floor_manager", "director", "cashier"})
 EVERYONE = READERS | {"anonymous"}
 MANAGER = frozenset({"floor_manager"})
 DIRECTOR = frozenset({"director"})
-USERNAMES = {"staff": "staffer", "floor_manager": "fm", "director": "td", "superuser": "root"}
+#: Who takes and pays a tournament's money (roles.MONEY_TAKERS).
+MONEY = frozenset({"director", "cashier"})
+USERNAMES = {
+    "staff": "staffer", "floor_manager": "fm", "director": "td", "cashier": "cashier",
+    "superuser": "root",
+}  # fmt: skip
+#: Roles whose pages are the staff's plus a few: checked at the desktop size only, to keep time
+#: (the tablet size's layout is the same page's, checked as the other roles).
+ONE_SIZE = frozenset({"cashier"})
 
 
 # --- interactive states ---------------------------------------------------------------------
@@ -188,9 +198,23 @@ VISITS: tuple[Visit, ...] = (
     Visit("clock room display", "tournaments:clock_display", READERS, T),
     Visit("tournament results", "tournaments:results", READERS, T),
     Visit("deal quotes", "tournaments:deal", DIRECTOR, T, query="?prizes=500%0A300&unit=1"),
+    Visit("money reconciliation", "tournaments:reconciliation", MONEY, T),
+    Visit("money of a day", "tournaments:money_day", MONEY, query="?date=2026-11-27"),
+    Visit(
+        "money of a day, a date refused",
+        "tournaments:money_day",
+        MONEY,
+        query="?date=2026-13-01",
+        status=422,
+        expected_errors=frozenset({422}),
+    ),
+    Visit("money", "tournaments:money", MONEY, T),
+    Visit("prices", "tournaments:money_prices", DIRECTOR, T),
     Visit("deal sheet", "tournaments:deal_sheet", DIRECTOR, {"pk": "raced_tournament"}),
-    Visit("bounties", "tournaments:bounties", DIRECTOR, T),
+    Visit("bounties", "tournaments:bounties", MONEY, T),
     Visit("seat card", "tournaments:seat_card", READERS, {**T, "number": "entrant"}),
+    Visit("payouts", "tournaments:payouts", READERS, T),
+    Visit("payout slip", "tournaments:payout_slip", READERS, {**T, "number": "entrant"}),
     Visit("last draw's seat cards", "tournaments:last_draw_cards", READERS, T),
     Visit("player", "cardroom:player_detail", MANAGER | DIRECTOR, {"player_id": "player"}),
     Visit(
@@ -278,6 +302,8 @@ NOT_PAGES = {
     "tournaments:table_button": "POST only",
     "tournaments:draw_commit": "POST only",
     "tournaments:draw_deal": "POST only",
+    "tournaments:payouts_edit": "POST only",
+    "tournaments:payout_pay": "POST only",
     "tournaments:draw_verify": "POST only",
     "tournaments:balance_check": "POST only",
     "tournaments:balance_apply": "POST only",
@@ -288,6 +314,7 @@ NOT_PAGES = {
     "tournaments:structure_add": "POST only",
     "tournaments:chip_save": "POST only",
     "tournaments:chip_delete": "POST only",
+    "tournaments:money_pay": "POST only",
     "tournaments:clock_state": "the room display's polling JSON",
     "tournaments:results_csv": "CSV",
 }
@@ -453,7 +480,7 @@ def walks(visit: Visit, role: str) -> bool:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("role", ["anonymous", "staff", "floor_manager", "director"])
+@pytest.mark.parametrize("role", ["anonymous", "staff", "floor_manager", "director", "cashier"])
 def test_every_page_meets_wcag_aa_with_a_clean_console(
     role: str, as_role: Callable[[str], tuple[Page, Console]], live_server: Any
 ) -> None:
@@ -462,7 +489,7 @@ def test_every_page_meets_wcag_aa_with_a_clean_console(
     console.take(frozenset())  # the log-in itself
     report = []
     visits = [v for v in VISITS if role in v.roles]
-    for viewport in VIEWPORTS:
+    for viewport in VIEWPORTS[:1] if role in ONE_SIZE else VIEWPORTS:
         page.set_viewport_size(viewport)
         for visit in visits if viewport is VIEWPORTS[0] else [v for v in visits if walks(v, role)]:
             url = live_server.url + visit.path(world)
@@ -499,7 +526,7 @@ def test_the_top_bar_fits_one_row_on_a_tablet(
     """At 1024 px the brand, the links and the account sit side by side on one row, for every
     role (a superuser's roles included), and nothing spills sideways."""
     wrong = []
-    for role in ("anonymous", "staff", "floor_manager", "director", "superuser"):
+    for role in ("anonymous", "staff", "floor_manager", "director", "cashier", "superuser"):
         page, _ = as_role(role)
         page.set_viewport_size({"width": 1024, "height": 768})
         page.goto(live_server.url + reverse("rules:search"))

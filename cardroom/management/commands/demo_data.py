@@ -17,6 +17,7 @@ from tournaments.chip_counts import move_chips
 from tournaments.draw_services import draw_initial_seating
 from tournaments.eliminations import eliminate_player
 from tournaments.models import Tournament
+from tournaments.money.prices import set_prices
 from tournaments.setup import create_tournament, register_entrants
 
 DEMO_USERS: tuple[tuple[str, str, Role | None], ...] = (
@@ -106,7 +107,17 @@ def make_demo_tournament(manager: User, director: User) -> None:
         "Ada", "Bea", "Cal", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kit",
         "Lou", "Max", "Ned", "Oli", "Pia", "Quin", "Ray", "Sam", "Tess", "Uma", "Vic",
     )  # fmt: skip
-    register_entrants(tournament=tournament, names=names, by=director)
+    # The money: $100 to the prize pool, $15 house fee, $5 for the staff, one re-entry until
+    # the break, an add-on at the break, and a $2,500 guarantee (22 entries fall short of it:
+    # the payouts page shows the overlay). Every entry is paid as the player registers.
+    set_prices(
+        tournament=tournament, by=director, entry_prize=10_000, entry_fee=1_500,
+        entry_staff=500, reentry_limit=1, reentry_last_level=3, addon_prize=5_000,
+        addon_chips=10_000, addon_limit=1, addon_first_level=3, addon_last_level=4,
+        guarantee=250_000,
+    )  # fmt: skip
+    register_entrants(tournament=tournament, names=names[:12], by=director, method="cash")
+    register_entrants(tournament=tournament, names=names[12:], by=director, method="card")
     draw_initial_seating(tournament=tournament, by=director)
     # Number 7 lost a pot at the table away from the desk: the chips go to the player who won
     # it (RRoP-TR.18), then the player is out (a player holding chips is not put out).

@@ -11,13 +11,14 @@ from cardroom.tables.models import Hand
 from rules.engine.button_draw import replay_button_draw
 from tournaments.draw_services import verify_draw
 from tournaments.models import Draw, DrawStatus
+from tournaments.money.ledger import ledger_breaks
 
 
 class Command(BaseCommand):
     help = (
         "Check every audit log: each row's hash against its fields and the row before it in its "
         "stream, each void or deal against its seal, each revealed draw and each draw for the "
-        "button replayed from its seed. "
+        "button replayed from its seed, each tournament's money ledger added up line by line. "
         "Exits 1 and lists every break (table, row, what) if anything was rewritten."
     )
 
@@ -50,6 +51,9 @@ class Command(BaseCommand):
                         "the draw for the button does not replay from its seed",
                     )
                 )
+        # Each tournament's money ledger: every line balances and moves only what its kind
+        # moves, and the totals balance (its chain is walked above with every other chain).
+        breaks += ledger_breaks(using)
         rows = sum(
             Draw._meta.apps.get_model(label)._base_manager.using(using).count()
             for label in audit.CHAINS
