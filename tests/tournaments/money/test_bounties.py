@@ -244,3 +244,45 @@ def test_bounty_money_is_conserved_over_any_busts(
     assert lines.aggregate(b=Sum("bounty"), o=Sum("owed")) == {"b": 0, "o": 0}
     paid = lines.filter(kind=MoveKind.BOUNTY_PAID).aggregate(p=Sum("player_out"))["p"] or 0
     assert paid == players * bounty
+
+
+# --- the cashier's bounties page ---------------------------------------------------------------
+
+
+def knocked_out(director: Any) -> tuple[Tournament, Entrant]:
+    """A PKO where seat 5 put seat 4 out at the desk; seat 5 is owed 1,251."""
+    tournament = one_table(director, button=3)
+    priced(tournament, director, bounty=2_501, kind=BountyKind.PROGRESSIVE)
+    set_chips(tournament, {4: 1_000})
+    winner = at(tournament, 5)
+    hand = table_hands.deal_tournament_hand(table=room(tournament), by=director)
+    settle(play(hand, director, {4: "all_in", 5: "call"}), director, [[5], [4]])
+    return tournament, winner
+
+
+def test_the_cashier_sees_the_heads_and_pays_what_is_owed(client: Any, director: Any) -> None:
+    tournament, winner = knocked_out(director)
+    client.force_login(make_user(username="cage", role=Role.CASHIER))
+    page = client.get(f"/tournaments/{tournament.pk}/money/bounties/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Progressive knockout" in text and "$37.51" in text  # seat 5's head: 25.01 + 12.50
+    assert "Pay $12.51" in text
+    pay = f"/tournaments/{tournament.pk}/money/bounties/{winner.number}/pay/"
+    assert client.post(pay, {"method": "room"}).status_code == 422  # not a way the cage pays
+    response = client.post(pay, {"method": "cash"}, follow=True)
+    assert response.redirect_chain[-1][1] == 302
+    assert f"Paid {winner.name} #{winner.number} $12.51 in bounties." in response.content.decode()
+    again = client.post(pay, {"method": "cash"})
+    assert again.status_code == 422 and "owed no bounty" in again.content.decode()
+    assert MoneyMove.objects.filter(kind=MoveKind.BOUNTY_PAID).count() == 1
+
+
+@pytest.mark.parametrize("role", [Role.STAFF, Role.FLOOR_MANAGER])
+def test_only_money_takers_see_or_pay_bounties(client: Any, director: Any, role: Role) -> None:
+    tournament, winner = knocked_out(director)
+    client.force_login(make_user(username="other", role=role))
+    assert client.get(f"/tournaments/{tournament.pk}/money/bounties/").status_code == 403
+    pay = f"/tournaments/{tournament.pk}/money/bounties/{winner.number}/pay/"
+    assert client.post(pay, {"method": "cash"}).status_code == 403
+    assert bounties.owed_to(winner) == 1_251
