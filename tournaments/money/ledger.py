@@ -356,7 +356,7 @@ def unpaid_prizes(tournament: Tournament, currency: Currency) -> list[Difference
     table = PayoutTable.objects.filter(tournament=tournament).order_by("-version").first()
     prizes: list[int] = list(table.prizes) if table else []
     deal = Deal.objects.filter(tournament=tournament).first()
-    dealt = [player.get("entrant") for player in deal.players] if deal else []
+    dealt = [p.get("entrant") or p.get("entrant_id") for p in deal.players] if deal else []
     paid = MoneyMove.objects.filter(tournament=tournament, kind=MoveKind.PAYOUT)
     waiting = (
         Entrant.objects.filter(tournament=tournament)

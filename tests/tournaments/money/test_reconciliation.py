@@ -442,3 +442,26 @@ def test_nothing_of_the_evening_is_left_unpaid_once_the_winner_is_paid(
         "Balanced to the unit: 9 lines, every one balanced, the chain intact, every prize paid."
         in page
     )
+
+
+def test_once_complete_a_player_in_the_deal_with_no_prize_paid_is_named(tournament, director):
+    """The deal's players are paid what the deal gave them: one unpaid is named, whatever the
+    payout table said of their place."""
+    from tournaments.money.models import Deal
+
+    for player in tournament.entrants.all():
+        entry(tournament, director, player)
+    placed = finish(tournament, director)
+    deal = Deal.objects.create(
+        tournament=tournament, method="icm", prizes=[36_000, 24_000], by=director,
+        players=[{"entrant": placed[0].pk, "share": 31_000}, {"entrant": placed[1].pk,
+                 "share": 29_000}],
+    )  # fmt: skip
+    move(tournament, director, MoveKind.DEAL, deal=deal)
+    move(tournament, director, MoveKind.PAYOUT, CASH, entrant=placed[0], pool=-31_000,
+         player_out=31_000, place=1)  # fmt: skip
+    result = ledger.reconcile(tournament)
+    assert [d.where for d in result.differences] == [
+        "prize pool", f"{placed[1].name} #{placed[1].number}",
+    ]  # fmt: skip
+    assert result.differences[1].what == "has no prize paid"
