@@ -88,6 +88,13 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     colour_ups.save_chip(tournament=raced, value=100, colour="black", removed_at=None, by=director)
     clock.advance_level(tournament=raced, by=director)
     colour_ups.run_chip_race(table=raced.tables.get(), by=director)
+    # The payouts: a version of the table, worked out from the prices (the guarantee is the
+    # pool while no entry is paid).
+    from tournaments.money import payouts
+    from tournaments.money.models import Prices
+
+    Prices.objects.get_or_create(tournament=tournament, defaults={"guarantee": 100_000})
+    payouts.save_table(tournament=tournament, by=director, note="First table")
     # The cash game: a player seated with a buy-in, one waiting on a list.
     from cardroom.seats import services as players
     from cardroom.waitlists import services as waitlists

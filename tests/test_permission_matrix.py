@@ -148,6 +148,10 @@ READS: dict[str, tuple[int | str, ...]] = {
     # The money reconciled, a tournament's and a day's (today without ?date=): read only.
     "tournaments:reconciliation": MONEY_PAGE,
     "tournaments:money_day": MONEY_PAGE,
+    "tournaments:payouts": READ_PAGE,  # the pool and the table; editing and paying are POSTs
+    "tournaments:payouts_edit": POST_PAGE,
+    "tournaments:payout_pay": POST_PAGE,
+    "tournaments:payout_slip": READ_PAGE,
     "api:table-list": READ_API,
     "api:table-detail": READ_API,
     "api:ruling-list": READ_API,
@@ -270,6 +274,10 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "tournaments:table_button": {"POST": (TD,)},
     "tournaments:draw_commit": {"POST": (TD,)},
     "tournaments:draw_deal": {"POST": (TD,)},
+    # The payout table is the director's alone; prizes are paid by MONEY_TAKERS (the director,
+    # and the cashier once that persona is in the table).
+    "tournaments:payouts_edit": {"POST": (TD,)},
+    "tournaments:payout_pay": {"POST": (TD,)},
     "tournaments:balance_check": {"POST": (TD,)},
     "tournaments:balance_apply": {"POST": (TD,)},
     "tournaments:clock_action": {"POST": (TD,)},

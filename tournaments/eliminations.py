@@ -33,6 +33,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTableStatus,
 )
+from tournaments.money.payouts import at_the_bubble, bubble_burst_this_hand
 from tournaments.seating import (
     CORRECTION,
     HAND_FOR_HAND,
@@ -127,6 +128,12 @@ def eliminate_locked(
         # RP-8: everyone out on this hand shares the best of their places.
         same_hand = locked.eliminations.standing().filter(hand_for_hand_hand=round_hand)
         Entrant.objects.filter(pk__in=same_hand.values("entrant_id")).update(place=place)
+    # The money bubble: the table locks when it bursts, and one player off the money with two
+    # tables or more in play, hand-for-hand begins (TDA RP-8; TDA 21 in the 2013-2019 editions)
+    # so that players out on one hand share the places they cover, not the luck of a fast table.
+    paid, players_left = at_the_bubble(locked, by=by)
+    if paid and players_left == paid + 1 and not locked.hand_for_hand and multi_table(locked):
+        switch_hand_for_hand(locked, on=True, by=by)
     mark_seating_changed(locked)
     return elimination
 
@@ -272,25 +279,37 @@ def set_hand_for_hand(*, tournament: Tournament, on: bool, by: User) -> Tourname
                 "is nothing to announce.",
                 HAND_FOR_HAND,
             )
-        locked.hand_for_hand = on
-        if on:
-            locked.hand_for_hand_announced_at = timezone.now()
-            locked.hand_for_hand_hand += 1
-        locked.save(update_fields=["hand_for_hand", "hand_for_hand_announced_at",
-                                   "hand_for_hand_hand", "updated_at"])  # fmt: skip
-        ClockEvent.objects.create(
-            tournament=locked, action="hand_for_hand_on" if on else "hand_for_hand_off",
-            level_number=locked.level_number, by=by,
-        )  # fmt: skip
+        return switch_hand_for_hand(locked, on=on, by=by)
+
+
+def switch_hand_for_hand(locked: Tournament, *, on: bool, by: User | None) -> Tournament:
+    """``set_hand_for_hand``'s write, the tournament row locked by the caller (the director,
+    or the bust that leaves one player off the money, and the end of the hand that burst the
+    bubble): the flag, the announcement, the clock's log."""
+    locked.hand_for_hand = on
+    if on:
+        locked.hand_for_hand_announced_at = timezone.now()
+        locked.hand_for_hand_hand += 1
+    locked.save(update_fields=["hand_for_hand", "hand_for_hand_announced_at",
+                               "hand_for_hand_hand", "updated_at"])  # fmt: skip
+    ClockEvent.objects.create(
+        tournament=locked, action="hand_for_hand_on" if on else "hand_for_hand_off",
+        level_number=locked.level_number, by=by,
+    )  # fmt: skip
     return locked
 
 
 def advance_hand_for_hand(locked: Tournament, *, by: User) -> Tournament:
     """The next hand-for-hand hand begins, the tournament row locked by the caller: the desk's
     settle of the last table's hand, or the director (``table_hands.next_hand_for_hand``).
-    Logged on the clock: each hand-for-hand hand starts there (``hand_for_hand_next``)."""
+    Logged on the clock: each hand-for-hand hand starts there (``hand_for_hand_next``). When
+    this hand burst the money bubble, hand-for-hand ends instead (``hand_for_hand_off``)."""
     if not locked.hand_for_hand:
         raise DrawError("not_hand_for_hand", "Hand-for-hand is off.", HAND_FOR_HAND)
+    if bubble_burst_this_hand(locked):
+        # The hand that burst the money bubble is over on every table: everyone out on it
+        # shares the places it covered (TDA RP-8-A), and play goes back to its own pace.
+        return switch_hand_for_hand(locked, on=False, by=by)
     locked.hand_for_hand_hand += 1
     locked.save(update_fields=["hand_for_hand_hand", "updated_at"])
     ClockEvent.objects.create(

@@ -19,6 +19,9 @@ from django.db.models import Count
 from cardroom.rulings.reading import spreadsheet_safe
 from cardroom.seats.models import Player, initials
 from tournaments.models import Elimination, Entrant, EntrantStatus, Tournament, TournamentStatus
+from tournaments.money.currency import Currency, room_currency
+from tournaments.money.models import MoneyMove
+from tournaments.money.payouts import currency_of, prices_of, prizes_owed
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,10 @@ class Standing:
     entrant: Entrant
     elimination: Elimination | None
     room_table: int | None
+    #: The prize owed (``money.payouts.prizes_owed``: None out of the money) and its PAYOUT
+    #: line once paid.
+    prize: int | None = None
+    paid: MoneyMove | None = None
 
     @property
     def out_at(self) -> datetime | None:
@@ -75,10 +82,12 @@ def standings(tournament: Tournament) -> list[Standing]:
         .values_list("hand_for_hand_hand", "n")
     )
     rooms = dict(tournament.tables.values_list("number", "table__number"))
+    owed = {o.entrant.pk: o for o in prizes_owed(tournament)}
     rows = []
     for entrant in final:
         out = outs.get(entrant.pk) if entrant.status == EntrantStatus.ELIMINATED else None
         shared = per_hand.get(out.hand_for_hand_hand or -1, 1) if out is not None else 1
+        prize = owed.get(entrant.pk)
         rows.append(
             Standing(
                 place=entrant.place,
@@ -86,6 +95,8 @@ def standings(tournament: Tournament) -> list[Standing]:
                 entrant=entrant,
                 elimination=out,
                 room_table=rooms.get(out.table_number) if out and out.table_number else None,
+                prize=prize.amount if prize is not None else None,
+                paid=prize.paid if prize is not None else None,
             )
         )
     return sorted(rows, key=_order)
@@ -150,13 +161,29 @@ def final_standings(tournament: Tournament, count: int = DISPLAY_PLACES) -> list
 
 CSV_COLUMNS = (
     "place", "name", "entry", "out_at", "table", "room_table", "seat", "hand", "hand_id",
-    "hand_for_hand_hand",
+    "hand_for_hand_hand", "prize", "paid",
 )  # fmt: skip
 
 
-def write_results_csv(out: Any, rows: Iterable[Standing]) -> None:
+def plain_amount(amount: int | None, currency: Currency) -> str:
+    """An amount as a spreadsheet reads it: "1234.50" (no symbol, no grouping); "" for none."""
+    if amount is None:
+        return ""
+    whole, minor = divmod(amount, 10**currency.minor_units)
+    if not currency.minor_units:
+        return str(whole)
+    return f"{whole}.{str(minor).rjust(currency.minor_units, '0')}"
+
+
+def results_currency(tournament: Tournament) -> Currency:
+    return currency_of(prices_of(tournament))
+
+
+def write_results_csv(out: Any, rows: Iterable[Standing], currency: Currency | None = None) -> None:
     """The results as CSV, one row a place; cells a spreadsheet would run as formulas (a name
-    typed as ``=HYPERLINK(...)``) start with an apostrophe (``spreadsheet_safe``)."""
+    typed as ``=HYPERLINK(...)``) start with an apostrophe (``spreadsheet_safe``). ``prize``
+    is the amount owed in the currency's major unit ("340.00"), ``paid`` when it was paid."""
+    currency = currency or room_currency()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
     for row in rows:
@@ -170,5 +197,6 @@ def write_results_csv(out: Any, rows: Iterable[Standing]) -> None:
             out_row.seat if out_row and out_row.seat else "",
             row.hand_label, out_row.hand_id if out_row and out_row.hand_id else "",
             out_row.hand_for_hand_hand if out_row and out_row.hand_for_hand_hand else "",
+            plain_amount(row.prize, currency), row.paid.at.isoformat() if row.paid else "",
         ]  # fmt: skip
         writer.writerow([spreadsheet_safe(cell) for cell in cells])

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 
 from cardroom.core.request_types import AuthenticatedRequest
 from cardroom.core.roles import READERS, role_required
-from tournaments.results import standings, winner, write_results_csv
+from tournaments.results import results_currency, standings, winner, write_results_csv
 from tournaments.views import tournament_or_404
 
 
@@ -27,6 +27,8 @@ def results(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "rows": rows,
+        "currency": results_currency(tournament),
+        "paying": any(row.prize is not None for row in rows),
         "winner": winner(tournament),
         "room": settings.CARDROOM_NAME,
         "printed_at": timezone.now(),
@@ -40,5 +42,5 @@ def results_csv(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = tournament_or_404(pk)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{pk}-results.csv"'
-    write_results_csv(response, standings(tournament))
+    write_results_csv(response, standings(tournament), results_currency(tournament))
     return response

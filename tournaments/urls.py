@@ -12,7 +12,7 @@ from tournaments import (
 )
 from tournaments.clock import structure_views
 from tournaments.clock import views as clock_views
-from tournaments.money import reconciliation_pages
+from tournaments.money import payout_pages, reconciliation_pages
 
 app_name = "tournaments"
 
@@ -59,6 +59,14 @@ urlpatterns = [
     path("<id:pk>/races/<id:race_id>/", colour_up_pages.chip_race_result, name="chip_race_result"),
     path("<id:pk>/results/", results_pages.results, name="results"),
     path("<id:pk>/deal/", deal_pages.deal, name="deal"),
+    path("<id:pk>/money/payouts/", payout_pages.payouts_page, name="payouts"),
+    path("<id:pk>/money/payouts/edit/", payout_pages.payouts_edit, name="payouts_edit"),
+    path("<id:pk>/entrants/<id:number>/payout/", payout_pages.payout_pay, name="payout_pay"),
+    path(
+        "<id:pk>/entrants/<id:number>/payout-slip/",
+        payout_pages.payout_slip,
+        name="payout_slip",
+    ),
     path("<id:pk>/results.csv", results_pages.results_csv, name="results_csv"),
     path("<id:pk>/clock/", clock_views.clock, name="clock"),
     path("<id:pk>/clock/action/", clock_views.clock_action, name="clock_action"),

@@ -62,6 +62,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
+from tournaments.money.payouts import in_the_money, prize_of, prizes_owed
 from tournaments.results import winner
 from tournaments.seating import multi_table
 from tournaments.table_names import (
@@ -218,6 +219,8 @@ def place_rows(tournament: Tournament, limit: int = 50) -> list[dict[str, Any]]:
         )
     )
     rooms = room_numbers(tournament.pk)
+    # In the money: the prize at once, with its slip (``money.payouts``).
+    owed = {o.entrant.pk: o for o in prizes_owed(tournament)}
     result = []
     for row in rows:
         place, shared = row.entrant.place, per_hand.get(row.hand_for_hand_hand or -1, 1)
@@ -232,7 +235,12 @@ def place_rows(tournament: Tournament, limit: int = 50) -> list[dict[str, Any]]:
             row.entrant.status == EntrantStatus.ELIMINATED and row.entrant_id not in reentered
         )
         room = rooms.get(row.table_number)
-        result.append({"elimination": row, "label": label, "can_undo": can_undo, "room": room})
+        result.append(
+            {
+                "elimination": row, "label": label, "can_undo": can_undo, "room": room,
+                "prize": owed.get(row.entrant_id),
+            }
+        )  # fmt: skip
     return result
 
 
@@ -340,16 +348,21 @@ def entrant_eliminate(request: AuthenticatedRequest, pk: int, number: int) -> Ht
     except DrawError as exc:
         return refused(request, exc, url)
     if not request.htmx:
-        messages.success(request, f"{entrant.name} eliminated.")
+        owed = prize_of(Entrant.objects.get(pk=entrant.pk))
+        paid = f" {in_the_money(owed)}: print the slip under Eliminations." if owed else ""
+        messages.success(request, f"{entrant.name} eliminated.{paid}")
         return redirect(url)
     if Tournament.objects.filter(pk=pk, status=TournamentStatus.COMPLETE).exists():
         # The heads-up bust: the whole page changes (the winner named, the controls that no
         # longer apply gone), not only the table map.
-        messages.success(request, f"{entrant.name} eliminated: the tournament is complete.")
+        owed = prize_of(Entrant.objects.get(pk=entrant.pk))
+        paid = f" {in_the_money(owed)}." if owed else ""
+        messages.success(request, f"{entrant.name} eliminated: the tournament is complete.{paid}")
         return HttpResponseClientRefresh()
     context = {
         **detail_context(request, entrant.tournament),
         "flash": f"{entrant.name} eliminated.",
+        "in_money": prize_of(Entrant.objects.get(pk=entrant.pk)),
         "undo": entrant.number,  # focus goes to the way back from a misclick
     }
     # The table map, and out of band the entrants and eliminations (where the undo is).

@@ -1,5 +1,7 @@
 """Every page a person uses, as every role that can see it, at desktop (1366x900) size, and once
-more at tablet (1024x768) size by one role that can see it: axe-core finds no serious or critical WCAG violation, and the console shows
+more at tablet (1024x768) size by one role that can see it (the cashier, whose pages are staff's
+and the money pages a director also sees, at desktop size only): axe-core finds no serious or
+critical WCAG violation, and the console shows
 no error (no Content-Security-Policy violation, no missing favicon, no failed script).
 
 axe-core is vendored under tests/browser/vendor/axe-core/ (never a CDN) and injected into each
@@ -204,6 +206,8 @@ VISITS: tuple[Visit, ...] = (
         expected_errors=frozenset({422}),
     ),
     Visit("seat card", "tournaments:seat_card", READERS, {**T, "number": "entrant"}),
+    Visit("payouts", "tournaments:payouts", READERS, T),
+    Visit("payout slip", "tournaments:payout_slip", READERS, {**T, "number": "entrant"}),
     Visit("last draw's seat cards", "tournaments:last_draw_cards", READERS, T),
     Visit("player", "cardroom:player_detail", MANAGER | DIRECTOR, {"player_id": "player"}),
     Visit(
@@ -289,6 +293,8 @@ NOT_PAGES = {
     "tournaments:table_button": "POST only",
     "tournaments:draw_commit": "POST only",
     "tournaments:draw_deal": "POST only",
+    "tournaments:payouts_edit": "POST only",
+    "tournaments:payout_pay": "POST only",
     "tournaments:draw_verify": "POST only",
     "tournaments:balance_check": "POST only",
     "tournaments:balance_apply": "POST only",

@@ -1,0 +1,185 @@
+"""The payout pages: everyone on the floor reads the pool and the table, the director alone
+works it out, types it, locks it and records the overlay (422 with the errors for amounts that
+are not amounts or do not add up, 409 once locked), the cashier or the director pays (the
+staff may not), the slip prints the prize in figures and words, a bust in the money says so at
+once, and the results carry the prize."""
+
+import csv
+import io
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from cardroom.core.roles import Role
+from tests.factories import make_user
+from tests.tournaments.factories import bust, lose_chips
+from tests.tournaments.money.test_payouts_service import priced, seated
+from tournaments.models import Tournament
+from tournaments.money import payouts
+from tournaments.money.models import MoneyMove, MoveKind, PayoutTable
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cashier(db: None) -> Any:
+    return make_user(username="cage", role=Role.CASHIER)
+
+
+def client_of(client: Any, user: Any) -> Any:
+    client.force_login(user)
+    return client
+
+
+def edit_url(tournament: Tournament) -> str:
+    return reverse("tournaments:payouts_edit", args=[tournament.pk])
+
+
+def page_url(tournament: Tournament) -> str:
+    return reverse("tournaments:payouts", args=[tournament.pk])
+
+
+def finished_four(director: Any) -> tuple[Tournament, list[Any]]:
+    """Four players, two paid ($250 and $150), played to the winner."""
+    tournament = priced(director, entrants=4, tables=1, places_fixed=2)
+    payouts.save_table(tournament=tournament, by=director, prizes=[25_000, 15_000])
+    players = seated(tournament)
+    for out in players[:3]:
+        bust(entrant=out, by=director)
+    return tournament, players
+
+
+def test_readers_see_the_pool_and_the_table_and_others_are_refused(
+    director: Any, persona_client: Any
+) -> None:
+    tournament = priced(director, entrants=4, tables=1, seat=False, guarantee=50_000)
+    page = persona_client("staff").get(page_url(tournament))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Prize pool: $400.00" in html and "overlay of <strong>$100.00</strong>" in html
+    assert "record the overlay" not in html  # the director's button only
+    assert persona_client("no_role_user").get(page_url(tournament)).status_code == 403
+    html = persona_client("director").get(page_url(tournament)).content.decode()
+    assert "record the overlay of $100.00" in html and "Change the payouts" in html
+
+
+def test_the_director_works_out_types_locks_and_records_the_overlay(
+    director: Any, persona_client: Any
+) -> None:
+    tournament = priced(director, entrants=4, tables=1, seat=False, guarantee=50_000,
+                        places_fixed=2)  # fmt: skip
+    client = persona_client("director")
+    answer = client.post(edit_url(tournament), {"action": "work_out", "note": "First go"})
+    assert answer.status_code == 302
+    assert PayoutTable.objects.get(tournament=tournament).pool == 50_000
+    answer = client.post(edit_url(tournament), {"action": "overlay"})
+    assert answer.status_code == 302
+    assert MoneyMove.objects.get(tournament=tournament, kind=MoveKind.OVERLAY).room_in == 10_000
+    answer = client.post(edit_url(tournament), {"action": "typed", "prizes": "300\n200.00"})
+    assert answer.status_code == 302
+    assert payouts.current_table(tournament).prizes == [30_000, 20_000]
+    answer = client.post(edit_url(tournament), {"action": "lock", "reason": "Posted at 9"})
+    assert answer.status_code == 302
+    html = client.get(page_url(tournament)).content.decode()
+    assert "Locked" in html and "Posted at 9" in html and "Change the payouts" not in html
+    answer = client.post(edit_url(tournament), {"action": "work_out"})
+    assert answer.status_code == 409
+    assert "The payouts were locked" in answer.content.decode()
+    assert PayoutTable.objects.filter(tournament=tournament).count() == 3
+
+
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        ("300\n1²", "use the digits 0 to 9"),
+        ("500\n-100", "use the digits 0 to 9"),
+        ("300\n50", "short by"),
+        ("100\n300", "paid more"),
+        ("", "This field is required"),
+    ],
+)
+def test_typed_amounts_that_are_not_amounts_or_do_not_add_up_are_422(
+    director: Any, persona_client: Any, typed: str, says: str
+) -> None:
+    tournament = priced(director, entrants=4, tables=1, seat=False)
+    answer = persona_client("director").post(
+        edit_url(tournament), {"action": "typed", "prizes": typed}
+    )
+    assert answer.status_code == 422
+    assert says in answer.content.decode()
+    assert not PayoutTable.objects.filter(tournament=tournament).exists()
+
+
+def test_a_cashier_may_not_edit_the_table_and_staff_may_not_pay(
+    director: Any, cashier: Any, client: Any, persona_client: Any
+) -> None:
+    tournament, players = finished_four(director)
+    cage = client_of(client, cashier)
+    assert cage.post(edit_url(tournament), {"action": "work_out"}).status_code == 403
+    pay = reverse("tournaments:payout_pay", args=[tournament.pk, players[2].number])
+    assert persona_client("staff").post(pay, {"method": "cash"}).status_code == 403
+    assert persona_client("floor_manager").post(pay, {"method": "cash"}).status_code == 403
+    assert not MoneyMove.objects.filter(kind=MoveKind.PAYOUT).exists()
+
+
+def test_the_cashier_pays_and_the_slip_says_who_and_when(
+    director: Any, cashier: Any, client: Any
+) -> None:
+    tournament, players = finished_four(director)
+    second = players[2]
+    cage = client_of(client, cashier)
+    slip = reverse("tournaments:payout_slip", args=[tournament.pk, second.number])
+    html = cage.get(slip).content.decode()
+    assert "2nd" in html and "$150.00" in html and "not paid yet" in html
+    assert "One hundred fifty and 00/100 USD" in html
+    page = cage.get(page_url(tournament)).content.decode()
+    assert "Pay $150.00" in page and "Change the payouts" not in page
+    pay = reverse("tournaments:payout_pay", args=[tournament.pk, second.number])
+    answer = cage.post(pay, {"method": "cash"})
+    assert answer.status_code == 302 and answer["Location"] == slip
+    line = MoneyMove.objects.get(kind=MoveKind.PAYOUT)
+    assert (line.entrant_id, line.player_out, line.by) == (second.pk, 15_000, cashier)
+    html = cage.get(slip).content.decode()
+    assert "by cage" in html and "not paid yet" not in html
+    again = cage.post(pay, {"method": "cash"})
+    assert again.status_code == 409 and "Already paid by cage" in again.content.decode()
+    out = reverse("tournaments:payout_pay", args=[tournament.pk, players[0].number])
+    assert cage.post(out, {"method": "cash"}).status_code == 409  # 4th: out of the money
+    assert cage.post(pay, {"method": "room"}).status_code == 422
+    assert MoneyMove.objects.filter(kind=MoveKind.PAYOUT).count() == 1
+
+
+def test_a_bust_in_the_money_shows_the_prize_and_the_slip_at_once(
+    director: Any, persona_client: Any
+) -> None:
+    tournament = priced(director, entrants=4, tables=1, places_fixed=3)
+    payouts.save_table(tournament=tournament, by=director, prizes=[20_000, 12_000, 8_000])
+    players = seated(tournament)
+    bust(entrant=players[0], by=director)
+    third = lose_chips(players[1])
+    client = persona_client("director")
+    url = reverse("tournaments:entrant_eliminate", args=[tournament.pk, third.number])
+    answer = client.post(url, HTTP_HX_REQUEST="true")
+    html = answer.content.decode()
+    slip = reverse("tournaments:payout_slip", args=[tournament.pk, third.number])
+    assert "In the money: 3rd, $80.00" in html and slip in html
+    detail = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert "In the money: 3rd, $80.00" in detail
+    assert "In the money" not in detail.split(f"elimination-{players[0].number}")[1][:400]
+
+
+def test_the_results_and_their_csv_carry_the_prize_and_when_it_was_paid(
+    director: Any, persona_client: Any
+) -> None:
+    tournament, players = finished_four(director)
+    payouts.pay_prize(entrant=players[3], method="cash", by=director)
+    client = persona_client("staff")
+    html = client.get(reverse("tournaments:results", args=[tournament.pk])).content.decode()
+    assert '<th scope="col">Prize</th>' in html and "$250.00" in html and "$150.00" in html
+    answer = client.get(reverse("tournaments:results_csv", args=[tournament.pk]))
+    rows = list(csv.DictReader(io.StringIO(answer.content.decode())))
+    assert [(r["place"], r["prize"]) for r in rows] == [
+        ("1", "250.00"), ("2", "150.00"), ("3", ""), ("4", ""),
+    ]  # fmt: skip
+    assert rows[0]["paid"] and not rows[1]["paid"]
