@@ -78,7 +78,7 @@ def test_an_evenings_prizes_are_paid_and_the_money_balances_to_the_unit(
         expect(cage.locator(f"#payout-place-{owed.place}")).to_contain_text("slip")
 
     # The night's money, reconciled: balanced to the unit, every prize paid.
-    cage.goto(base + reverse("tournaments:reconciliation", args=[tournament.pk]))
+    cage.get_by_role("link", name="The money reconciled").click()
     expect(cage.locator("#money-balanced")).to_contain_text("Balanced to the unit: 8 lines")
     expect(cage.locator("#money-balanced")).to_contain_text("every prize paid")
     expect(cage.locator("#money-equation-line")).to_have_text(
