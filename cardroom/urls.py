@@ -42,6 +42,7 @@ from tournaments.api import api_urls as tournament_api_urls
 from tournaments.chip_api import api_urls as chip_api_urls
 from tournaments.clock.api import api_urls as clock_api_urls
 from tournaments.deal_quotes import DealQuoteView
+from tournaments.money.api import api_urls as money_api_urls
 
 router = SimpleRouter()
 router.register("tables", TableViewSet, basename="table")
@@ -112,6 +113,7 @@ api_patterns = [
     *tournament_api_urls,
     *chip_api_urls,
     *clock_api_urls,
+    *money_api_urls,
 ]
 
 floor_patterns = [

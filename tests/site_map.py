@@ -141,6 +141,13 @@ ROUTES: dict[str, dict[str, str]] = {
     "tournaments:payouts_edit": {"pk": "tournament"},
     "tournaments:payout_pay": {"pk": "tournament", "number": "entrant"},
     "tournaments:payout_slip": {"pk": "tournament", "number": "entrant"},
+    "tournaments:money": {"pk": "tournament"},
+    "tournaments:money_prices": {"pk": "tournament"},
+    "tournaments:money_pay": {"pk": "tournament", "number": "entrant"},
+    "tournaments:deal_record": {"pk": "tournament"},
+    "tournaments:deal_sheet": {"pk": "raced_tournament"},
+    "tournaments:bounties": {"pk": "tournament"},
+    "tournaments:bounty_pay": {"pk": "tournament", "number": "entrant"},
     "tournaments:clock": {"pk": "tournament"},
     "tournaments:clock_action": {"pk": "tournament"},
     "tournaments:structure_time": {"pk": "tournament"},
@@ -183,6 +190,7 @@ ROUTES: dict[str, dict[str, str]] = {
     "api:tournament-chips": {"pk": "tournament"},
     "api:tournament-count": {"pk": "tournament", "number": "entrant"},
     "api:tournament-chips-move": {"pk": "tournament", "number": "entrant"},
+    "api:tournament-payments": {"pk": "tournament"},
     "api:tournament-table-counts": {"pk": "tournament", "number": "tournament_table"},
     "api:tournament-registration-close": {"pk": "tournament"},
     "api:tournament-seating": {"pk": "tournament"},
@@ -310,6 +318,13 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     check = balance_checks.check_balance(tournament_id=tournament.pk)
     tournament.refresh_from_db()
     race = chip_race(director, text)
+    # The raced table's three agree a deal (the deal sheet's page).
+    from tournaments.money.deals import record_deal
+
+    record_deal(
+        tournament=race.tournament, method="icm", prizes=[500, 300, 200], play_for=0,
+        agreed=list(race.tournament.entrants.values_list("pk", flat=True)), by=director,
+    )  # fmt: skip
     # The cash game's waitlist: a list for the table's game, a call-in on it.
     from cardroom.waitlists import services as waitlists
 

@@ -95,6 +95,20 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
 
     Prices.objects.get_or_create(tournament=tournament, defaults={"guarantee": 100_000})
     payouts.save_table(tournament=tournament, by=director, note="First table")
+    # The money ledger: an entry paid as the player registers, at the director's prices.
+    from tournaments.money.prices import set_prices
+    from tournaments.setup import register_entrant
+
+    paid = make_tournament(by=director, tables=1, first_table=401, name="Paid entry")
+    set_prices(tournament=paid, by=director, entry_prize=10_000, entry_fee=1_000)
+    register_entrant(tournament=paid, name="Cy Paid", by=director, method="card")
+    # The two left agree a deal: the deals' log, and its line in the money ledger.
+    from tournaments.money.deals import record_deal
+
+    record_deal(
+        tournament=raced, method="chip_chop", prizes=[300, 200], play_for=0,
+        agreed=list(raced.entrants.values_list("pk", flat=True)), by=director,
+    )  # fmt: skip
     # The cash game: a player seated with a buy-in, one waiting on a list.
     from cardroom.seats import services as players
     from cardroom.waitlists import services as waitlists

@@ -152,6 +152,15 @@ READS: dict[str, tuple[int | str, ...]] = {
     "tournaments:payouts_edit": POST_PAGE,
     "tournaments:payout_pay": POST_PAGE,
     "tournaments:payout_slip": READ_PAGE,
+    # The money: the cashier's page is the money takers' (MONEY_TAKERS: cashier, director); the
+    # price list is the director's alone.
+    "tournaments:money": MONEY_PAGE,
+    "tournaments:money_prices": DIRECTOR_PAGE,
+    "tournaments:money_pay": POST_PAGE,
+    "tournaments:deal_record": POST_PAGE,
+    "tournaments:deal_sheet": DIRECTOR_PAGE,  # the recorded deal's sheet: the director's
+    "tournaments:bounties": MONEY_PAGE,
+    "tournaments:bounty_pay": POST_PAGE,
     "api:table-list": READ_API,
     "api:table-detail": READ_API,
     "api:ruling-list": READ_API,
@@ -185,6 +194,7 @@ READS: dict[str, tuple[int | str, ...]] = {
     "api:tournament-chips": READ_API,
     "api:tournament-count": POST_API,
     "api:tournament-chips-move": POST_API,
+    "api:tournament-payments": (401, 403, 403, 405, 403, 405),  # POST only: MONEY_TAKERS
     "api:tournament-table-counts": POST_API,
     "api:tournament-registration-close": POST_API,
     "api:tournament-seating": READ_API,
@@ -274,10 +284,12 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "tournaments:table_button": {"POST": (TD,)},
     "tournaments:draw_commit": {"POST": (TD,)},
     "tournaments:draw_deal": {"POST": (TD,)},
-    # The payout table is the director's alone; prizes are paid by MONEY_TAKERS (the director,
-    # and the cashier once that persona is in the table).
+    # The payout table is the director's alone; prizes are paid by MONEY_TAKERS (the director
+    # and the cashier).
     "tournaments:payouts_edit": {"POST": (TD,)},
-    "tournaments:payout_pay": {"POST": (TD,)},
+    "tournaments:payout_pay": {"POST": (TD, CA)},
+    "tournaments:deal_record": {"POST": (TD,)},  # deals are the director's alone
+    "tournaments:bounty_pay": {"POST": (TD, CA)},  # MONEY_TAKERS: the director and the cashier
     "tournaments:balance_check": {"POST": (TD,)},
     "tournaments:balance_apply": {"POST": (TD,)},
     "tournaments:clock_action": {"POST": (TD,)},
@@ -288,6 +300,9 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "tournaments:chip_save": {"POST": (TD,)},
     "tournaments:chip_delete": {"POST": (TD,)},
     "tournaments:chip_race": {"POST": (TD,)},
+    # Money is taken by the money takers (the cashier or the director), priced by the director.
+    "tournaments:money_prices": {"POST": (TD,)},
+    "tournaments:money_pay": {"POST": (TD,)},
     "api:table-list": {"POST": (FM,)},
     "api:table-detail": {"PUT": (FM,), "PATCH": (FM,), "DELETE": (FM,)},
     "api:ruling-list": {"POST": (FM, TD)},
@@ -307,6 +322,7 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "api:tournament-reinstate": {"POST": (TD,)},
     "api:tournament-count": {"POST": (FM, TD)},
     "api:tournament-chips-move": {"POST": (TD,)},
+    "api:tournament-payments": {"POST": (TD,)},
     "api:tournament-table-counts": {"POST": (FM, TD)},
     "api:tournament-registration-close": {"POST": (TD,)},
     "api:tournament-draws": {"POST": (TD,)},

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F, Sum
+from django.db.models import Count, F, Sum
 
 from cardroom.core.api_errors import Refusal
 from cardroom.core.numbers import grouped
@@ -48,6 +48,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTableStatus,
 )
+from tournaments.money.models import MoveKind
 from tournaments.seating import CORRECTION, cite, lock_tournament, refuse_if_in_hand
 
 #: RRoP-TR.18: chips found after a pot belong to the player who won it, or are removed from
@@ -276,12 +277,25 @@ class Reconciliation:
 
 def bought_in(tournament: Tournament) -> tuple[tuple[str, int], ...]:
     """Where the chips in play came from, each with its total: every entry (a re-entry, an
-    alternate and a late entry too) starts with the starting stack (``setup.register_entrants``).
-    Rebuys and add-ons put chips into play the same way: when the tournament's money exists,
-    each is a line here of its own (how many times its chips)."""
-    entries = tournament.entrants.count()
+    alternate and a late entry too) starts with the starting stack (``setup.register_entrants``),
+    less the entries refunded before play (their stack left play with the refund); each rebuy
+    and add-on puts its chips into play (a line of the ledger, ``tournaments.money.payments``),
+    a line here of its own (three rebuys of 20,000 chips)."""
+    refunded = tournament.money.filter(kind=MoveKind.REFUND)
+    entries = tournament.entrants.count() - refunded.count()
     stack = tournament.starting_stack
-    return ((f"{grouped(entries)} entries × {grouped(stack)}", entries * stack),)
+    bought = [(f"{grouped(entries)} entries × {grouped(stack)}", entries * stack)]
+    rows = (
+        tournament.money.filter(kind__in=[MoveKind.REBUY, MoveKind.ADDON])
+        .values("kind", "chips")
+        .annotate(n=Count("id"))
+        .order_by("-kind", "chips")
+    )
+    for row in rows:
+        n, chips = row["n"], row["chips"]
+        what = ("rebuy" if row["kind"] == MoveKind.REBUY else "add-on") + ("" if n == 1 else "s")
+        bought.append((f"{grouped(n)} {what} × {grouped(chips)}", n * chips))
+    return tuple(bought)
 
 
 def chips_in_play(tournament: Tournament) -> int:

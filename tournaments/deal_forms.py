@@ -1,12 +1,13 @@
 """The director's deal quotes: the players left with their counts straight from the desk
 (``Entrant.chips``), the remaining prizes typed by the director, and the four quotes of
 ``tournaments.prizes.deals`` side by side, to read out at the table and print for signatures.
-Nothing is recorded here: an agreed deal is settled on paper with the printed sheet."""
+The deal the players agree is recorded with ``DealRecordForm`` (``tournaments.money.deals``)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from django import forms
 
@@ -102,3 +103,47 @@ def quotes(
         for i, entrant in enumerate(players)
     ]
     return columns, rows
+
+
+class DealRecordForm(forms.Form):
+    """The deal the players agreed, to record: the method, the remaining prizes (typed only
+    where the tournament has no payout table: its places are read from it), the rounding, the
+    amount left to play for, and a box a player, ticked when the director asked them and they
+    said yes."""
+
+    method = forms.ChoiceField(
+        label="Agreed method", choices=[(m.value, label) for m, label in METHODS]
+    )
+    prizes = forms.CharField(
+        label="Remaining prizes, first place first",
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false", "autocomplete": "off"}),
+        max_length=20_000,
+        required=False,
+        help_text="One a line (or separated by semicolons). With a payout table, its places.",
+    )
+    unit = forms.CharField(label="Round to", initial="1", max_length=20)
+    play_for = forms.CharField(label="Left to play for", initial="0", max_length=20, required=False)
+    agreed = forms.TypedMultipleChoiceField(
+        label="Agreed (asked by the director)", coerce=int, required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, players: list[Entrant], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [(p.pk, f"{p.name} #{p.number}") for p in players]
+        self.fields["agreed"].choices = choices  # type: ignore[attr-defined]
+
+    def clean_prizes(self) -> list[int]:
+        lines = [part for part in re.split(r"[\n;]", self.cleaned_data["prizes"]) if part.strip()]
+        if len(lines) > MAX_PLAYERS:
+            raise forms.ValidationError(f"At most {grouped(MAX_PLAYERS)} prizes.")
+        return [_amount(line, f"Prize {n}") for n, line in enumerate(lines, start=1)]
+
+    def clean_unit(self) -> int:
+        unit = _amount(self.cleaned_data["unit"], "Round to")
+        if unit < 1:
+            raise forms.ValidationError("Round to 1 or more.")
+        return unit
+
+    def clean_play_for(self) -> int:
+        return _amount(self.cleaned_data.get("play_for") or "0", "Left to play for")

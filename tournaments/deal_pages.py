@@ -1,38 +1,61 @@
 """The director's deal page, ``/tournaments/<id>/deal/``: the quotes of a deal from the
-recorded stacks (``tournaments.deal_forms``), side by side, printable with a line for each
-player's signature. A GET form: it writes nothing."""
+recorded stacks (``tournaments.deal_forms``), side by side, and the form that records the deal
+the players agreed (``tournaments.money.deals``); the recorded deal's printable sheet,
+``/tournaments/<id>/deal/sheet/``, with a line for each player's signature and the director's.
+"""
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.http import HttpResponse
-from django.shortcuts import render
-from django.utils import timezone
-from django.views.decorators.http import require_GET
+from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from cardroom.core.api_errors import Conflict
 from cardroom.core.request_types import AuthenticatedRequest
 from cardroom.core.roles import Role, role_required
-from tournaments.deal_forms import DealQuoteForm, players_left, quotes
+from tournaments.chip_pages import put_errors, say
+from tournaments.deal_forms import METHODS, DealQuoteForm, DealRecordForm, quotes
+from tournaments.draws.errors import DrawError
+from tournaments.models import Entrant, Tournament
+from tournaments.money import deals
+from tournaments.money.models import Deal
 from tournaments.prizes.deals import MAX_PLAYERS
 from tournaments.views import tournament_or_404
+
+
+def _context(
+    request: AuthenticatedRequest, tournament: Tournament, players: list[Entrant]
+) -> dict[str, Any]:
+    table = deals.table_prizes(tournament, len(players)) if players else None
+    return {
+        "tournament": tournament,
+        "players": players[:MAX_PLAYERS],
+        "too_many": len(players) > MAX_PLAYERS,
+        "chips": sum(entrant.chips for entrant in players),
+        "room": settings.CARDROOM_NAME,
+        "printed_at": timezone.now(),
+        "recorded": Deal.objects.filter(tournament_id=tournament.pk).first(),
+        "table_prizes": table,
+        "min_play_for": f"{least / 100:g}" if (least := deals.least_play_for(tournament)) else "",
+    }
 
 
 @require_GET
 @role_required(Role.DIRECTOR)
 def deal(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = tournament_or_404(pk)
-    players = players_left(tournament)
+    players = deals.players_left(tournament)
     asked = "prizes" in request.GET
     form = DealQuoteForm(request.GET if asked else None)
-    context = {
-        "tournament": tournament,
-        "players": players[:MAX_PLAYERS],
-        "too_many": len(players) > MAX_PLAYERS,
-        "chips": sum(entrant.chips for entrant in players),
-        "form": form,
-        "room": settings.CARDROOM_NAME,
-        "printed_at": timezone.now(),
-    }
+    context = _context(request, tournament, players)
+    context["form"] = form
+    context["record_form"] = DealRecordForm(players=players[:MAX_PLAYERS])
     status = 200
     if asked and form.is_valid() and players and not context["too_many"]:
         data = form.cleaned_data
@@ -43,3 +66,56 @@ def deal(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     elif asked and not form.is_valid():
         status = 422
     return render(request, "tournaments/deal.html", context, status=status)
+
+
+@require_POST
+@role_required(Role.DIRECTOR)
+def deal_record(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """Record the deal the players agreed: refused with the reason (422: the policy or the
+    input; 409: a deal already recorded, or a player still in a hand at the desk)."""
+    tournament = tournament_or_404(pk)
+    players = deals.players_left(tournament)
+    form = DealRecordForm(request.POST, players=players[:MAX_PLAYERS])
+    status = 422
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            deals.record_deal(
+                tournament=tournament, method=data["method"], prizes=data["prizes"],
+                play_for=data["play_for"], unit=data["unit"], agreed=data["agreed"],
+                by=request.user,
+            )  # fmt: skip
+        except Conflict as exc:
+            form.add_error(None, exc.message)
+            status = 409
+        except DrawError as exc:
+            form.add_error(None, say(exc))
+            status = 409
+        except ValidationError as exc:
+            put_errors(form, exc)
+        else:
+            return redirect(reverse("tournaments:deal_sheet", args=[tournament.pk]))
+    context = _context(request, tournament, players)
+    context.update(form=DealQuoteForm(), record_form=form)
+    return render(request, "tournaments/deal.html", context, status=status)
+
+
+@require_GET
+@role_required(Role.DIRECTOR)
+def deal_sheet(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """The recorded deal, to print and sign: the event, the time, the method, each player's
+    count and share, the amount left to play for, a signature line a player and the
+    director's."""
+    tournament = tournament_or_404(pk)
+    recorded = Deal.objects.filter(tournament_id=tournament.pk).select_related("by").first()
+    if recorded is None:
+        raise Http404("No deal is on record for this tournament.")
+    context = {
+        "tournament": tournament,
+        "deal": recorded,
+        "players": recorded.players[:MAX_PLAYERS],
+        "method": {m.value: label for m, label in METHODS}.get(recorded.method, recorded.method),
+        "shared": sum(p["share"] for p in recorded.players),
+        "room": settings.CARDROOM_NAME,
+    }
+    return render(request, "tournaments/deal_sheet.html", context)

@@ -47,6 +47,7 @@ from tournaments.models import (
     TournamentTable,
     TournamentTableStatus,
 )
+from tournaments.money.models import MoveKind
 from tournaments.seating import (
     FINAL_TABLE,
     Seating,
@@ -131,9 +132,10 @@ def _initial_inputs(seating: Seating, reserved: frozenset[SeatRef]) -> dict[str,
     held = set(seating.reserved.values())
     players = sorted(
         number
-        for number in tournament.entrants.filter(status=EntrantStatus.REGISTERED).values_list(
-            "number", flat=True
-        )
+        # An entry refunded before the draw is not drawn (``money.payments.refund_entry``).
+        for number in tournament.entrants.filter(status=EntrantStatus.REGISTERED)
+        .exclude(money__kind=MoveKind.REFUND)
+        .values_list("number", flat=True)
         if number not in held
     )
     if not players and not held:

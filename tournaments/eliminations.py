@@ -33,6 +33,8 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTableStatus,
 )
+from tournaments.money.bounties import manual_bounties
+from tournaments.money.models import MoveKind
 from tournaments.money.payouts import at_the_bubble, bubble_burst_this_hand
 from tournaments.seating import (
     CORRECTION,
@@ -77,7 +79,10 @@ def eliminate_player(*, entrant: Entrant, by: User) -> Elimination:
         current = Entrant.objects.get(pk=entrant.pk)
         if current.status == EntrantStatus.SEATED and current.chips:
             raise ChipsLeft(current)
-        return eliminate_locked(locked, entrant, by=by)
+        elimination = eliminate_locked(locked, entrant, by=by)
+        # The bounty to whoever was given the player's last chips, in the same transaction.
+        manual_bounties(locked, entrant=current, by=by)
+        return elimination
 
 
 def eliminate_locked(
@@ -95,7 +100,12 @@ def eliminate_locked(
         raise DrawError(
             "not_seated", f"{entrant} is {entrant.get_status_display().lower()}, not seated."
         )
-    left = locked.entrants.exclude(status=EntrantStatus.ELIMINATED).count()
+    # An entry refunded before the draw never played: not one of the players left.
+    left = (
+        locked.entrants.exclude(status=EntrantStatus.ELIMINATED)
+        .exclude(money__kind=MoveKind.REFUND)
+        .count()
+    )
     if left <= 1:
         raise DrawError("winner", f"{entrant} is the last player: the winner.")
     live = SeatAssignment.objects.select_related("table").get(
@@ -152,7 +162,10 @@ def recompute_places(tournament: Tournament) -> None:
     rows = dict(tournament.entrants.values_list("pk", "place"))
     places: dict[int, int | None] = dict.fromkeys(rows)
     if not tournament.registration_open:
-        final = tournament.entrants.filter(reentries__isnull=True)
+        # An entry refunded before the draw never played: not part of the field.
+        final = tournament.entrants.filter(reentries__isnull=True).exclude(
+            money__kind=MoveKind.REFUND
+        )
         busts = list(
             tournament.eliminations.standing()
             .filter(entrant__in=final)

@@ -20,6 +20,8 @@ from tournaments.models import (
     TournamentAnte,
     TournamentTable,
 )
+from tournaments.money.models import Method
+from tournaments.money.payments import PAID_WITH
 from tournaments.setup import NewTables
 
 #: A default structure: 20-minute levels, a break after level four.
@@ -187,6 +189,11 @@ class EntrantForm(forms.Form):
         "name is used.",
     )
     alternate = forms.BooleanField(required=False, label="From the alternate list")
+    #: What the entry was paid with, when it has a price (``money.payments.take_entry``).
+    method = forms.ChoiceField(
+        choices=[(m.value, m.label) for m in PAID_WITH], required=False, initial=Method.CASH,
+        label="Paid with",
+    )  # fmt: skip
     reentry_of = forms.ModelChoiceField(
         queryset=Entrant.objects.none(),
         required=False,

@@ -29,6 +29,8 @@ from tournaments.models import (
     TournamentAnte,
     TournamentTable,
 )
+from tournaments.money.models import Method
+from tournaments.money.payments import PAID_WITH
 from tournaments.table_names import room_numbers
 
 REFUSED = inline_serializer(
@@ -233,6 +235,16 @@ class EntrantInSerializer(serializers.Serializer[Any]):
         min_value=1, required=False, allow_null=True, help_text="Entry number re-entering."
     )
     special_needs = serializers.CharField(max_length=200, required=False, default="")
+    # A string checked here, not an enum: "method" names the deal quotes' enum in the schema.
+    method = serializers.CharField(
+        max_length=8, default=Method.CASH,
+        help_text="What the entry was paid with when it has a price (a ledger line): cash, card or voucher.",
+    )  # fmt: skip
+
+    def validate_method(self, value: str) -> str:
+        if value not in PAID_WITH:
+            raise serializers.ValidationError("Paid with cash, card or voucher.")
+        return value
 
 
 class EliminationSerializer(serializers.ModelSerializer[Elimination]):

@@ -33,6 +33,8 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
+from tournaments.money import payments
+from tournaments.money.models import Method
 from tournaments.seating import lock_tournament, the
 
 
@@ -283,6 +285,7 @@ def register_entrants(
     alternate: bool = False,
     reentry_of: Entrant | None = None,
     special_needs: str = "",
+    method: str = Method.CASH,
 ) -> list[Entrant]:
     """Register players. After the initial draw they are late entries (TDA 8-A): they wait for a
     late-entry draw into the open seats.
@@ -292,7 +295,13 @@ def register_entrants(
     person is entered once: one already in this tournament is refused naming their entry (a
     player coming back after busting is a re-entry, where the player chosen is the source of
     truth and the name is theirs: a different name typed with it is refused, never silently
-    kept). A barred player is refused, with the reason (staff only)."""
+    kept). A barred player is refused, with the reason (staff only).
+
+    When the tournament has an entry price, each entry is paid in the same transaction
+    (``payments.take_entry``: an ENTRY line, a REENTRY for a re-entry, paid with ``method`` and
+    taken by ``by``), and a re-entry is refused beyond the event's limit or last level (TDA
+    8-A, ``payments.refuse_reentry``). A free entry writes no ledger line."""
+    payments.check_method(method)
     cleaned = [" ".join(name.split()) for name in names]
     try:
         with transaction.atomic():
@@ -301,6 +310,7 @@ def register_entrants(
                 raise ValidationError({"name": "Registration and re-entry are closed."})
             if reentry_of is not None:
                 previous = _reentering(locked, reentry_of, cleaned)
+                payments.refuse_reentry(locked, previous)
                 cleaned, people = [previous.name], [previous.player]
             if not cleaned or not all(cleaned):
                 raise ValidationError({"name": "Give the player's name."})
@@ -313,7 +323,7 @@ def register_entrants(
                     raise EntryRefused("name", why)
             last = locked.entrants.aggregate(n=Max("number"))["n"] or 0
             late = locked.status != TournamentStatus.REGISTERING
-            return Entrant.objects.bulk_create(
+            entrants = Entrant.objects.bulk_create(
                 Entrant(
                     tournament=locked,
                     number=last + i,
@@ -328,6 +338,9 @@ def register_entrants(
                 )
                 for i, (name, person) in enumerate(zip(cleaned, people, strict=True), start=1)
             )
+            for entrant in entrants:
+                payments.take_entry(locked=locked, entrant=entrant, method=method, by=by)
+            return entrants
     except IntegrityError as exc:
         # Only without row locks (SQLite), or a lock bypassed: the key keeps one live entry.
         raise Conflict(
@@ -423,6 +436,7 @@ def register_list(
     by: User,
     alternate: bool = False,
     reentry_of: Entrant | None = None,
+    method: str = Method.CASH,
 ) -> list[Registration]:
     """A list of names typed or pasted by the director, one a line: each registered on its own
     (``register_entrants``) or refused with its reason (a name already entered, twice in the
@@ -438,7 +452,7 @@ def register_list(
         try:
             [entrant] = register_entrants(
                 tournament=tournament, names=[name], by=by, alternate=alternate,
-                reentry_of=reentry_of,
+                reentry_of=reentry_of, method=method,
             )  # fmt: skip
         except ValidationError as exc:
             results.append(Registration(name=name, refusal=" ".join(exc.messages)))
@@ -457,8 +471,9 @@ def register_entrant(
     alternate: bool = False,
     reentry_of: Entrant | None = None,
     special_needs: str = "",
+    method: str = Method.CASH,
 ) -> Entrant:
     return register_entrants(
         tournament=tournament, names=[name], by=by, alternate=alternate,
-        reentry_of=reentry_of, special_needs=special_needs,
+        reentry_of=reentry_of, special_needs=special_needs, method=method,
     )[0]  # fmt: skip

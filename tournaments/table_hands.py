@@ -70,6 +70,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
+from tournaments.money.bounties import hand_bounties
 from tournaments.seating import HAND_FOR_HAND, desk_hands, lock_tournament
 
 DEAD_BUTTON = "CR-BB.1"
@@ -561,6 +562,11 @@ def _apply_award(
         if chips == 0:
             busted.append((started[seat], seat, entrant))
     # Fewest chips at the start of the hand out first, so the bigger stack finishes higher.
-    for _, _, entrant in sorted(busted, key=lambda b: (b[0], b[1])):
+    out = []
+    for _, seat, entrant in sorted(busted, key=lambda b: (b[0], b[1])):
         if Entrant.objects.filter(pk=entrant.pk, status=EntrantStatus.SEATED).exists():
             eliminate_locked(tournament, entrant, by=by, hand=hand)
+            out.append((seat, entrant))
+    # Their bounties to the winners of the pots they lost (and the winner's own head when the
+    # hand ended the tournament), in the same transaction.
+    hand_bounties(tournament, hand=hand, result=result, busted=out, seated=seated, by=by)

@@ -12,7 +12,8 @@ from tournaments import (
 )
 from tournaments.clock import structure_views
 from tournaments.clock import views as clock_views
-from tournaments.money import payout_pages, reconciliation_pages
+from tournaments.money import bounty_pages, payout_pages, reconciliation_pages
+from tournaments.money import pages as money_pages
 
 app_name = "tournaments"
 
@@ -67,6 +68,13 @@ urlpatterns = [
         payout_pages.payout_slip,
         name="payout_slip",
     ),
+    path("<id:pk>/money/", money_pages.money, name="money"),
+    path("<id:pk>/money/prices/", money_pages.money_prices, name="money_prices"),
+    path("<id:pk>/money/pay/<id:number>/", money_pages.money_pay, name="money_pay"),
+    path("<id:pk>/deal/record/", deal_pages.deal_record, name="deal_record"),
+    path("<id:pk>/deal/sheet/", deal_pages.deal_sheet, name="deal_sheet"),
+    path("<id:pk>/money/bounties/", bounty_pages.bounties, name="bounties"),
+    path("<id:pk>/money/bounties/<id:number>/pay/", bounty_pages.bounty_pay, name="bounty_pay"),
     path("<id:pk>/results.csv", results_pages.results_csv, name="results_csv"),
     path("<id:pk>/clock/", clock_views.clock, name="clock"),
     path("<id:pk>/clock/action/", clock_views.clock_action, name="clock_action"),

@@ -62,6 +62,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
+from tournaments.money.models import Method
 from tournaments.money.payouts import in_the_money, prize_of, prizes_owed
 from tournaments.results import winner
 from tournaments.seating import multi_table
@@ -271,6 +272,7 @@ def entrant_register(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         results = setup.register_list(
             tournament=tournament, names=data["name"], by=request.user,
             alternate=data["alternate"], reentry_of=data["reentry_of"],
+            method=data["method"] or Method.CASH,
         )  # fmt: skip
     refused = [row for row in results if row.refusal]
     # 422 only when nothing was written: a list partly registered is a 200 that says which

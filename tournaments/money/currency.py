@@ -94,16 +94,23 @@ class MoneyField(forms.CharField):
     """A form's amount box: typed as a cashier writes it, cleaned to the minor unit."""
 
     def __init__(self, *args: object, currency: Currency | None = None, **kwargs: object) -> None:
-        kwargs.setdefault("max_length", 24)
+        # The length is checked on the text typed, never by ``CharField``'s validator: that one
+        # runs on the cleaned value, an int here.
+        self.max_text = int(kwargs.pop("max_length", None) or 24)  # type: ignore[call-overload]
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.currency = currency or room_currency()
         self.widget.attrs.setdefault("inputmode", "decimal")
         self.widget.attrs.setdefault("autocomplete", "off")
+        self.widget.attrs.setdefault("maxlength", str(self.max_text))
 
     def to_python(self, value: object) -> int | None:  # type: ignore[override]
         text = super().to_python(value)
-        if text in self.empty_values:
+        if text is None or text in self.empty_values:
             return None
+        if len(text) > self.max_text:
+            raise forms.ValidationError(
+                f"“{text[:12]}…” is more than the largest amount taken.", code="money"
+            )
         try:
             return parse_money(text, self.currency)
         except MoneyRefused as refused:
