@@ -74,13 +74,15 @@ def test_an_evenings_money_is_taken_paid_and_balances_to_the_unit(
     # The cashier takes a rebuy (cash) and an add-on (card) from the money page.
     cage, cage_errors = log_in(browser, base, cashier.username)
     cage.goto(base + reverse("tournaments:money", args=[tournament.pk]))
-    for name, number, method, kind in (("Ana", 1, "Cash", "Rebuy"), ("Bo", 2, "Card", "Add-on")):
+    for name, number, method, kind in (
+        ("Ana Ruiz", 1, "Cash", "Rebuy"), ("Bo Lind", 2, "Card", "Add-on"),
+    ):  # fmt: skip
         cage.get_by_role("searchbox").fill(name)
         cage.get_by_role("button", name="Find").click()
         row = cage.locator(f"#player-{number}")
         row.get_by_label("Paid with").select_option(label=method)
         row.get_by_role("button", name=kind, exact=True).click()
-        expect(cage.locator("#cashier")).to_contain_text("taken")
+        expect(cage.locator("#cashier")).to_contain_text(f"for {name} #{number} taken.")
 
     # The director works the payouts out from the price list: two places paid.
     td.goto(payouts_url)
