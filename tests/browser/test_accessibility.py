@@ -40,9 +40,6 @@ USERNAMES = {
     "staff": "staffer", "floor_manager": "fm", "director": "td", "cashier": "cashier",
     "superuser": "root",
 }  # fmt: skip
-#: Roles whose pages are the staff's plus a few: checked at the desktop size only, to keep time
-#: (the tablet size's layout is the same page's, checked as the other roles).
-ONE_SIZE = frozenset({"cashier"})
 
 
 # --- interactive states ---------------------------------------------------------------------
@@ -489,7 +486,7 @@ def test_every_page_meets_wcag_aa_with_a_clean_console(
     console.take(frozenset())  # the log-in itself
     report = []
     visits = [v for v in VISITS if role in v.roles]
-    for viewport in VIEWPORTS[:1] if role in ONE_SIZE else VIEWPORTS:
+    for viewport in VIEWPORTS:
         page.set_viewport_size(viewport)
         for visit in visits if viewport is VIEWPORTS[0] else [v for v in visits if walks(v, role)]:
             url = live_server.url + visit.path(world)

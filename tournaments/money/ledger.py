@@ -36,9 +36,10 @@ from django.db.models import Count, F, Q, QuerySet, Sum
 
 from cardroom.core import audit
 from cardroom.rulings.reading import spreadsheet_safe
-from tournaments.models import Entrant, Tournament, TournamentStatus
+from tournaments.models import Tournament, TournamentStatus
 from tournaments.money.currency import Currency, format_money, room_currency
-from tournaments.money.models import Deal, Method, MoneyMove, MoveKind, PayoutTable, Prices
+from tournaments.money.models import Method, MoneyMove, MoveKind, Prices
+from tournaments.money.payouts import prizes_owed
 
 #: Money across the desk, and the places the money is held (signed), as the ledger's columns.
 DESK = ("player_in", "room_in", "player_out", "room_out")
@@ -351,27 +352,16 @@ def unpaid(tournament: Tournament, sums: Sums, currency: Currency) -> list[Diffe
 
 
 def unpaid_prizes(tournament: Tournament, currency: Currency) -> list[Difference]:
-    """The players placed in the money (by the payout table in force) or in the deal, with no
-    prize paid."""
-    table = PayoutTable.objects.filter(tournament=tournament).order_by("-version").first()
-    prizes: list[int] = list(table.prizes) if table else []
-    deal = Deal.objects.filter(tournament=tournament).first()
-    dealt = [player.get("entrant") for player in deal.players] if deal else []
-    paid = MoneyMove.objects.filter(tournament=tournament, kind=MoveKind.PAYOUT)
-    waiting = (
-        Entrant.objects.filter(tournament=tournament)
-        .filter(Q(place__lte=len(prizes)) | Q(pk__in=[pk for pk in dealt if pk]))
-        .exclude(pk__in=paid.values("entrant"))
-        .order_by("place", "number")[:NAMED]
-    )
-    found = []
-    for entrant in waiting:
-        due = ""
-        if entrant.place is not None and entrant.place <= len(prizes):
-            due = f" (the table's prize for place {entrant.place}: "
-            due += f"{currency.format(prizes[entrant.place - 1])})"
-        found.append(Difference(f"has no prize paid{due}", f"{entrant.name} #{entrant.number}"))
-    return found
+    """The finishers in the money (``payouts.prizes_owed``: the table in force, shared places,
+    a deal's shares) with no prize paid, best place first."""
+    return [
+        Difference(
+            f"has no prize paid: {currency.format(owed.amount)} owed for {owed.label} place",
+            f"{owed.entrant.name} #{owed.entrant.number}",
+        )
+        for owed in prizes_owed(tournament)
+        if owed.paid is None and owed.amount > 0
+    ][:NAMED]
 
 
 def local_day(day: date) -> tuple[datetime, datetime]:

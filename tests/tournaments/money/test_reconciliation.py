@@ -26,7 +26,7 @@ from cardroom.core import audit
 from tests.tournaments.factories import bust, make_tournament
 from tournaments.draw_services import draw_initial_seating
 from tournaments.models import Entrant, EntrantStatus, Tournament, TournamentStatus
-from tournaments.money import ledger
+from tournaments.money import ledger, payouts
 from tournaments.money.models import Method, MoneyMove, MoveKind, PayoutTable
 
 pytestmark = pytest.mark.django_db
@@ -161,16 +161,14 @@ def test_once_complete_every_prize_is_paid_or_the_unpaid_are_named(tournament, d
     placed = finish(tournament, director)
     PayoutTable.objects.create(tournament=tournament, version=1, pool=60_000,
                                prizes=[40_000, 20_000], by=director)  # fmt: skip
-    move(tournament, director, MoveKind.PAYOUT, CASH, entrant=placed[0], pool=-40_000,
-         player_out=40_000, place=1)  # fmt: skip
+    payouts.pay_prize(entrant=placed[0], method=CASH, by=director)
     result = ledger.reconcile(tournament)
     assert [(d.where, d.what) for d in result.differences] == [
         ("prize pool", "the tournament is complete and the prize pool still holds $200.00"),
         (f"{placed[1].name} #{placed[1].number}",
-         "has no prize paid (the table's prize for place 2: $200.00)"),
+         "has no prize paid: $200.00 owed for 2nd place"),
     ]  # fmt: skip
-    move(tournament, director, MoveKind.PAYOUT, CARD, entrant=placed[1], pool=-20_000,
-         player_out=20_000, place=2)  # fmt: skip
+    payouts.pay_prize(entrant=placed[1], method=CARD, by=director)
     assert ledger.reconcile(tournament).balanced
 
 
@@ -433,12 +431,35 @@ def test_nothing_of_the_evening_is_left_unpaid_once_the_winner_is_paid(
     move(tournament, director, MoveKind.FEES_TAKEN, room_out=6_000, house=-4_800, staff=-1_200)
     PayoutTable.objects.create(tournament=tournament, version=1, pool=60_000,
                                prizes=[36_000, 24_000], by=director)  # fmt: skip
-    for place, prize in ((1, 36_000), (2, 24_000)):
-        move(tournament, director, MoveKind.PAYOUT, CASH, entrant=placed[place - 1],
-             pool=-prize, player_out=prize, place=place)  # fmt: skip
+    for finisher in placed[:2]:
+        payouts.pay_prize(entrant=finisher, method=CASH, by=director)
     assert Entrant.objects.filter(status=EntrantStatus.ELIMINATED).count() == 5
     page = persona_client("cashier").get(url(tournament)).content.decode()
     assert (
         "Balanced to the unit: 9 lines, every one balanced, the chain intact, every prize paid."
         in page
     )
+
+
+def test_once_complete_a_player_in_the_deal_with_no_prize_paid_is_named(tournament, director):
+    """The deal's players are paid what the deal gave them: one unpaid is named, whatever the
+    payout table said of their place."""
+    from tournaments.money.models import Deal
+
+    for player in tournament.entrants.all():
+        entry(tournament, director, player)
+    placed = finish(tournament, director)
+    PayoutTable.objects.create(tournament=tournament, version=1, pool=60_000,
+                               prizes=[36_000, 24_000], by=director)  # fmt: skip
+    deal = Deal.objects.create(
+        tournament=tournament, method="icm", prizes=[36_000, 24_000], by=director,
+        players=[{"entrant": placed[0].pk, "share": 31_000}, {"entrant": placed[1].pk,
+                 "share": 29_000}],
+    )  # fmt: skip
+    move(tournament, director, MoveKind.DEAL, deal=deal)
+    assert payouts.pay_prize(entrant=placed[0], method=CASH, by=director).player_out == 31_000
+    result = ledger.reconcile(tournament)
+    assert [d.where for d in result.differences] == [
+        "prize pool", f"{placed[1].name} #{placed[1].number}",
+    ]  # fmt: skip
+    assert result.differences[1].what == "has no prize paid: $290.00 owed for 2nd place"
