@@ -39,6 +39,7 @@ from cardroom.core.api_errors import Conflict, Refusal
 from tournaments.models import Elimination, Entrant, EntrantStatus, Tournament, TournamentStatus
 from tournaments.money.currency import Currency, format_money, room_currency
 from tournaments.money.models import Deal, Method, MoneyMove, MoveKind, PayoutTable, Prices
+from tournaments.money.payments import add_room_money
 from tournaments.prizes import payouts as arithmetic
 from tournaments.seating import lock_tournament
 
@@ -156,15 +157,16 @@ def prize_pool(tournament: Tournament) -> PoolSummary:
 
 def record_overlay(*, tournament: Tournament, by: User) -> MoneyMove:
     """The room covers what the guarantee still needs: an ``OVERLAY`` line (room_in = the
-    overlay, pool + the overlay). Refused when the pool already reaches the guarantee."""
+    overlay, pool + the overlay; ``payments.add_room_money``). Refused when the pool already
+    reaches the guarantee."""
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
         short = prize_pool(locked).shortfall
         if not short:
             raise PayoutRefused("overlay", "The pool reaches the guarantee: no overlay is due.")
-        return MoneyMove.objects.create(
-            tournament=locked, kind=MoveKind.OVERLAY, method=Method.ROOM, room_in=short,
-            pool=short, note="The room covers the guarantee.", by=by,
+        return add_room_money(
+            tournament=locked, amount=short, by=by, note="The room covers the guarantee.",
+            kind=MoveKind.OVERLAY,
         )  # fmt: skip
 
 
