@@ -302,7 +302,7 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "tournaments:chip_race": {"POST": (TD,)},
     # Money is taken by the money takers (the cashier or the director), priced by the director.
     "tournaments:money_prices": {"POST": (TD,)},
-    "tournaments:money_pay": {"POST": (TD,)},
+    "tournaments:money_pay": {"POST": (TD, CA)},
     "api:table-list": {"POST": (FM,)},
     "api:table-detail": {"PUT": (FM,), "PATCH": (FM,), "DELETE": (FM,)},
     "api:ruling-list": {"POST": (FM, TD)},
@@ -322,7 +322,7 @@ WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "api:tournament-reinstate": {"POST": (TD,)},
     "api:tournament-count": {"POST": (FM, TD)},
     "api:tournament-chips-move": {"POST": (TD,)},
-    "api:tournament-payments": {"POST": (TD,)},
+    "api:tournament-payments": {"POST": (TD, CA)},
     "api:tournament-table-counts": {"POST": (FM, TD)},
     "api:tournament-registration-close": {"POST": (TD,)},
     "api:tournament-draws": {"POST": (TD,)},
