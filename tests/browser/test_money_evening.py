@@ -82,7 +82,7 @@ def test_an_evenings_money_is_taken_paid_and_balances_to_the_unit(
         row = cage.locator(f"#player-{number}")
         row.get_by_label("Paid with").select_option(label=method)
         row.get_by_role("button", name=kind, exact=True).click()
-        expect(cage.locator("#cashier")).to_contain_text(f"for {name} #{number} taken.")
+        expect(cage.locator("#cashier")).to_contain_text(f"for {name} #{number} taken: ")
 
     # The director works the payouts out from the price list: two places paid.
     td.goto(payouts_url)

@@ -19,14 +19,17 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cardroom.core.api_errors import Conflict
+from cardroom.core.numbers import grouped
 from cardroom.core.parsers import whole_number
 from cardroom.core.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.core.roles import MONEY_TAKERS, Role, role_required
 from tournaments.draws.errors import DrawError
 from tournaments.models import Entrant, EntrantStatus, Tournament
 from tournaments.money import payments
+from tournaments.money.currency import format_money
 from tournaments.money.forms import PaymentForm, PricesForm, SearchForm
-from tournaments.money.models import MoveKind
+from tournaments.money.models import BountyKind, MoveKind
+from tournaments.money.payouts import currency_of, prices_of
 from tournaments.money.prices import PricesLocked, locked_prices, prices_for, set_prices
 
 #: Players listed at once on the cashier's page (search to find others).
@@ -108,8 +111,18 @@ def _cashier(request: HtmxRequest, tournament: Tournament, **extra: Any) -> dict
     ).get_page(request.GET.get("page"))
     return {
         "tournament": tournament, "prices": prices, "search": search, "query": query,
-        "players": players, "lines": lines, "pay_form": PaymentForm(), **extra,
+        "players": players, "lines": lines, "pay_form": PaymentForm(),
+        "bounties": prices.bounty_kind != BountyKind.NONE,
+        "rebuy_note": said_to_all(players, "rebuy"), "addon_note": said_to_all(players, "addon"),
+        **extra,
     }  # fmt: skip
+
+
+def said_to_all(players: list[dict[str, Any]], kind: str) -> str:
+    """The refusal every player listed shares (a freezeout, a window not open yet), said once
+    above the list instead of on each row; "" when the rows differ."""
+    refusals = {row[kind].refusal for row in players}
+    return refusals.pop() if len(refusals) == 1 and len(players) > 1 else ""
 
 
 @require_GET
@@ -141,7 +154,11 @@ def money_pay(request: AuthenticatedRequest, pk: int, number: int) -> HttpRespon
             refusal = " ".join(exc.messages)
         else:
             status = 200
-            flash = f"{line.get_kind_display()} for {entrant.name} #{entrant.number} taken."
+            flash = (
+                f"{line.get_kind_display()} for {entrant.name} #{entrant.number} taken: "
+                f"{format_money(line.player_in, currency_of(prices_of(entrant.tournament)))} "
+                f"{line.get_method_display().lower()}, {grouped(line.chips)} chips."
+            )
     else:
         refusal = "Choose a rebuy or an add-on, and what it was paid with."
     context = _cashier(request, entrant.tournament, flash=flash, refusal=refusal)

@@ -13,7 +13,7 @@ from tests.factories import make_user
 from tests.tournaments.factories import make_tournament
 from tests.tournaments.money.test_payments import PRICES, player, priced
 from tournaments.money import payments
-from tournaments.money.models import Method, MoneyMove, MoveKind
+from tournaments.money.models import Method, MoneyMove, MoveKind, Prices
 from tournaments.money.prices import prices_for
 
 pytestmark = pytest.mark.django_db
@@ -146,8 +146,10 @@ def test_the_cashier_finds_a_player_and_takes_a_rebuy(cashier: Any, director: An
     assert b'id="players"' in by_number.content and b"<h1>" not in by_number.content
     taken = client.post(pay_url(tournament, 2), {"kind": "rebuy", "method": "card"},
                         headers={"HX-Request": "true"})  # fmt: skip
-    assert taken.status_code == 200 and b"Rebuy for Player 2 #2 taken." in taken.content
     line = MoneyMove.objects.get(kind=MoveKind.REBUY)
+    said = f"Rebuy for Player 2 #2 taken: ${line.player_in // 100:,}.{line.player_in % 100:02} card"
+    assert taken.status_code == 200 and said.encode() in taken.content, taken.content.decode()
+    assert f"{line.chips:,} chips.".encode() in taken.content
     assert (line.entrant.number, line.method, line.by) == (2, Method.CARD, cashier)
     assert b"1 of 2" in client.get(money_url(tournament), {"q": "2"}).content
 
@@ -252,3 +254,20 @@ def test_the_payments_api_is_the_money_takers_alone(
         refused = api(user).post(url, {"kind": "rebuy", "entry": 2}, format="json")
         assert refused.status_code == 403
     assert api(director).post(url, {"kind": "rebuy", "entry": 2}, format="json").status_code == 201
+
+
+def test_a_refusal_every_player_shares_is_said_once_and_a_freezeout_has_no_rebuy(
+    director: Any,
+) -> None:
+    """Add-ons not open yet for anyone: said once above the list, not on each of its rows; an
+    event with no rebuys shows no Rebuy column or button at all."""
+    tournament = priced(director)
+    Prices.objects.filter(tournament=tournament).update(
+        rebuy_limit=0, addon_limit=1, addon_chips=5_000, addon_prize=2_000,
+        addon_first_level=2, addon_last_level=2,
+    )  # fmt: skip
+    page = logged_in(director).get(money_url(tournament)).content.decode()
+    assert page.count("Add-ons are taken in levels 2 to 2") == 1, page
+    assert 'id="addon-note"' in page
+    assert 'value="rebuy"' not in page and ">Rebuys</th>" not in page
+    assert page.count('value="addon"') >= 2

@@ -436,7 +436,7 @@ def test_nothing_of_the_evening_is_left_unpaid_once_the_winner_is_paid(
     assert Entrant.objects.filter(status=EntrantStatus.ELIMINATED).count() == 5
     page = persona_client("cashier").get(url(tournament)).content.decode()
     assert (
-        "Balanced to the unit: 9 lines, every one balanced, the chain intact, every prize paid."
+        "Balanced to the unit: 9 lines, every one balanced and none altered since it was written, every prize paid."
         in page
     )
 
