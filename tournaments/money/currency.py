@@ -71,6 +71,8 @@ def parse_money(text: object, currency: Currency) -> int:
         raw = raw[: -len(currency.code)].strip()
     if not raw:
         raise MoneyRefused("Enter an amount.")
+    if raw.startswith(("-", "−")):
+        raise MoneyRefused("An amount is never below zero.")
     whole, point, minor = raw.partition(".")
     if "," in whole:
         groups = whole.split(",")
@@ -104,6 +106,8 @@ class MoneyField(forms.CharField):
         self.widget.attrs.setdefault("maxlength", str(self.max_text))
 
     def to_python(self, value: object) -> int | None:  # type: ignore[override]
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value  # already in the minor unit (a disabled box cleans its initial value)
         text = super().to_python(value)
         if text is None or text in self.empty_values:
             return None

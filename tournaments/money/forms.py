@@ -13,7 +13,7 @@ from tournaments.chip_forms import ChipsField
 from tournaments.money.currency import Currency, MoneyField, MoneyRefused, parse_money
 from tournaments.money.models import BountyKind, Method, PayoutTemplate, Prices
 from tournaments.money.payments import PAID_WITH
-from tournaments.money.prices import AMOUNTS, COUNTS
+from tournaments.money.prices import AMOUNTS, COUNTS, PAYOUT_SETTINGS
 
 #: The price list's fields as the director reads them, in the order of the form, with labels.
 LABELS = {
@@ -73,6 +73,8 @@ class DecimalBox(forms.CharField):
         self.widget.attrs.update(inputmode="decimal", autocomplete="off", maxlength="24")
 
     def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value  # already the number (a disabled box cleans its initial value)
         text = super().to_python(value)
         if text is None or text in self.empty_values:
             return None
@@ -100,9 +102,13 @@ class DecimalBox(forms.CharField):
 
 class PricesForm(forms.Form):
     """The price list. Every box starts with what the list says; a box left empty is 0. Once
-    a payment has been taken every box is shown read-only (``locked``)."""
+        a payment has been taken the prices are shown read-only (``locked``), and the payout settings
+    once the payout table is locked (``payouts_locked``)."""
 
-    def __init__(self, *args: Any, prices: Prices, locked: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, prices: Prices, locked: bool = False, payouts_locked: bool = False,
+        **kwargs: Any,
+    ) -> None:  # fmt: skip
         kwargs.setdefault("initial", {f: getattr(prices, f) for f in LABELS if f != "template"})
         kwargs["initial"].setdefault("template", prices.template_id)
         super().__init__(*args, **kwargs)
@@ -127,7 +133,7 @@ class PricesForm(forms.Form):
                 field = WholeNumberField(min_value=0, max_value=COUNTS[name], required=False)
                 field.widget = forms.TextInput(attrs={"inputmode": "numeric"})
             field.label = label
-            field.disabled = locked
+            field.disabled = payouts_locked if name in PAYOUT_SETTINGS else locked
             self.fields[name] = field
 
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:

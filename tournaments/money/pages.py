@@ -30,7 +30,13 @@ from tournaments.money.currency import format_money
 from tournaments.money.forms import PaymentForm, PricesForm, SearchForm
 from tournaments.money.models import BountyKind, MoveKind
 from tournaments.money.payouts import currency_of, prices_of
-from tournaments.money.prices import PricesLocked, locked_prices, prices_for, set_prices
+from tournaments.money.prices import (
+    PricesLocked,
+    locked_prices,
+    payouts_locked,
+    prices_for,
+    set_prices,
+)
 
 #: Players listed at once on the cashier's page (search to find others).
 PLAYERS_SHOWN = 50
@@ -53,12 +59,12 @@ def money_prices(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     the boxes are read-only, with the reason; a save then is refused (409)."""
     tournament = get_object_or_404(Tournament, pk=pk)
     prices = prices_for(tournament)
-    locked = locked_prices(tournament)
-    form = PricesForm(request.POST or None, prices=prices, locked=locked)
+    locked, closed = locked_prices(tournament), payouts_locked(tournament)
+    form = PricesForm(request.POST or None, prices=prices, locked=locked, payouts_locked=closed)
     status, flash, refusal = 200, "", ""
-    if request.method == "POST" and locked:
+    if request.method == "POST" and locked and closed:
         # Read-only boxes are not read back: the list stays what every payment was taken at.
-        form = PricesForm(prices=prices, locked=locked)
+        form = PricesForm(prices=prices, locked=locked, payouts_locked=closed)
         status, refusal = 409, PricesLocked().message
     elif request.method == "POST":
         status = 422
@@ -71,10 +77,11 @@ def money_prices(request: AuthenticatedRequest, pk: int) -> HttpResponse:
             except ValidationError as exc:
                 _put_errors(form, exc)
             else:
-                status, flash = 200, "Prices saved."
-                form = PricesForm(prices=prices, locked=locked)
+                status, flash = 200, "Payout settings saved." if locked else "Prices saved."
+                form = PricesForm(prices=prices, locked=locked, payouts_locked=closed)
     context = {
         "tournament": tournament, "prices": prices, "form": form, "locked": locked,
+        "payouts_locked": closed,
         "flash": flash, "refusal": refusal,
     }  # fmt: skip
     part = "#prices-form" if request.htmx else ""

@@ -2,9 +2,9 @@
 into its prize-pool part, house fee, staff fee and bounty), their chips, limits and windows,
 added money, the guarantee, and the payout settings another page turns into the prizes.
 
-The director sets them (``set_prices``) until the first payment; from then on the price list is
-what every payment was taken at (each ledger line carries its own split), so a change is
-refused with 409 ``prices_locked``. ``prices_for`` makes the list on first sight with the room's
+The director sets them (``set_prices``) until the first payment; from then on the prices are
+what every payment was taken at (each ledger line carries its own split), so a change to them is
+refused with 409 ``prices_locked``; the payout settings stay open until the payout table locks. ``prices_for`` makes the list on first sight with the room's
 currency copied onto it, so the tournament's records keep the currency they were taken in.
 """
 
@@ -19,7 +19,7 @@ from cardroom.core.api_errors import Conflict, Refusal
 from cardroom.core.numbers import grouped
 from tournaments.models import Tournament
 from tournaments.money.currency import MAX_WHOLE_DIGITS, room_currency
-from tournaments.money.models import BountyKind, MoneyMove, PayoutTemplate, Prices
+from tournaments.money.models import BountyKind, MoneyMove, PayoutTable, PayoutTemplate, Prices
 from tournaments.seating import lock_tournament
 
 #: The amounts of the price list, in the currency's minor unit.
@@ -52,6 +52,13 @@ COUNTS: dict[str, int] = {
 
 #: Everything ``set_prices`` takes.
 FIELDS = (*AMOUNTS, *COUNTS, "bounty_kind", "template")
+#: How the prizes are worked out: not a price anyone paid, so the director may still change
+#: them after the first payment, until the payout table is locked (at the bubble, or when a
+#: prize is paid): the places paid are usually settled once registration closes.
+PAYOUT_SETTINGS = (
+    "places_fixed", "places_share", "template", "curve_steepness", "min_cash_tenths",
+    "rounding", "seat_value", "deal_min_play_for",
+)  # fmt: skip
 
 
 class PricesRefused(Refusal):
@@ -59,6 +66,20 @@ class PricesRefused(Refusal):
     window ending before it opens, a bounty with no kind): 422 ``prices_refused``, on its field."""
 
     code = "prices_refused"
+
+
+class PayoutSettingsLocked(Conflict):
+    """The payout table is locked: the settings it was worked out from stay as they are (409)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "payouts_locked",
+            "The payout table is locked: the settings it was worked out from stay as they are.",
+        )
+
+
+def payouts_locked(tournament: Tournament) -> bool:
+    return PayoutTable.objects.filter(tournament_id=tournament.pk, locked=True).exists()
 
 
 class PricesLocked(Conflict):
@@ -161,18 +182,26 @@ def _consistent(prices: Prices) -> dict[str, str]:
     return errors
 
 
+def _stored(prices: Prices, field: str) -> Any:
+    return prices.template if field == "template" else getattr(prices, field)
+
+
 def set_prices(*, tournament: Tournament, by: User, **fields: Any) -> Prices:
-    """The director's price list, the fields given changed. Refused with 409 ``prices_locked``
-    once a payment has been taken, and with 422 ``prices_refused`` when the fields do not hold
+    """The director's price list, the fields given changed. A price changed once a payment has
+    been taken is refused with 409 ``prices_locked`` (the payout settings stay open until the
+    payout table is locked: 409 ``payouts_locked`` after), and with 422 ``prices_refused`` when the fields do not hold
     together (a rebuy needs chips, a price and a last level; a bounty its kind; an add-on's
     window ends at or after it opens)."""
     clean = check_prices(fields)
     prices_for(tournament)
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
-        if locked_prices(locked):
-            raise PricesLocked
         prices = Prices.objects.select_for_update().get(tournament_id=locked.pk)
+        changed = {f for f, value in clean.items() if _stored(prices, f) != value}
+        if locked_prices(locked) and changed - set(PAYOUT_SETTINGS):
+            raise PricesLocked
+        if changed & set(PAYOUT_SETTINGS) and payouts_locked(locked):
+            raise PayoutSettingsLocked
         for field, value in clean.items():
             setattr(prices, field, value)
         if errors := _consistent(prices):

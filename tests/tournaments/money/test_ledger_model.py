@@ -76,7 +76,7 @@ def test_amounts_are_read_as_a_cashier_writes_them(text, currency, amount):
     [
         ("²", DOLLAR, "digits 0 to 9"),
         ("١٠٠", DOLLAR, "digits 0 to 9"),
-        ("-5", DOLLAR, "digits 0 to 9"),
+        ("-5", DOLLAR, "never below zero"),
         ("1.234", DOLLAR, "2 decimals at most"),
         ("500.5", WON, "no smaller unit"),
         ("1,23", DOLLAR, "thousands"),

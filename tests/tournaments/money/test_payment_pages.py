@@ -101,16 +101,34 @@ def test_prices_that_do_not_hold_together_are_a_422(director: Any) -> None:
     assert "rebuy_chips" in response.context["form"].errors
 
 
-def test_once_paid_at_the_prices_are_read_only_and_a_save_is_a_409(director: Any) -> None:
+def test_once_paid_at_the_prices_are_read_only_and_the_payout_settings_still_open(
+    director: Any,
+) -> None:
     tournament = priced(director, entrants=1, draw=False)
     client = logged_in(director)
     page = client.get(prices_url(tournament))
     assert b'id="prices-locked"' in page.content and b"disabled" in page.content
-    data = form_of(tournament, entry_prize="1")
-    # A disabled box keeps the list's value whatever is posted: the service refuses the save.
+    assert b"Save the payout settings" in page.content
+    data = form_of(tournament, entry_prize="1", places_share="20")
+    # A disabled box keeps the list's value whatever is posted: the price stays; the places
+    # paid (a payout setting) change.
     response = client.post(prices_url(tournament), data)
-    assert response.status_code == 409 and b"Payments have been taken" in response.content
+    assert response.status_code == 200 and b"Payout settings saved." in response.content
     assert prices_for(tournament).entry_prize == PRICES["entry_prize"]
+    assert prices_for(tournament).places_share == 2_000
+
+
+def test_once_the_payout_table_is_locked_a_save_is_a_409(director: Any) -> None:
+    from tournaments.money import payouts
+
+    tournament = priced(director, entrants=1, draw=False)
+    payouts.lock_table(tournament=tournament, by=director, reason="Registration closed")
+    client = logged_in(director)
+    page = client.get(prices_url(tournament))
+    assert b"Save the" not in page.content and b"The payout table is locked" in page.content
+    response = client.post(prices_url(tournament), form_of(tournament, places_share="20"))
+    assert response.status_code == 409 and b"Payments have been taken" in response.content
+    assert prices_for(tournament).places_share != 2_000
 
 
 def test_the_price_list_is_the_directors_alone(

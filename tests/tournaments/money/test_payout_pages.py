@@ -93,7 +93,7 @@ def test_the_director_works_out_types_locks_and_records_the_overlay(
     ("typed", "says"),
     [
         ("300\n1²", "use the digits 0 to 9"),
-        ("500\n-100", "use the digits 0 to 9"),
+        ("500\n-100", "never below zero"),
         ("300\n50", "short by"),
         ("100\n300", "paid more"),
         ("", "This field is required"),

@@ -79,3 +79,20 @@ def test_the_first_payment_locks_the_prices(director: Any) -> None:
         set_prices(tournament=tournament, by=director, entry_prize=20_000)
     assert locked.value.code == "prices_locked"
     assert prices_for(tournament).entry_prize == 10_000
+
+
+def test_after_the_first_payment_the_payout_settings_change_until_the_table_locks(
+    director: Any,
+) -> None:
+    from tournaments.money import payouts
+    from tournaments.money.prices import PayoutSettingsLocked
+
+    tournament = make_tournament(by=director, tables=1)
+    set_prices(tournament=tournament, by=director, entry_prize=10_000)
+    register_entrant(tournament=tournament, name="Ana Ruiz", by=director)
+    set_prices(tournament=tournament, by=director, places_fixed=3, entry_prize=10_000)
+    assert prices_for(tournament).places_fixed == 3  # the price given unchanged: no refusal
+    payouts.lock_table(tournament=tournament, by=director, reason="The bubble burst")
+    with pytest.raises(PayoutSettingsLocked) as locked:
+        set_prices(tournament=tournament, by=director, places_fixed=5)
+    assert locked.value.code == "payouts_locked" and prices_for(tournament).places_fixed == 3
