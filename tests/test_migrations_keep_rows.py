@@ -128,6 +128,8 @@ NOT_DATA = frozenset({"django_migrations"})
 GAINS_ROWS = {
     # tournaments 0013_players: an entry whose name the room knew no player of gets one.
     "cardroom_player": "a player for each entry's person",
+    # cardroom 0026_cashier_role: the cashier's role group.
+    "auth_group": "the cashier's role group",
 }
 
 WHEN = datetime.datetime(2026, 11, 27, 12, 0, tzinfo=datetime.UTC)

@@ -167,7 +167,8 @@ def test_a_level_change_appears_without_a_reload_and_sounds_the_chime(
 def test_the_level_after_a_break_is_numbered_on_from_the_level_before_it(
     login_page: Any, director: Any, staff: Any, live_server: Any
 ) -> None:
-    tournament = running_at(director, seconds_in=3 * 1200 + 900 - 3)  # 3 s left in the break
+    # 8 s left in the break: enough for a loaded machine to log in and open the display first.
+    tournament = running_at(director, seconds_in=3 * 1200 + 900 - 8)
     page = login_page("staffer")
     open_display(page, live_server, tournament)
     expect(page.locator("#room-level")).to_have_text("Break")
@@ -175,7 +176,7 @@ def test_the_level_after_a_break_is_numbered_on_from_the_level_before_it(
     expect(page.locator("#room-next")).to_have_text("Level 4 · 3,000 / 6,000 ante 6,000")
     expect(page.locator("#room-break")).to_have_text("–")  # no break after this one
 
-    expect(page.locator("#room-level")).to_have_text("Level 4", timeout=8000)
+    expect(page.locator("#room-level")).to_have_text("Level 4", timeout=15000)
     expect(page.locator("#room-blinds-value")).to_have_text("3,000 / 6,000")
     expect(page.locator("#room-next")).to_have_text("–")
     page.wait_for_timeout(3500)  # and the server, asked again, agrees

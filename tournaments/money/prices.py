@@ -196,7 +196,7 @@ def set_prices(*, tournament: Tournament, by: User, **fields: Any) -> Prices:
     prices_for(tournament)
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
-        prices = Prices.objects.select_for_update().get(tournament_id=locked.pk)
+        prices = Prices.objects.get(tournament_id=locked.pk)  # under the tournament's lock
         changed = {f for f, value in clean.items() if _stored(prices, f) != value}
         if locked_prices(locked) and changed - set(PAYOUT_SETTINGS):
             raise PricesLocked
