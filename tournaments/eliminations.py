@@ -206,6 +206,11 @@ def close_registration(*, tournament: Tournament, by: User) -> Tournament:
             by=by,
         )  # fmt: skip
         recompute_places(locked)
+        # The places are fixed now (TDA 8): if the players left are already no more than the
+        # places paid (busts while registration was open), the bubble burst then, so the table
+        # locks now. Not before: while registration is open a late entry still grows the pool
+        # and the places paid, and the table with them.
+        at_the_bubble(locked, by=by)
     return locked
 
 

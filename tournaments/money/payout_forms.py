@@ -16,7 +16,12 @@ class PrizesForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "autocomplete": "off"}),
         max_length=MAX_PLACES * 20,
     )
-    note = forms.CharField(label="Note", max_length=200, required=False)
+    #: A typed table goes on record with why (a director's reason is kept with each version).
+    note = forms.CharField(
+        label="Why this table",
+        max_length=200,
+        error_messages={"required": "Say why this table: a typed table goes on record with why."},
+    )
 
     def __init__(self, *args: object, currency: Currency, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -37,7 +42,7 @@ class PrizesForm(forms.Form):
 
 
 class WorkOutForm(forms.Form):
-    note = forms.CharField(label="Note", max_length=200, required=False)
+    note = forms.CharField(label="Why this table (optional)", max_length=200, required=False)
 
 
 class LockForm(forms.Form):

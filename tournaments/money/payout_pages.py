@@ -55,13 +55,19 @@ def page_context(request: AuthenticatedRequest, tournament: Tournament) -> dict[
         "places_paid": payouts.places_paid(tournament),
         "table": table,
         "stale": table is not None and not table.locked and table.pool != summary.to_share,
-        "rows": [(place, amount, owed.get(place, [])) for place, amount in page],
+        "rows": [
+            (place, payouts.ordinal(place), amount, owed.get(place, [])) for place, amount in page
+        ],
         "place_page": page,
         "proposal": proposal,
         "why_not": why_not,
         "versions": tournament.payout_tables.select_related("by").order_by("-version")[
             : payouts.VERSIONS_SHOWN
         ],
+        # TDA 8: the places are set when registration closes; till then the players out wait.
+        "out_unplaced": tournament.eliminations.standing().count()
+        if tournament.registration_open
+        else 0,
         "is_director": has_role(request.user, Role.DIRECTOR),
         "can_pay": has_role(request.user, *MONEY_TAKERS),
         "work_out_form": WorkOutForm(),
@@ -178,10 +184,13 @@ def payout_slip(request: AuthenticatedRequest, pk: int, number: int) -> HttpResp
     entrant = _entrant(pk, number)
     owed = payouts.prize_of(entrant)
     currency = payouts.currency_of(payouts.prices_of(entrant.tournament))
+    out = entrant.tournament.eliminations.standing().filter(entrant_id=entrant.pk).first()
     context = {
         "tournament": entrant.tournament,
         "entrant": entrant,
         "owed": owed,
+        "out_at": out.at if out else None,
+        "place": payouts.ordinal(entrant.place) if entrant.place else "",
         "currency": currency,
         "words": payouts.amount_in_words(owed.amount, currency) if owed else "",
         "room": settings.CARDROOM_NAME,

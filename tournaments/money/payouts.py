@@ -14,8 +14,15 @@ is applied:
 - places paid: a fixed number or a share of the entries, re-entries counted (the WSOP pays
   about 15% of entries);
 - the table locks when the bubble bursts, the moment the players left are no more than the
-  places paid: from then on every place is money, and a table changed then would change a
-  finisher's prize after the fact (WSOP, MSPT: the payouts are posted and fixed in the money);
+  places paid once registration has closed (at a bust, or at the close itself when players
+  went out while it was open; TDA 8: the places are fixed when registration closes, and a late
+  entry still changes the pool before): from then on every place is money, and a table changed
+  then would change a finisher's prize after the fact (WSOP, MSPT: the payouts are posted and
+  fixed in the money);
+- the table locks too when the first prize is paid, and no new version follows: what a
+  finisher signed for is what the table says. A prize is paid only once registration has
+  closed (TDA 8: no place before);
+- a typed table carries the director's reason (the note), as a lock does;
 - players out on one hand-for-hand hand share the prizes of the places they cover (TDA RP-8,
   RP-8-A: "All 3 players will share in the 50th place payout"), the odd units to the bigger
   stack at the start of that hand (CR-TP.3);
@@ -285,6 +292,24 @@ def check_typed(prizes: Sequence[int], *, pool: int, unit: int, entries: int) ->
     return prizes
 
 
+def refuse_if_paid(tournament: Tournament) -> None:
+    """A paid prize fixes the table: the finisher signed for it, so a new version would make
+    the table and the ledger disagree (WSOP, MSPT: the payouts are fixed once money is paid)."""
+    line = (
+        MoneyMove.objects.filter(tournament_id=tournament.pk, kind=MoveKind.PAYOUT)
+        .order_by("place")
+        .select_related("by", "entrant")
+        .first()
+    )
+    if line is not None:
+        raise Conflict(
+            "prize_paid",
+            f"{ordinal(line.place or 0)} place was paid "
+            f"{format_money(line.player_out, prize_pool(tournament).currency)} by {line.by} at "
+            f"{timezone.localtime(line.at):%H:%M}: the table is fixed once a prize is paid.",
+        )
+
+
 def refuse_if_locked(tournament: Tournament) -> None:
     lock = PayoutTable.objects.filter(tournament_id=tournament.pk, locked=True).first()
     if lock is not None:
@@ -299,9 +324,14 @@ def save_table(
     *, tournament: Tournament, by: User, prizes: Sequence[int] | None = None, note: str = ""
 ) -> PayoutTable:
     """A new version of the table: worked out from the price list (``prizes`` None), or the
-    amounts typed (``check_typed``). Refused (409 ``payouts_locked``) once it is locked."""
+    amounts typed (``check_typed``, with a reason: the note). Refused (409 ``payouts_locked``)
+    once it is locked, and (409 ``prize_paid``) once any prize is paid."""
+    note = note.strip()
+    if prizes is not None and not note:
+        raise PayoutRefused("note", "Say why this table: a typed table goes on record with why.")
     with transaction.atomic():
         locked = lock_tournament(tournament.pk)
+        refuse_if_paid(locked)
         refuse_if_locked(locked)
         if prizes is None:
             made = propose_table(locked)
@@ -534,6 +564,12 @@ def pay_prize(*, entrant: Entrant, method: str, by: User) -> MoneyMove:
         with transaction.atomic():
             locked = lock_tournament(entrant.tournament_id)
             entrant = Entrant.objects.select_related("tournament").get(pk=entrant.pk)
+            if locked.registration_open:
+                # TDA 8: the places are fixed when registration closes; a prize is paid for
+                # a place, so none is paid while an entry may still come in.
+                raise Conflict("registration_open", "Registration is open: the places are set "
+                                                    "when it closes (TDA 8), and a prize is "
+                                                    "paid for a place.")  # fmt: skip
             if not finished(locked, entrant):
                 raise Conflict("not_finished", f"{entrant.name} is still playing: a prize is "
                                                "paid once the place is known.")  # fmt: skip
@@ -552,20 +588,33 @@ def pay_prize(*, entrant: Entrant, method: str, by: User) -> MoneyMove:
                     "guarantee's overlay first.",
                 )
             with transaction.atomic():
-                return MoneyMove.objects.create(
+                line = MoneyMove.objects.create(
                     tournament=locked, kind=MoveKind.PAYOUT, entrant=entrant, method=method,
                     player_out=owed.amount, pool=-owed.amount, place=owed.place,
                     deal=owed.deal, note=f"{owed.label} place", by=by,
                 )  # fmt: skip
+            lock_on_payment(locked, by=by, place=owed.label)
+            return line
     except IntegrityError:
         # Another cashier paid the same player at the same moment (one_prize_a_player), or
         # another line was written to the ledger in between (its chain refused the fork).
-        line = MoneyMove.objects.filter(entrant_id=entrant.pk, kind=MoveKind.PAYOUT).first()
-        if line is not None:
-            raise already_paid(line) from None
+        other = MoneyMove.objects.filter(entrant_id=entrant.pk, kind=MoveKind.PAYOUT).first()
+        if other is not None:
+            raise already_paid(other) from None
         raise Conflict(
             "busy", "Another payment was written at the same moment: nothing was paid, try again."
         ) from None
+
+
+def lock_on_payment(locked: Tournament, *, by: User, place: str) -> None:
+    """The first prize paid locks the table in force when the bubble has not: what was paid
+    is what the table says (the same version's prizes, a locked copy)."""
+    current = current_table(locked)
+    if current is None or current.locked:
+        return
+    made = Proposal(current.pool, current.prizes, current.seats, current.basis)
+    note = f"Locked as {place} place was paid: the table is fixed once a prize is paid."
+    write_version(locked, made, by=by, note=note, lock=True)
 
 
 def already_paid(line: MoneyMove) -> Conflict:

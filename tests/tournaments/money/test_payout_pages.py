@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from cardroom.core.roles import Role
 from tests.factories import make_user
@@ -43,7 +44,7 @@ def page_url(tournament: Tournament) -> str:
 def finished_four(director: Any) -> tuple[Tournament, list[Any]]:
     """Four players, two paid ($250 and $150), played to the winner."""
     tournament = priced(director, entrants=4, tables=1, places_fixed=2)
-    payouts.save_table(tournament=tournament, by=director, prizes=[25_000, 15_000])
+    payouts.save_table(tournament=tournament, by=director, prizes=[25_000, 15_000], note="Typed")
     players = seated(tournament)
     for out in players[:3]:
         bust(entrant=out, by=director)
@@ -76,7 +77,9 @@ def test_the_director_works_out_types_locks_and_records_the_overlay(
     answer = client.post(edit_url(tournament), {"action": "overlay"})
     assert answer.status_code == 302
     assert MoneyMove.objects.get(tournament=tournament, kind=MoveKind.OVERLAY).room_in == 10_000
-    answer = client.post(edit_url(tournament), {"action": "typed", "prizes": "300\n200.00"})
+    answer = client.post(
+        edit_url(tournament), {"action": "typed", "prizes": "300\n200.00", "note": "Split agreed"}
+    )
     assert answer.status_code == 302
     assert payouts.current_table(tournament).prizes == [30_000, 20_000]
     answer = client.post(edit_url(tournament), {"action": "lock", "reason": "Posted at 9"})
@@ -104,7 +107,7 @@ def test_typed_amounts_that_are_not_amounts_or_do_not_add_up_are_422(
 ) -> None:
     tournament = priced(director, entrants=4, tables=1, seat=False)
     answer = persona_client("director").post(
-        edit_url(tournament), {"action": "typed", "prizes": typed}
+        edit_url(tournament), {"action": "typed", "prizes": typed, "note": "Typed"}
     )
     assert answer.status_code == 422
     assert says in answer.content.decode()
@@ -154,7 +157,9 @@ def test_a_bust_in_the_money_shows_the_prize_and_the_slip_at_once(
     director: Any, persona_client: Any
 ) -> None:
     tournament = priced(director, entrants=4, tables=1, places_fixed=3)
-    payouts.save_table(tournament=tournament, by=director, prizes=[20_000, 12_000, 8_000])
+    payouts.save_table(
+        tournament=tournament, by=director, prizes=[20_000, 12_000, 8_000], note="Typed"
+    )
     players = seated(tournament)
     bust(entrant=players[0], by=director)
     third = lose_chips(players[1])
@@ -183,3 +188,68 @@ def test_the_results_and_their_csv_carry_the_prize_and_when_it_was_paid(
         ("1", "250.00"), ("2", "150.00"), ("3", ""), ("4", ""),
     ]  # fmt: skip
     assert rows[0]["paid"] and not rows[1]["paid"]
+
+
+def test_a_typed_table_needs_its_reason_and_none_follows_a_paid_prize(
+    director: Any, client: Any
+) -> None:
+    fresh = priced(director, entrants=4, tables=1, places_fixed=2)
+    page = client_of(client, director)
+    answer = page.post(edit_url(fresh), {"action": "typed", "prizes": "250\n150", "note": ""})
+    html = answer.content.decode()
+    assert answer.status_code == 422 and "Say why this table" in html
+    assert 'aria-describedby="note-errors"' in html and "Why this table</label>" in html
+    assert not PayoutTable.objects.filter(tournament=fresh).exists()
+
+
+def test_the_page_refuses_a_new_version_after_a_prize_is_paid(director: Any, client: Any) -> None:
+    tournament, players = finished_four(director)
+    page = client_of(client, director)
+    payouts.pay_prize(entrant=players[2], method="cash", by=director)  # 2nd, $150.00
+    again = page.post(edit_url(tournament), {"action": "typed", "prizes": "300\n100", "note": "x"})
+    assert again.status_code == 409 and "2nd place was paid $150.00" in again.content.decode()
+
+
+def test_the_slip_and_the_page_say_the_place_waits_for_registration_to_close(
+    director: Any, persona_client: Any
+) -> None:
+    tournament = priced(director, entrants=4, tables=1, seat=False, places_fixed=2)
+    from tournaments import draw_services, eliminations
+
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
+    players = seated(tournament)
+    out = bust(entrant=players[0], by=director)
+    client = persona_client("director")
+    slip = reverse("tournaments:payout_slip", args=[tournament.pk, players[0].number])
+    html = client.get(slip).content.decode()
+    at = f"{timezone.localtime(out.at):%H:%M}"
+    assert f"Out at {at}; the place is set when registration closes (TDA 8)" in html
+    assert "nothing is owed" not in html and "not finished" not in html
+    page = client.get(page_url(tournament)).content.decode()
+    assert "1 player out while registration is open" in page and "Close registration" in page
+    eliminations.close_registration(tournament=tournament, by=director)
+    html = client.get(slip).content.decode()
+    assert "4th: out of the money" in html and ">4: out" not in html
+    assert 'class="slip-amount"' not in html  # no prize: no amount to sign for
+    assert "places-wait" not in client.get(page_url(tournament)).content.decode()
+
+
+def test_the_versions_say_what_they_share_out_and_the_prizes_line_names_the_overlay(
+    director: Any, persona_client: Any
+) -> None:
+    tournament = priced(director, entrants=4, tables=1, guarantee=50_000, places_fixed=2)
+    payouts.save_table(tournament=tournament, by=director, note="First table")
+    html = persona_client("director").get(page_url(tournament)).content.decode()
+    assert '<th scope="col" class="num">Shares out</th>' in html
+    assert '<th scope="col" class="num">Pool</th>' not in html
+    assert "$500.00 in all: the pool $400.00 + the guarantee" in html and "overlay $100.00" in html
+    assert "Why this table (optional)" in html and "Why lock them now" in html
+    assert '<td>1st <span class="muted">' in html or "<td>1st</td>" in html
+
+
+def test_the_slip_shows_the_amount_large_for_the_signature(director: Any, client: Any) -> None:
+    tournament, players = finished_four(director)
+    slip = reverse("tournaments:payout_slip", args=[tournament.pk, players[2].number])
+    html = client_of(client, director).get(slip).content.decode()
+    assert 'id="slip-amount" class="slip-amount"><strong>$150.00</strong>' in html
+    assert "css/payout-slip.css" in html

@@ -155,8 +155,10 @@ def test_typed_prizes_are_checked_and_a_locked_table_is_never_edited(director: A
         ([50_000, 20_000], "short by"), ([10_000] * 9, "one place a player"),
     ]:  # fmt: skip
         with pytest.raises(PayoutRefused, match=says):
-            payouts.save_table(tournament=tournament, by=director, prizes=bad)
-    typed = payouts.save_table(tournament=tournament, by=director, prizes=[50_000, 30_000])
+            payouts.save_table(tournament=tournament, by=director, prizes=bad, note="Typed")
+    typed = payouts.save_table(
+        tournament=tournament, by=director, prizes=[50_000, 30_000], note="Typed"
+    )
     assert typed.basis == {"kind": "typed"} and typed.version == 1
     with pytest.raises(PayoutRefused):
         payouts.lock_table(tournament=tournament, by=director, reason="  ")
@@ -183,7 +185,7 @@ def test_the_table_locks_itself_when_the_bubble_bursts(director: Any) -> None:
 
 def test_the_bubble_locks_a_table_worked_out_afresh_when_the_pool_moved(director: Any) -> None:
     tournament = priced(director, tables=1, entrants=4, places_fixed=2)
-    payouts.save_table(tournament=tournament, by=director, prizes=[25_000, 15_000])
+    payouts.save_table(tournament=tournament, by=director, prizes=[25_000, 15_000], note="Typed")
     MoneyMove.objects.create(tournament=tournament, kind=MoveKind.ADDED, method=Method.ROOM,
                              room_in=10_000, pool=10_000, by=director)  # fmt: skip
     for out in seated(tournament)[:2]:
@@ -238,7 +240,10 @@ def test_two_out_on_one_hand_for_hand_hand_share_places_4_and_5_odd_unit_to_the_
 ) -> None:
     tournament = priced(director, entrants=8, tables=2, places_fixed=5)
     payouts.save_table(
-        tournament=tournament, by=director, prizes=[35_001, 20_000, 12_000, 7_000, 5_999]
+        tournament=tournament,
+        by=director,
+        prizes=[35_001, 20_000, 12_000, 7_000, 5_999],
+        note="Typed",
     )
     one, two = at_table(tournament, 1), at_table(tournament, 2)
     for out in [one[0], two[0], one[1]]:  # 6 left: hand-for-hand; then the bubble bursts
@@ -262,7 +267,10 @@ def test_two_out_on_the_bubble_hand_share_the_last_paid_place(director: Any) -> 
     """TDA RP-8-A: "All 3 players will share in the 50th place payout": here two, 5th."""
     tournament = priced(director, entrants=8, tables=2, places_fixed=5)
     payouts.save_table(
-        tournament=tournament, by=director, prizes=[35_001, 20_000, 12_000, 7_000, 5_999]
+        tournament=tournament,
+        by=director,
+        prizes=[35_001, 20_000, 12_000, 7_000, 5_999],
+        note="Typed",
     )
     one, two = at_table(tournament, 1), at_table(tournament, 2)
     bust(entrant=one[0], by=director)
@@ -279,7 +287,9 @@ def test_a_deals_shares_replace_the_table_and_the_winner_gets_what_was_left_to_p
     director: Any,
 ) -> None:
     tournament = priced(director, entrants=4, tables=1, places_fixed=3)
-    payouts.save_table(tournament=tournament, by=director, prizes=[20_000, 12_000, 8_000])
+    payouts.save_table(
+        tournament=tournament, by=director, prizes=[20_000, 12_000, 8_000], note="Typed"
+    )
     players = seated(tournament)
     bust(entrant=players[0], by=director)
     left = players[1:]
@@ -303,7 +313,7 @@ def test_a_deals_shares_replace_the_table_and_the_winner_gets_what_was_left_to_p
 
 def test_paying_a_prize_writes_one_payout_line_and_every_refusal_says_why(director: Any) -> None:
     tournament = priced(director, entrants=4, tables=1, places_fixed=2)
-    payouts.save_table(tournament=tournament, by=director, prizes=[25_000, 15_000])
+    payouts.save_table(tournament=tournament, by=director, prizes=[25_000, 15_000], note="Typed")
     players = seated(tournament)
     bust(entrant=players[0], by=director)
     with pytest.raises(Conflict) as refused:
@@ -379,3 +389,66 @@ def test_shared_places_split_sums_to_their_prizes(prizes: list[int], unit: int) 
     shares = split_tie(prizes, len(prizes), unit=unit)
     # The bigger stack (first in the order given) never takes less than a smaller one.
     assert sum(shares) == sum(prizes) and all(a >= b for a, b in pairwise(shares))
+
+
+# --- a paid prize fixes the table; places wait for registration to close (TDA 8) ---------------
+
+
+def open_field(director: Any, *, entrants: int = 4, **prices: Any) -> Tournament:
+    """Priced, every entry paid, seated, registration still open (late registration)."""
+    tournament = priced(director, entrants=entrants, tables=1, seat=False, **prices)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
+    return fresh(tournament)
+
+
+def test_a_typed_table_without_a_reason_is_refused(director: Any) -> None:
+    tournament = priced(director, entrants=4, tables=1, places_fixed=2)
+    for note in ["", "   "]:
+        with pytest.raises(PayoutRefused, match="Say why this table") as refused:
+            payouts.save_table(
+                tournament=tournament, by=director, prizes=[25_000, 15_000], note=note
+            )
+        assert refused.value.code == "payout_refused" and "note" in refused.value.error_dict
+    assert not PayoutTable.objects.filter(tournament=tournament).exists()
+    payouts.save_table(tournament=tournament, by=director)  # worked out: the basis says why
+
+
+def test_busts_while_registration_is_open_lock_the_table_when_it_closes(director: Any) -> None:
+    """The review's case: players out while registration was open got no place, so no bust
+    burst the bubble; closing it sets the places (TDA 8) and the table locks then."""
+    tournament = open_field(director, places_fixed=3)
+    payouts.save_table(
+        tournament=tournament, by=director, prizes=[20_000, 12_000, 8_000], note="Agreed"
+    )
+    players = seated(tournament)
+    bust(entrant=players[0], by=director)  # 3 left, 3 paid, but the field is not final
+    assert not payouts.current_table(tournament).locked
+    with pytest.raises(Conflict) as early:
+        payouts.pay_prize(entrant=players[0], method=Method.CASH, by=director)
+    assert early.value.code == "registration_open" and "TDA 8" in early.value.message
+    eliminations.close_registration(tournament=tournament, by=director)
+    table = payouts.current_table(tournament)
+    assert table.locked and table.prizes == [20_000, 12_000, 8_000] and "bubble" in table.note
+
+
+def test_a_new_version_is_refused_once_a_prize_is_paid_naming_the_place(director: Any) -> None:
+    tournament = open_field(director, places_fixed=3)
+    payouts.save_table(
+        tournament=tournament, by=director, prizes=[20_000, 12_000, 8_000], note="Agreed"
+    )
+    players = seated(tournament)
+    bust(entrant=players[0], by=director)
+    bust(entrant=players[1], by=director)
+    eliminations.close_registration(tournament=tournament, by=director)
+    paid = payouts.pay_prize(
+        entrant=Entrant.objects.get(pk=players[1].pk), method="cash", by=director
+    )
+    assert paid.place == 3
+    table = payouts.current_table(tournament)
+    assert table.locked and table.prizes == [20_000, 12_000, 8_000]
+    for prizes, note in [([10_000, 8_000, 22_000][::-1], "Redo"), (None, "")]:
+        with pytest.raises(Conflict) as refused:
+            payouts.save_table(tournament=tournament, by=director, prizes=prizes, note=note)
+        assert refused.value.code == "prize_paid"
+        assert "3rd place was paid $80.00" in refused.value.message
+    assert payouts.current_table(tournament).version == table.version
