@@ -251,3 +251,12 @@ def test_the_record_form_is_prefilled_from_the_payout_table(
 
 def test_no_sheet_before_a_deal(persona_client: Any, final_three: Tournament) -> None:
     assert persona_client("director").get(sheet_url(final_three)).status_code == 404
+
+
+def test_the_payouts_page_shows_the_deal(
+    persona_client: Any, director: Any, final_three: Tournament
+) -> None:
+    record(final_three, director, prizes=[50000, 30000, 20000], unit=100, play_for=0)
+    text = persona_client("director").get(f"/tournaments/{final_three.pk}/money/payouts/").content
+    page = text.decode()
+    assert "Deal agreed" in page and "$384.00" in page and sheet_url(final_three) in page
