@@ -27,6 +27,7 @@ from cardroom.core.roles import MONEY_TAKERS, READERS, Role, has_role, role_requ
 from tournaments.models import Entrant, Tournament
 from tournaments.money import payouts
 from tournaments.money.currency import Currency
+from tournaments.money.models import Deal
 from tournaments.money.payout_forms import LockForm, PayForm, PrizesForm, WorkOutForm
 from tournaments.money.payouts import Owed, PayoutRefused
 from tournaments.views import tournament_or_404
@@ -59,6 +60,7 @@ def page_context(request: AuthenticatedRequest, tournament: Tournament) -> dict[
             (place, payouts.ordinal(place), amount, owed.get(place, [])) for place, amount in page
         ],
         "place_page": page,
+        "deal": Deal.objects.filter(tournament_id=tournament.pk).first(),
         "proposal": proposal,
         "why_not": why_not,
         "versions": tournament.payout_tables.select_related("by").order_by("-version")[
