@@ -19,6 +19,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from tests.browser.test_tournament_day import HEAP_BOUND, heap
 from tests.tournaments.factories import bust
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -73,7 +74,11 @@ def test_an_evenings_money_is_taken_paid_and_balances_to_the_unit(
 
     # The cashier takes a rebuy (cash) and an add-on (card) from the money page.
     cage, cage_errors = log_in(browser, base, cashier.username)
-    cage.goto(base + reverse("tournaments:money", args=[tournament.pk]))
+    money_url = base + reverse("tournaments:money", args=[tournament.pk])
+    cage.goto(money_url)
+    cdp = cage.context.new_cdp_session(cage)
+    cdp.send("Performance.enable")
+    heap_at_start = heap(cdp)
     for name, number, method, kind in (
         ("Ana Ruiz", 1, "Cash", "Rebuy"), ("Bo Lind", 2, "Card", "Add-on"),
     ):  # fmt: skip
@@ -118,6 +123,11 @@ def test_an_evenings_money_is_taken_paid_and_balances_to_the_unit(
         prize = owed.currency.format(owed.amount)
         row.get_by_role("button", name=f"Pay {prize}").click()
         expect(cage.locator("#slip-amount")).to_have_text(prize)
+        # As printed: the amount and the player's signature line are on the paper.
+        cage.emulate_media(media="print")
+        expect(cage.locator("#slip-amount")).to_be_visible()
+        expect(cage.get_by_text("Received by the player:")).to_be_visible()
+        cage.emulate_media(media="screen")
         cage.get_by_role("link", name="Back to the payouts").click()
         expect(cage.locator(f"#payout-place-{owed.place}")).to_contain_text("slip")
 
@@ -133,3 +143,48 @@ def test_an_evenings_money_is_taken_paid_and_balances_to_the_unit(
     expect(cage.locator("#money-balanced")).to_contain_text("Balanced to the unit")
     expect(cage.locator("#money-day-tournaments")).to_contain_text(tournament.name)
     assert td_errors == [] and cage_errors == []
+
+    # The ledger, to the unit: money in = held (pool + fees + bounties + owed) + paid out;
+    # every prize paid, so the pool holds nothing; the chips bought are those the price list
+    # gave (entries x stack + rebuys x chips + add-ons x chips).
+    from tournaments import chip_counts
+    from tournaments.money import ledger
+    from tournaments.money.models import MoveKind
+
+    tournament.refresh_from_db()
+    money = ledger.reconcile(tournament)
+    sums = money.totals
+    assert money.balanced, money.differences
+    assert sums.paid_in == sums.held + sums.paid_out
+    assert sums.pool == 0
+    prices = Prices.objects.get(tournament=tournament)
+    rebuys = money.by_kind(MoveKind.REBUY).lines
+    addons = money.by_kind(MoveKind.ADDON).lines
+    entries = tournament.entrants.count()
+    chips = chip_counts.reconcile(tournament)
+    assert chips.expected == (
+        entries * tournament.starting_stack
+        + rebuys * prices.rebuy_chips
+        + addons * prices.addon_chips
+    )
+
+    # The cashier's page, open through the evening: its JS heap stayed flat.
+    cage.goto(money_url)
+    heap_at_end = heap(cdp)
+    assert heap_at_end <= heap_at_start + HEAP_BOUND, (heap_at_start, heap_at_end)
+
+    # The evening's figures, for the closing note (shown with -s).
+    fmt = money.money
+    print(f"\n[evening] entries {entries}, rebuys {rebuys}, add-ons {addons}")
+    for line in money.drawer():
+        print(f"[evening] {line.label}: in {fmt(line.taken)}, out {fmt(line.paid)}")
+    print(
+        f"[evening] in {fmt(sums.paid_in)}; pool held {fmt(sums.pool)}, house {fmt(sums.house)},"
+        f" staff {fmt(sums.staff)}, bounty {fmt(sums.bounty)}, owed {fmt(sums.owed)};"
+        f" prizes paid {fmt(money.by_kind(MoveKind.PAYOUT).player_out)},"
+        f" bounties paid {fmt(money.by_kind(MoveKind.BOUNTY_PAID).player_out)};"
+        f" difference {sums.paid_in - sums.paid_out - sums.held}"
+    )
+    print(
+        f"[evening] chips bought {chips.expected:,}; JS heap {heap_at_start:,} -> {heap_at_end:,}"
+    )
