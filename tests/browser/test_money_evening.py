@@ -1,11 +1,15 @@
 """A tournament's money through an evening, in Chromium, from the first entry to the last prize.
 
 The director registers five players, each paying (cash, card, voucher) at registration; the
-cashier takes a rebuy and an add-on from the money page; the director works the payouts out on
+cashier takes two rebuys and two add-ons from the money page; the director works the payouts out on
 the payouts page; the field plays down to two (the bubble locks the table), who agree a deal the
 director records; the cashier pays both from the payouts page (each answered with the payout
 slip) and ends on the reconciliation page: "Balanced to the unit", every prize paid, and the same
-on the day's page.
+on the day's page. Each payout slip is checked as printed (print media: the amount and the
+player's signature line). Then the ledger is asserted to the unit (money in = held in the pool,
+fees, bounties and owed + paid out; the pool holds nothing), the chips bought against the price
+list (entries x stack + rebuys x chips + add-ons x chips), the cashier's page's JS heap flat
+from the first payment to the last, and the evening's figures are printed (shown with -s).
 
 Set up outside the browser: the price list (the director's prices page has its own tests) and
 the seat draw and busts (the director's services, driven through their own pages elsewhere).
@@ -51,7 +55,7 @@ def test_an_evenings_money_is_taken_paid_and_balances_to_the_unit(
 
     tournament = make_tournament(by=director, tables=1, name="Evening Bounty-free")
     Prices.objects.create(
-        tournament=tournament, entry_prize=10_000, entry_fee=1_000,
+        tournament=tournament, entry_prize=10_000, entry_fee=1_000, entry_staff=500,
         rebuy_prize=10_000, rebuy_chips=20_000, rebuy_limit=1, rebuy_last_level=2,
         addon_prize=5_000, addon_chips=10_000, addon_limit=1, addon_first_level=1,
         addon_last_level=2, places_fixed=2,
@@ -72,7 +76,7 @@ def test_an_evenings_money_is_taken_paid_and_balances_to_the_unit(
         expect(td.locator("#registration-results")).to_contain_text(f"{last} registered")
     draw_initial_seating(tournament=Tournament.objects.get(pk=tournament.pk), by=director)
 
-    # The cashier takes a rebuy (cash) and an add-on (card) from the money page.
+    # The cashier takes two rebuys and two add-ons from the money page, each method once.
     cage, cage_errors = log_in(browser, base, cashier.username)
     money_url = base + reverse("tournaments:money", args=[tournament.pk])
     cage.goto(money_url)
@@ -81,17 +85,21 @@ def test_an_evenings_money_is_taken_paid_and_balances_to_the_unit(
     heap_at_start = heap(cdp)
     for name, number, method, kind in (
         ("Ana Ruiz", 1, "Cash", "Rebuy"), ("Bo Lind", 2, "Card", "Add-on"),
+        ("Cy Diaz", 3, "Voucher", "Rebuy"), ("Di Eng", 4, "Cash", "Add-on"),
     ):  # fmt: skip
         cage.get_by_role("searchbox").fill(name)
         cage.get_by_role("button", name="Find").click()
+        # The list is swapped for the one player found before a method is chosen in it.
+        expect(cage.locator('tr[id^="player-"]')).to_have_count(1)
         row = cage.locator(f"#player-{number}")
         row.get_by_label("Paid with").select_option(label=method)
         row.get_by_role("button", name=kind, exact=True).click()
         expect(cage.locator("#cashier")).to_contain_text(f"for {name} #{number} taken: ")
+        expect(cage.locator("#cashier")).to_contain_text(f" {method.lower()}, ")
 
     # The director works the payouts out from the price list: two places paid.
     td.goto(payouts_url)
-    expect(td.get_by_role("heading", name="Prize pool: $650.00")).to_be_visible()
+    expect(td.get_by_role("heading", name="Prize pool: $800.00")).to_be_visible()
     td.get_by_role("button", name="Work them out from the template or curve").click()
     expect(td.get_by_role("heading", name="Payouts, version 1")).to_be_visible()
 
@@ -111,7 +119,7 @@ def test_an_evenings_money_is_taken_paid_and_balances_to_the_unit(
     assert Deal.objects.filter(tournament=tournament).exists()
     bust(entrant=field[3], by=director)
     first, second = payouts.prizes_owed(tournament)
-    assert first.deal is not None and first.amount + second.amount == 65_000
+    assert first.deal is not None and first.amount + second.amount == 80_000
 
     # The cashier pays both from the payouts page, first in cash, second by card: each
     # payment answers with the player's payout slip, the prize in figures.
@@ -133,12 +141,12 @@ def test_an_evenings_money_is_taken_paid_and_balances_to_the_unit(
 
     # The night's money, reconciled: balanced to the unit, every prize paid.
     cage.get_by_role("link", name="The money reconciled").click()
-    expect(cage.locator("#money-balanced")).to_contain_text("Balanced to the unit: 10 lines")
+    expect(cage.locator("#money-balanced")).to_contain_text("Balanced to the unit: 12 lines")
     expect(cage.locator("#money-balanced")).to_contain_text("every prize paid")
     expect(cage.locator("#money-equation-line")).to_have_text(
-        "In $700.00 − out $650.00 = held $50.00"
+        "In $875.00 − out $800.00 = held $75.00"
     )
-    expect(cage.locator("#money-line-list tbody tr")).to_have_count(10)
+    expect(cage.locator("#money-line-list tbody tr")).to_have_count(12)
     cage.get_by_role("link", name="Today's money").click()
     expect(cage.locator("#money-balanced")).to_contain_text("Balanced to the unit")
     expect(cage.locator("#money-day-tournaments")).to_contain_text(tournament.name)
