@@ -158,7 +158,7 @@ READS: dict[str, tuple[int | str, ...]] = {
     "tournaments:money_prices": DIRECTOR_PAGE,
     "tournaments:money_pay": POST_PAGE,
     "tournaments:deal_record": POST_PAGE,
-    "tournaments:deal_sheet": DIRECTOR_PAGE,  # the recorded deal's sheet: the director's
+    "tournaments:deal_sheet": MONEY_PAGE,  # the recorded deal's sheet: the cashier pays from it
     "tournaments:bounties": MONEY_PAGE,
     "tournaments:bounty_pay": POST_PAGE,
     "api:table-list": READ_API,

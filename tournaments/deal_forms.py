@@ -12,8 +12,14 @@ from typing import Any
 from django import forms
 
 from cardroom.core.numbers import grouped
-from cardroom.core.parsers import whole_number
 from tournaments.models import Entrant, EntrantStatus, Tournament
+from tournaments.money.currency import (
+    Currency,
+    MoneyRefused,
+    format_money,
+    parse_money,
+    room_currency,
+)
 from tournaments.prizes.deals import MAX_PLAYERS, DealError, Method, quote
 
 #: The methods side by side, as the sheet heads them.
@@ -23,47 +29,55 @@ METHODS = (
     (Method.CHIP_CHOP_FLOOR, "Chip chop, smallest prize first"),
     (Method.EQUAL, "Equal"),
 )
-#: The most digits an amount may have (10^15: the public API's bound on a number).
-DIGITS = 15
 
 
-def _amount(text: str, what: str) -> int:
-    """An amount as typed: ASCII digits with optional thousands commas or spaces ("1,500")."""
-    plain = re.sub(r"[,\s]", "", text)
-    number = whole_number(plain, DIGITS)
-    if number is None:
-        raise forms.ValidationError(
-            f"{what}: {text.strip()!r} is not a whole number (digits 0-9, commas allowed)."
-        )
-    return number
+def _amount(text: str, what: str, currency: Currency) -> int:
+    """An amount as the payout table writes it ("1,363.65", "$1,363.65"), in the tournament's
+    currency, as its minor unit (``parse_money``: ASCII digits only, at most the currency's
+    decimals)."""
+    try:
+        return parse_money(text, currency)
+    except MoneyRefused as refused:
+        raise forms.ValidationError(f"{what}: {refused}") from None
 
 
-class DealQuoteForm(forms.Form):
+class _MoneyForm(forms.Form):
+    """A form whose amounts are read in ``currency`` (the tournament's, else the room's)."""
+
+    def __init__(self, *args: Any, currency: Currency | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.currency = currency or room_currency()
+
+    def _prizes(self, required: bool) -> list[int]:
+        lines = [part for part in re.split(r"[\n;]", self.cleaned_data["prizes"]) if part.strip()]
+        if required and not lines:
+            raise forms.ValidationError("Give the remaining prizes, first place first.")
+        if len(lines) > MAX_PLAYERS:
+            raise forms.ValidationError(f"At most {grouped(MAX_PLAYERS)} prizes.")
+        return [_amount(line, f"Prize {n}", self.currency) for n, line in enumerate(lines, start=1)]
+
+    def clean_unit(self) -> int:
+        unit = _amount(self.cleaned_data["unit"], "Round to", self.currency)
+        if unit < 1:
+            raise forms.ValidationError(f"Round to {format_money(1, self.currency)} or more.")
+        return unit
+
+    def clean_play_for(self) -> int:
+        return _amount(self.cleaned_data.get("play_for") or "0", "Left to play for", self.currency)
+
+
+class DealQuoteForm(_MoneyForm):
     prizes = forms.CharField(
         label="Remaining prizes, first place first",
         widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false", "autocomplete": "off"}),
         max_length=20_000,
-        help_text="One a line (or separated by semicolons), in the room's money.",
+        help_text="One a line (or separated by semicolons), as the payout table writes them.",
     )
-    unit = forms.CharField(label="Round to", initial="1", max_length=20)
-    play_for = forms.CharField(label="Left to play for", initial="0", max_length=20, required=False)
+    unit = forms.CharField(label="Round to", max_length=24)
+    play_for = forms.CharField(label="Left to play for", initial="0", max_length=24, required=False)
 
     def clean_prizes(self) -> list[int]:
-        lines = [part for part in re.split(r"[\n;]", self.cleaned_data["prizes"]) if part.strip()]
-        if not lines:
-            raise forms.ValidationError("Give the remaining prizes, first place first.")
-        if len(lines) > MAX_PLAYERS:
-            raise forms.ValidationError(f"At most {grouped(MAX_PLAYERS)} prizes.")
-        return [_amount(line, f"Prize {n}") for n, line in enumerate(lines, start=1)]
-
-    def clean_unit(self) -> int:
-        unit = _amount(self.cleaned_data["unit"], "Round to")
-        if unit < 1:
-            raise forms.ValidationError("Round to 1 or more.")
-        return unit
-
-    def clean_play_for(self) -> int:
-        return _amount(self.cleaned_data.get("play_for") or "0", "Left to play for")
+        return self._prizes(required=True)
 
 
 @dataclass(frozen=True)
@@ -105,7 +119,7 @@ def quotes(
     return columns, rows
 
 
-class DealRecordForm(forms.Form):
+class DealRecordForm(_MoneyForm):
     """The deal the players agreed, to record: the method, the remaining prizes (typed only
     where the tournament has no payout table: its places are read from it), the rounding, the
     amount left to play for, and a box a player, ticked when the director asked them and they
@@ -121,8 +135,8 @@ class DealRecordForm(forms.Form):
         required=False,
         help_text="One a line (or separated by semicolons). With a payout table, its places.",
     )
-    unit = forms.CharField(label="Round to", initial="1", max_length=20)
-    play_for = forms.CharField(label="Left to play for", initial="0", max_length=20, required=False)
+    unit = forms.CharField(label="Round to", max_length=24)
+    play_for = forms.CharField(label="Left to play for", initial="0", max_length=24, required=False)
     agreed = forms.TypedMultipleChoiceField(
         label="Agreed (asked by the director)", coerce=int, required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -134,16 +148,4 @@ class DealRecordForm(forms.Form):
         self.fields["agreed"].choices = choices  # type: ignore[attr-defined]
 
     def clean_prizes(self) -> list[int]:
-        lines = [part for part in re.split(r"[\n;]", self.cleaned_data["prizes"]) if part.strip()]
-        if len(lines) > MAX_PLAYERS:
-            raise forms.ValidationError(f"At most {grouped(MAX_PLAYERS)} prizes.")
-        return [_amount(line, f"Prize {n}") for n, line in enumerate(lines, start=1)]
-
-    def clean_unit(self) -> int:
-        unit = _amount(self.cleaned_data["unit"], "Round to")
-        if unit < 1:
-            raise forms.ValidationError("Round to 1 or more.")
-        return unit
-
-    def clean_play_for(self) -> int:
-        return _amount(self.cleaned_data.get("play_for") or "0", "Left to play for")
+        return self._prizes(required=False)

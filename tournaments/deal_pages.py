@@ -18,23 +18,40 @@ from django.views.decorators.http import require_GET, require_POST
 
 from cardroom.core.api_errors import Conflict
 from cardroom.core.request_types import AuthenticatedRequest
-from cardroom.core.roles import Role, role_required
+from cardroom.core.roles import MONEY_TAKERS, Role, has_role, role_required
 from tournaments.chip_pages import put_errors, say
 from tournaments.deal_forms import METHODS, DealQuoteForm, DealRecordForm, quotes
 from tournaments.draws.errors import DrawError
 from tournaments.models import Entrant, Tournament
 from tournaments.money import deals
-from tournaments.money.models import Deal
+from tournaments.money.currency import format_money
+from tournaments.money.models import Deal, Prices
+from tournaments.money.payouts import currency_of, prices_of
 from tournaments.prizes.deals import MAX_PLAYERS
 from tournaments.views import tournament_or_404
+
+
+def _initial(prices: Prices | None, table: list[int] | None) -> dict[str, str]:
+    """The boxes filled in: the payout table's places 1 to N (N: the players left) and its
+    rounding, written as the table writes them, so the director quotes the table's prizes."""
+    currency = currency_of(prices)
+    unit = prices.rounding if prices is not None else 1
+    initial = {"unit": format_money(unit, currency), "play_for": format_money(0, currency)}
+    if table:
+        initial["prizes"] = "\n".join(format_money(prize, currency) for prize in table)
+    return initial
 
 
 def _context(
     request: AuthenticatedRequest, tournament: Tournament, players: list[Entrant]
 ) -> dict[str, Any]:
     table = deals.table_prizes(tournament, len(players)) if players else None
+    prices = prices_of(tournament)
     return {
         "tournament": tournament,
+        "prices": prices,
+        "currency": currency_of(prices),
+        "initial": _initial(prices, table),
         "players": players[:MAX_PLAYERS],
         "too_many": len(players) > MAX_PLAYERS,
         "chips": sum(entrant.chips for entrant in players),
@@ -52,10 +69,13 @@ def deal(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     tournament = tournament_or_404(pk)
     players = deals.players_left(tournament)
     asked = "prizes" in request.GET
-    form = DealQuoteForm(request.GET if asked else None)
     context = _context(request, tournament, players)
+    currency, initial = context["currency"], context["initial"]
+    form = DealQuoteForm(request.GET if asked else None, initial=initial, currency=currency)
     context["form"] = form
-    context["record_form"] = DealRecordForm(players=players[:MAX_PLAYERS])
+    context["record_form"] = DealRecordForm(
+        players=players[:MAX_PLAYERS], initial=initial, currency=currency
+    )
     status = 200
     if asked and form.is_valid() and players and not context["too_many"]:
         data = form.cleaned_data
@@ -75,7 +95,8 @@ def deal_record(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     input; 409: a deal already recorded, or a player still in a hand at the desk)."""
     tournament = tournament_or_404(pk)
     players = deals.players_left(tournament)
-    form = DealRecordForm(request.POST, players=players[:MAX_PLAYERS])
+    currency = currency_of(prices_of(tournament))
+    form = DealRecordForm(request.POST, players=players[:MAX_PLAYERS], currency=currency)
     status = 422
     if form.is_valid():
         data = form.cleaned_data
@@ -96,16 +117,18 @@ def deal_record(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         else:
             return redirect(reverse("tournaments:deal_sheet", args=[tournament.pk]))
     context = _context(request, tournament, players)
-    context.update(form=DealQuoteForm(), record_form=form)
+    context.update(
+        form=DealQuoteForm(initial=context["initial"], currency=currency), record_form=form
+    )
     return render(request, "tournaments/deal.html", context, status=status)
 
 
 @require_GET
-@role_required(Role.DIRECTOR)
+@role_required(*MONEY_TAKERS)
 def deal_sheet(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """The recorded deal, to print and sign: the event, the time, the method, each player's
     count and share, the amount left to play for, a signature line a player and the
-    director's."""
+    director's. The cashier reads it too: the shares are paid from it."""
     tournament = tournament_or_404(pk)
     recorded = Deal.objects.filter(tournament_id=tournament.pk).select_related("by").first()
     if recorded is None:
@@ -117,5 +140,7 @@ def deal_sheet(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         "method": {m.value: label for m, label in METHODS}.get(recorded.method, recorded.method),
         "shared": sum(p["share"] for p in recorded.players),
         "room": settings.CARDROOM_NAME,
+        "currency": currency_of(prices_of(tournament)),
+        "is_director": has_role(request.user, Role.DIRECTOR),
     }
     return render(request, "tournaments/deal_sheet.html", context)

@@ -207,7 +207,7 @@ VISITS: tuple[Visit, ...] = (
     ),
     Visit("money", "tournaments:money", MONEY, T),
     Visit("prices", "tournaments:money_prices", DIRECTOR, T),
-    Visit("deal sheet", "tournaments:deal_sheet", DIRECTOR, {"pk": "raced_tournament"}),
+    Visit("deal sheet", "tournaments:deal_sheet", MONEY, {"pk": "raced_tournament"}),
     Visit("bounties", "tournaments:bounties", MONEY, T),
     Visit("seat card", "tournaments:seat_card", READERS, {**T, "number": "entrant"}),
     Visit("payouts", "tournaments:payouts", READERS, T),

@@ -36,15 +36,17 @@ def test_the_quotes_side_by_side_from_the_recorded_stacks(
     )
     assert response.status_code == 200
     rows = response.context["rows"]
-    # Biggest stack first: 5,000 (#2), 3,000 (#1), 2,000 (#3); ICM 384 / 327 / 289.
+    # Biggest stack first: 5,000 (#2), 3,000 (#1), 2,000 (#3); ICM $384 / $327 / $289, in
+    # cents (the amounts are typed in dollars, rounded to $1).
     assert [row.entrant.number for row in rows] == [2, 1, 3]
     assert [row.shares for row in rows] == [
-        (384, 500, 400, 334),
-        (327, 300, 320, 333),
-        (289, 200, 280, 333),
+        (38400, 50000, 40000, 33400),
+        (32700, 30000, 32000, 33300),
+        (28900, 20000, 28000, 33300),
     ]
     page = response.content.decode()
-    assert "Chip chop, smallest prize first" in page and "1,000 shared" in page
+    assert "Chip chop, smallest prize first" in page and "$1,000.00 shared" in page
+    assert "$384.00" in page and "5,000" in page  # money in dollars, stacks in chips
 
 
 def test_play_for_and_thousands_commas(persona_client: Any, final_three: Any) -> None:
@@ -52,8 +54,19 @@ def test_play_for_and_thousands_commas(persona_client: Any, final_three: Any) ->
         url(final_three), {"prizes": "1,000; 600; 400", "unit": "10", "play_for": "200"}
     )
     assert response.status_code == 200
-    assert sum(row.shares[1] for row in response.context["rows"]) == 1800
-    assert "200 left to play for" in response.content.decode()
+    assert sum(row.shares[1] for row in response.context["rows"]) == 180000
+    assert "$200.00 left to play for" in response.content.decode()
+
+
+def test_amounts_are_typed_as_the_payout_table_writes_them(
+    persona_client: Any, final_three: Any
+) -> None:
+    response = persona_client("director").get(
+        url(final_three), {"prizes": "1,363.65\n$681.81\n400", "unit": "0.01"}
+    )
+    assert response.status_code == 200
+    assert response.context["form"].cleaned_data["prizes"] == [136365, 68181, 40000]
+    assert "$2,445.46 shared" in response.content.decode()
 
 
 @pytest.mark.parametrize(
@@ -64,6 +77,9 @@ def test_play_for_and_thousands_commas(persona_client: Any, final_three: Any) ->
         ({"prizes": "", "unit": "1"}, "prizes"),
         ({"prizes": "500", "unit": "0"}, "unit"),
         ({"prizes": "500", "unit": "1", "play_for": "x"}, "play_for"),
+        ({"prizes": "1.234", "unit": "1"}, "prizes"),  # the dollar has 2 decimals
+        ({"prizes": "²", "unit": "1"}, "prizes"),
+        ({"prizes": "500", "unit": "²"}, "unit"),
     ],
 )
 def test_bad_input_is_a_422_with_the_error_on_its_field(

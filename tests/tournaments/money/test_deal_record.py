@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from cardroom.core.api_errors import Conflict
 from cardroom.core.roles import Role
@@ -166,8 +167,13 @@ def test_the_director_records_the_deal_and_prints_its_sheet(
     for expected in ("Deal Night", "ICM", "Player 2", "5,000", "Left to play for", "Director: td"):
         assert expected in text
     deal = Deal.objects.get()
+    # Typed in dollars, kept in cents, written in dollars: $100.00 left to play for.
+    assert deal.prizes == [50000, 30000, 20000] and deal.play_for == 10000
+    assert "$100.00" in text and "$900.00" in text and "$500.00 / $300.00 / $200.00" in text
     for player in deal.players:
-        assert f"{player['share']:,}" in text
+        assert f"${player['share'] // 100:,}.{player['share'] % 100:02}" in text
+    # The date as every other page writes it (2026-11-28 03:29), not Django's default.
+    assert deal.at.astimezone(timezone.get_current_timezone()).strftime("%Y-%m-%d %H:%M") in text
     assert text.count("______________________") == 3 + 1  # a line a player, the director's
     assert (
         "A deal is on record" in client.get(f"/tournaments/{final_three.pk}/deal/").content.decode()
@@ -185,11 +191,12 @@ def test_a_second_deal_on_the_page_is_a_409(persona_client: Any, final_three: To
 @pytest.mark.parametrize(
     ("fields", "says"),
     [
-        ({"play_for": "²"}, "is not a whole number"),
+        ({"play_for": "²"}, "use the digits 0 to 9"),
+        ({"prizes": "500\n300\n1.234"}, "2 decimals at most"),
         ({"method": "coin_flip"}, "Select a valid choice"),
         ({"agreed": []}, "Every player left agrees"),
         ({"prizes": "500\n300\n200\n100"}, "one prize a player at most"),
-        ({"unit": "0"}, "Round to 1 or more"),
+        ({"unit": "0"}, "Round to $0.01 or more"),
     ],
 )
 def test_bad_input_or_a_refusal_is_a_422_on_the_form(
@@ -203,7 +210,7 @@ def test_bad_input_or_a_refusal_is_a_422_on_the_form(
     assert not Deal.objects.exists()
 
 
-@pytest.mark.parametrize("persona", ["staff", "cashier", "floor_manager"])
+@pytest.mark.parametrize("persona", ["staff", "floor_manager"])
 def test_only_the_director_records_or_reads_a_deal(
     client: Any, director: Any, final_three: Tournament, persona: str
 ) -> None:
@@ -213,6 +220,33 @@ def test_only_the_director_records_or_reads_a_deal(
     assert client.post(record_url(final_three), posted(final_three)).status_code == 403
     record(final_three, director)
     assert client.get(sheet_url(final_three)).status_code == 403
+
+
+def test_the_cashier_reads_the_sheet_the_shares_are_paid_from(
+    client: Any, director: Any, final_three: Tournament
+) -> None:
+    client.force_login(make_user(username="cage", role=Role.CASHIER))
+    assert client.post(record_url(final_three), posted(final_three)).status_code == 403
+    record(final_three, director, prizes=[50000, 30000, 20000], unit=100)
+    sheet = client.get(sheet_url(final_three))
+    assert sheet.status_code == 200
+    assert "$384.00" in sheet.content.decode()  # the worked ICM check, in dollars
+    assert f'/tournaments/{final_three.pk}/deal/"' not in sheet.content.decode()
+
+
+def test_the_record_form_is_prefilled_from_the_payout_table(
+    persona_client: Any, director: Any, final_three: Tournament
+) -> None:
+    Prices.objects.create(tournament=final_three, rounding=500)
+    PayoutTable.objects.create(
+        tournament=final_three, version=1, pool=272_730, prizes=[136_365, 68_181, 40_000, 28_184],
+        by=director,
+    )  # fmt: skip
+    page = persona_client("director").get(f"/tournaments/{final_three.pk}/deal/")
+    text = page.content.decode()
+    assert page.context["form"]["prizes"].value() == "$1,363.65\n$681.81\n$400.00"
+    assert page.context["form"]["unit"].value() == "$5.00"
+    assert "$1,363.65 / $681.81 / $400.00" in text and "136,365" not in text
 
 
 def test_no_sheet_before_a_deal(persona_client: Any, final_three: Tournament) -> None:
