@@ -52,13 +52,16 @@ def at_once(*jobs: Callable[[], str]) -> list[str]:
 
 def racing(lock: Callable[[int], Tournament]) -> Callable[[int], Tournament]:
     """``lock``, then wait for the other thread (a barrier just after the lock: with the real
-    lock the second waits in the lock until the first commits, and the barrier gives up)."""
+    lock the second waits in the lock until the first commits, and the barrier gives up after
+    2 s; without it both reach the barrier, however long a loaded machine takes to start the
+    second thread, so both read the state before either writes)."""
     barrier = threading.Barrier(2)
+    wait = 30 if lock is unlocked else 2
 
     def locked(tournament_id: int) -> Tournament:
         row = lock(tournament_id)
         with contextlib.suppress(threading.BrokenBarrierError):
-            barrier.wait(timeout=2)
+            barrier.wait(timeout=wait)
         return row
 
     return locked
