@@ -24,9 +24,9 @@ from tournaments.deal_forms import METHODS, DealQuoteForm, DealRecordForm, quote
 from tournaments.draws.errors import DrawError
 from tournaments.models import Entrant, Tournament
 from tournaments.money import deals
-from tournaments.money.currency import format_money
+from tournaments.money.currency import currency_of, format_money
 from tournaments.money.models import Deal, Prices
-from tournaments.money.payouts import currency_of, prices_of
+from tournaments.money.payouts import prices_of
 from tournaments.prizes.deals import MAX_PLAYERS
 from tournaments.views import tournament_or_404
 

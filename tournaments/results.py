@@ -19,9 +19,9 @@ from django.db.models import Count
 from cardroom.rulings.reading import spreadsheet_safe
 from cardroom.seats.models import Player, initials
 from tournaments.models import Elimination, Entrant, EntrantStatus, Tournament, TournamentStatus
-from tournaments.money.currency import Currency, room_currency
+from tournaments.money.currency import Currency, currency_of, room_currency
 from tournaments.money.models import MoneyMove
-from tournaments.money.payouts import currency_of, prices_of, prizes_owed
+from tournaments.money.payouts import prices_of, prizes_owed
 
 
 @dataclass(frozen=True)

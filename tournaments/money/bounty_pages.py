@@ -20,7 +20,8 @@ from cardroom.core.request_types import AuthenticatedRequest
 from cardroom.core.roles import MONEY_TAKERS, role_required
 from tournaments.models import Entrant
 from tournaments.money import bounties as service
-from tournaments.money.currency import Currency, format_money
+from tournaments.money.currency import currency_of as of_prices
+from tournaments.money.currency import format_money
 from tournaments.money.models import BountyKind, Method, Prices
 from tournaments.views import tournament_or_404
 
@@ -86,7 +87,7 @@ def bounty_pay(request: AuthenticatedRequest, pk: int, number: int) -> HttpRespo
             form.add_error(None, " ".join(exc.messages))
         else:
             prices = Prices.objects.get(tournament_id=pk)
-            amount = format_money(line.player_out, Currency(prices.currency, prices.minor_units))
+            amount = format_money(line.player_out, of_prices(prices))
             messages.success(
                 request, f"Paid {entrant.name} #{entrant.number} {amount} in bounties."
             )

@@ -13,7 +13,7 @@ from django import forms
 from django.conf import settings
 
 from cardroom.core.numbers import grouped
-from tournaments.money.models import MINOR_UNITS
+from tournaments.money.models import MINOR_UNITS, Prices
 
 #: The symbol written before an amount for the currencies that have one people know; any other
 #: currency is written with its code after the amount.
@@ -41,6 +41,11 @@ def room_currency() -> Currency:
     code = settings.CARDROOM_CURRENCY
     units = settings.CARDROOM_CURRENCY_MINOR_UNITS
     return Currency(code, units if units >= 0 else MINOR_UNITS.get(code, 2))
+
+
+def currency_of(prices: Prices | None) -> Currency:
+    """A tournament's currency, as its price list took it; the room's when it has none."""
+    return Currency(prices.currency, prices.minor_units) if prices else room_currency()
 
 
 def format_money(amount: int, currency: Currency) -> str:

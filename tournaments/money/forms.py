@@ -11,6 +11,7 @@ from django import forms
 from cardroom.tables.forms import WholeNumberField
 from tournaments.chip_forms import ChipsField
 from tournaments.money.currency import Currency, MoneyField, MoneyRefused, parse_money
+from tournaments.money.currency import currency_of as of_prices
 from tournaments.money.models import BountyKind, Method, PayoutTemplate, Prices
 from tournaments.money.payments import PAID_WITH
 from tournaments.money.prices import AMOUNTS, COUNTS, PAYOUT_SETTINGS
@@ -112,7 +113,7 @@ class PricesForm(forms.Form):
         kwargs.setdefault("initial", {f: getattr(prices, f) for f in LABELS if f != "template"})
         kwargs["initial"].setdefault("template", prices.template_id)
         super().__init__(*args, **kwargs)
-        currency = Currency(prices.currency, prices.minor_units)
+        currency = of_prices(prices)
         for name, label in LABELS.items():
             field: forms.Field
             if name in AMOUNTS:

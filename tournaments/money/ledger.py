@@ -38,6 +38,7 @@ from cardroom.core import audit
 from cardroom.rulings.reading import spreadsheet_safe
 from tournaments.models import Tournament, TournamentStatus
 from tournaments.money.currency import Currency, format_money, room_currency
+from tournaments.money.currency import currency_of as of_prices
 from tournaments.money.models import Method, MoneyMove, MoveKind, Prices
 from tournaments.money.payouts import prizes_owed
 
@@ -291,7 +292,7 @@ def currency_of(tournament_id: int) -> Currency:
     room's."""
     fields = Prices.objects.filter(tournament_id=tournament_id).only("currency", "minor_units")
     prices = fields.first()
-    return Currency(prices.currency, prices.minor_units) if prices else room_currency()
+    return of_prices(prices)
 
 
 def reconcile(tournament: Tournament) -> Reconciliation:

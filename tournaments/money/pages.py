@@ -26,10 +26,10 @@ from cardroom.core.roles import MONEY_TAKERS, Role, role_required
 from tournaments.draws.errors import DrawError
 from tournaments.models import Entrant, EntrantStatus, Tournament
 from tournaments.money import payments
-from tournaments.money.currency import format_money
+from tournaments.money.currency import currency_of, format_money
 from tournaments.money.forms import PaymentForm, PricesForm, SearchForm
 from tournaments.money.models import BountyKind, MoveKind
-from tournaments.money.payouts import currency_of, prices_of
+from tournaments.money.payouts import prices_of
 from tournaments.money.prices import (
     PricesLocked,
     locked_prices,

@@ -26,7 +26,7 @@ from cardroom.core.request_types import AuthenticatedRequest
 from cardroom.core.roles import MONEY_TAKERS, READERS, Role, has_role, role_required
 from tournaments.models import Entrant, Tournament
 from tournaments.money import payouts
-from tournaments.money.currency import Currency
+from tournaments.money.currency import Currency, currency_of
 from tournaments.money.models import Deal
 from tournaments.money.payout_forms import LockForm, PayForm, PrizesForm, WorkOutForm
 from tournaments.money.payouts import Owed, PayoutRefused
@@ -185,7 +185,7 @@ def payout_slip(request: AuthenticatedRequest, pk: int, number: int) -> HttpResp
     who paid and when (or "not paid yet"), and lines for the player's and cashier's signatures."""
     entrant = _entrant(pk, number)
     owed = payouts.prize_of(entrant)
-    currency = payouts.currency_of(payouts.prices_of(entrant.tournament))
+    currency = currency_of(payouts.prices_of(entrant.tournament))
     out = entrant.tournament.eliminations.standing().filter(entrant_id=entrant.pk).first()
     context = {
         "tournament": entrant.tournament,

@@ -44,7 +44,7 @@ from django.utils import timezone
 
 from cardroom.core.api_errors import Conflict, Refusal
 from tournaments.models import Elimination, Entrant, EntrantStatus, Tournament, TournamentStatus
-from tournaments.money.currency import Currency, format_money, room_currency
+from tournaments.money.currency import Currency, currency_of, format_money, room_currency
 from tournaments.money.models import Deal, Method, MoneyMove, MoveKind, PayoutTable, Prices
 from tournaments.money.payments import add_room_money
 from tournaments.prizes import payouts as arithmetic
@@ -124,10 +124,6 @@ POOL_KINDS = {
 
 def prices_of(tournament: Tournament) -> Prices | None:
     return Prices.objects.filter(tournament_id=tournament.pk).first()
-
-
-def currency_of(prices: Prices | None) -> Currency:
-    return Currency(prices.currency, prices.minor_units) if prices else room_currency()
 
 
 def entry_count(tournament: Tournament) -> int:
