@@ -33,6 +33,8 @@ from tournaments.money.models import Method
 from tournaments.money.payments import PAID_WITH
 from tournaments.table_names import room_numbers
 
+#: A refusal: by the seating rules (with the rulebook's ``edition``) or by a service's own rules
+#: (a ``Refusal``, e.g. ``numbers_taken`` or a re-entry limit: the ``fields`` refused, no edition).
 REFUSED = inline_serializer(
     "SeatingRefusal",
     {
@@ -42,7 +44,10 @@ REFUSED = inline_serializer(
                 "code": serializers.CharField(),
                 "message": serializers.CharField(),
                 "citations": serializers.ListField(child=serializers.CharField()),
-                "edition": serializers.CharField(),
+                "edition": serializers.CharField(required=False),
+                "fields": serializers.DictField(
+                    child=serializers.ListField(child=serializers.CharField()), required=False
+                ),
             },
         )
     },

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from drf_spectacular.generators import SchemaGenerator
 
 from cardroom.tables.choices import TableKind
 from cardroom.tables.models import Table, TableChange
@@ -243,3 +244,25 @@ def test_a_cash_table_still_needs_its_game(persona_client: Any) -> None:
     )  # fmt: skip
     assert response.status_code == 422
     assert not Table.objects.filter(number=131).exists()
+
+
+def test_the_taken_numbers_refusal_matches_the_published_schema(api_client_for: Any) -> None:
+    """The 422 is the shape the OpenAPI schema promises: what it requires is there, and no field
+    it does not name (a fuzzer found the seating refusal's ``edition`` required here)."""
+    make_table(number=102)
+    response = api_client_for("director").post(
+        API, {**BODY, "new_tables": {"count": 3, "first": 101}}, format="json"
+    )
+    assert response.status_code == 422
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    components = schema["components"]["schemas"]
+
+    def resolve(node: dict[str, Any]) -> dict[str, Any]:
+        return components[node["$ref"].rsplit("/", 1)[1]] if "$ref" in node else node
+
+    body = resolve(
+        schema["paths"][API]["post"]["responses"]["422"]["content"]["application/json"]["schema"]
+    )
+    error = resolve(body["properties"]["error"])
+    assert set(error["required"]) <= set(response.json()["error"])
+    assert set(response.json()["error"]) <= set(error["properties"])
