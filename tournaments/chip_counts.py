@@ -39,6 +39,7 @@ from cardroom.core.parsers import MAX_SAFE_INTEGER
 from cardroom.core.reasons import clean_reason
 from tournaments.draws.errors import DrawError
 from tournaments.models import (
+    OUT_OF_PLAY,
     ChipChange,
     ChipCount,
     Entrant,
@@ -300,7 +301,7 @@ def bought_in(tournament: Tournament) -> tuple[tuple[str, int], ...]:
 
 def chips_in_play(tournament: Tournament) -> int:
     """The counts of the players still in (registered or seated)."""
-    live = tournament.entrants.exclude(status=EntrantStatus.ELIMINATED)
+    live = tournament.entrants.exclude(status__in=OUT_OF_PLAY)
     return int(live.aggregate(total=Sum("chips"))["total"] or 0)
 
 

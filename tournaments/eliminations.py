@@ -19,6 +19,7 @@ from tournaments.draws.errors import (
 )
 from tournaments.draws.seats import SeatRef
 from tournaments.models import (
+    OUT_OF_PLAY,
     ClockEvent,
     DrawKind,
     DrawStatus,
@@ -102,9 +103,7 @@ def eliminate_locked(
         )
     # An entry refunded before the draw never played: not one of the players left.
     left = (
-        locked.entrants.exclude(status=EntrantStatus.ELIMINATED)
-        .exclude(money__kind=MoveKind.REFUND)
-        .count()
+        locked.entrants.exclude(status__in=OUT_OF_PLAY).exclude(money__kind=MoveKind.REFUND).count()
     )
     if left <= 1:
         raise DrawError("winner", f"{entrant} is the last player: the winner.")

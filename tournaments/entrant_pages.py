@@ -37,6 +37,7 @@ TABS: dict[str, tuple[str, Q]] = {
     "waiting": ("Waiting for a seat", Q(status=EntrantStatus.REGISTERED)),
     "seated": ("Seated", Q(status=EntrantStatus.SEATED)),
     "out": ("Out", Q(status=EntrantStatus.ELIMINATED)),
+    "withdrawn": ("Refunded", Q(status=EntrantStatus.WITHDRAWN)),
 }
 
 

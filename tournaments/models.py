@@ -319,6 +319,13 @@ class EntrantStatus(models.TextChoices):
     REGISTERED = "registered", "Registered"
     SEATED = "seated", "Seated"
     ELIMINATED = "eliminated", "Eliminated"
+    #: An entry refunded before the initial draw (``money.payments.refund_entry``): never
+    #: drawn, placed or counted in the field, kept on the list so the refund stays on view.
+    WITHDRAWN = "withdrawn", "Withdrawn (refunded)"
+
+
+#: Entrants no longer in the tournament: put out, or refunded before they played.
+OUT_OF_PLAY = (EntrantStatus.ELIMINATED, EntrantStatus.WITHDRAWN)
 
 
 class Entrant(models.Model):
@@ -361,7 +368,7 @@ class Entrant(models.Model):
             # However registrations race: a person has one live entry in a tournament.
             models.UniqueConstraint(
                 fields=["tournament", "player"],
-                condition=~models.Q(status="eliminated"),
+                condition=~models.Q(status__in=["eliminated", "withdrawn"]),
                 name="one_live_entry_per_player",
             ),
             choice_check("status", EntrantStatus),

@@ -67,7 +67,10 @@ def standings(tournament: Tournament) -> list[Standing]:
     """Every entry of the final field, best place first: the winner (or the players still in),
     then each place in order; an entry followed by a re-entry is not a place of its own (the
     player is placed by the last entry). Four queries, whatever the field."""
-    final = list(tournament.entrants.filter(reentries__isnull=True))
+    # A refunded entry never played: no place, no line in the results.
+    final = list(
+        tournament.entrants.filter(reentries__isnull=True).exclude(status=EntrantStatus.WITHDRAWN)
+    )
     standing = tournament.eliminations.standing()
     outs = {
         row.entrant_id: row

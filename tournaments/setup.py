@@ -393,7 +393,8 @@ def refuse_duplicate_people(
 ) -> None:
     """People, not names: a person twice in the list, or one with an entry in this tournament
     (live, or out: coming back is a re-entry), is refused naming the entry. Two people of one
-    name (different contacts) are two entries."""
+    name (different contacts) are two entries. An entry refunded before the draw never played:
+    its player may enter again, as a new entry."""
     seen: set[int] = set()
     for person, line in zip(people, lines, strict=True):
         if person.pk in seen:
@@ -401,6 +402,7 @@ def refuse_duplicate_people(
         seen.add(person.pk)
     entered = (
         tournament.entrants.filter(player__in=list(seen))
+        .exclude(status=EntrantStatus.WITHDRAWN)
         .order_by("-number")
         .values_list("name", "number", "status")
         .first()

@@ -50,6 +50,7 @@ from tournaments.forms import (
     WrongSeatForm,
 )
 from tournaments.models import (
+    OUT_OF_PLAY,
     BalanceCheck,
     Draw,
     DrawKind,
@@ -175,7 +176,7 @@ def detail_context(request: HttpRequest, tournament: Tournament) -> dict[str, An
         # Who is waiting, seated or out, a tab each with its count (``entrant_pages``).
         **entrant_list_context(tournament, request.GET.get("tab", ""), request.GET.get("entrants")),
         "waiting": tournament.entrants.filter(status=EntrantStatus.REGISTERED).count(),
-        "live_count": tournament.entrants.exclude(status=EntrantStatus.ELIMINATED).count(),
+        "live_count": tournament.entrants.exclude(status__in=OUT_OF_PLAY).count(),
         "eliminations": place_rows(tournament),
         "reinstatements": reinstatements,
         "clock": read_clock(tournament, levels),

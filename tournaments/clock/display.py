@@ -20,6 +20,7 @@ from tournaments.chip_counts import chips_in_play
 from tournaments.clock.reading import ClockReading, level_dict, read_clock
 from tournaments.colour_ups import announcement
 from tournaments.models import (
+    OUT_OF_PLAY,
     ClockState,
     EntrantStatus,
     Level,
@@ -63,7 +64,8 @@ def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -
     ended = reading.state == ClockState.ENDED
     to_break = time_to_next_break(reading, levels)
     counts = tournament.entrants.aggregate(
-        entries=Count("id"), left=Count("id", filter=~Q(status=EntrantStatus.ELIMINATED))
+        entries=Count("id", filter=~Q(status=EntrantStatus.WITHDRAWN)),
+        left=Count("id", filter=~Q(status__in=OUT_OF_PLAY)),
     )
     # The counts of the players still in (the desk's awards and the counts entered away from
     # it, ``chip_counts``): the chips in play shared by the players left.
@@ -115,7 +117,7 @@ def chip_leaders(tournament: Tournament, count: int = CHIP_LEADERS) -> list[dict
     if tournament.status == TournamentStatus.COMPLETE:
         return []
     leaders = list(
-        tournament.entrants.exclude(status=EntrantStatus.ELIMINATED)
+        tournament.entrants.exclude(status__in=OUT_OF_PLAY)
         .filter(chips__gt=0)
         .order_by("-chips", "number")[:count]
     )

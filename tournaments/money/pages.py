@@ -24,7 +24,7 @@ from cardroom.core.parsers import whole_number
 from cardroom.core.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.core.roles import MONEY_TAKERS, Role, role_required
 from tournaments.draws.errors import DrawError
-from tournaments.models import Entrant, EntrantStatus, Tournament
+from tournaments.models import OUT_OF_PLAY, Entrant, Tournament
 from tournaments.money import payments
 from tournaments.money.currency import currency_of, format_money
 from tournaments.money.forms import PaymentForm, PricesForm, SearchForm
@@ -97,7 +97,7 @@ def _players(tournament: Tournament, query: str) -> list[Entrant]:
         number = whole_number(query.lstrip("#"), 9)
         rows = rows.filter(Q(name__icontains=query) | Q(number=number or -1))
     else:
-        rows = rows.exclude(status=EntrantStatus.ELIMINATED)
+        rows = rows.exclude(status__in=OUT_OF_PLAY)
     return list(rows.select_related("tournament")[:PLAYERS_SHOWN])
 
 

@@ -325,7 +325,7 @@ def refund_entry(*, entrant: Entrant, by: User, reason: str) -> MoneyMove:
             player_out=paid.player_in, pool=-paid.pool, house=-paid.house, staff=-paid.staff,
             bounty=-paid.bounty, refund_of=paid, note=reason,
         )  # fmt: skip
-        Entrant.objects.filter(pk=current.pk).update(chips=0)
+        Entrant.objects.filter(pk=current.pk).update(chips=0, status=EntrantStatus.WITHDRAWN)
     return line
 
 

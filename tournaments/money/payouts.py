@@ -43,7 +43,14 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from cardroom.core.api_errors import Conflict, Refusal
-from tournaments.models import Elimination, Entrant, EntrantStatus, Tournament, TournamentStatus
+from tournaments.models import (
+    OUT_OF_PLAY,
+    Elimination,
+    Entrant,
+    EntrantStatus,
+    Tournament,
+    TournamentStatus,
+)
 from tournaments.money.currency import Currency, currency_of, format_money, room_currency
 from tournaments.money.models import Deal, Method, MoneyMove, MoveKind, PayoutTable, Prices
 from tournaments.money.payments import add_room_money
@@ -389,7 +396,7 @@ def at_the_bubble(locked: Tournament, *, by: User) -> tuple[int, int]:
     prices = prices_of(locked)
     if prices is None:
         return 0, 0
-    left = locked.entrants.exclude(status=EntrantStatus.ELIMINATED).count()
+    left = locked.entrants.exclude(status__in=OUT_OF_PLAY).count()
     current = current_table(locked)
     if current is not None and current.locked:
         return len(current.prizes), left
@@ -415,7 +422,7 @@ def bubble_burst_this_hand(locked: Tournament) -> bool:
     table = PayoutTable.objects.filter(tournament_id=locked.pk, locked=True).first()
     if table is None:
         return False
-    left = locked.entrants.exclude(status=EntrantStatus.ELIMINATED).count()
+    left = locked.entrants.exclude(status__in=OUT_OF_PLAY).count()
     out_this_hand = (
         locked.eliminations.standing().filter(hand_for_hand_hand=locked.hand_for_hand_hand).count()
     )

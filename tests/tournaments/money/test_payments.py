@@ -271,16 +271,39 @@ def test_an_entry_refunded_before_the_draw_is_paid_back_and_never_drawn(director
     assert twice.value.code == "refunded"
     draw_initial_seating(tournament=tournament, by=director)
     ana.refresh_from_db()
-    assert ana.status == EntrantStatus.REGISTERED and ana.chips == 0
+    assert ana.status == EntrantStatus.WITHDRAWN and ana.chips == 0
     assert tournament.assignments.filter(ended_at__isnull=True).count() == 3
     late = register_entrant(tournament=tournament, name="Late Lee", by=director)
     draw_late_entries(tournament=tournament, by=director)
     late.refresh_from_db()
     ana.refresh_from_db()
-    assert late.status == EntrantStatus.SEATED and ana.status == EntrantStatus.REGISTERED
+    assert late.status == EntrantStatus.SEATED and ana.status == EntrantStatus.WITHDRAWN
     assert tournament.assignments.filter(ended_at__isnull=True).count() == 4
     check = chip_counts.reconcile(tournament)
     assert check.bought == (("4 entries × 20,000", 80_000),) and check.balanced
+
+
+def test_a_refunded_entry_is_withdrawn_on_the_list_out_of_the_counts_and_may_enter_again(
+    director: Any, client: Any
+) -> None:
+    """The refund withdraws the entry: it stays on the director's list, marked, under its own
+    tab, and leaves the waiting count; the player may register again, as a new entry."""
+    tournament = priced(director, entrants=3, draw=False)
+    ana = player(tournament, 2)
+    payments.refund_entry(entrant=ana, by=director, reason="Called away")
+    client.force_login(director)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert 'Waiting for a seat <span class="count">(2)</span>' in page
+    assert 'Refunded <span class="count">(1)</span>' in page
+    row = page.split(f'id="entrant-{ana.number}"', 1)[1].split("</tr>", 1)[0]
+    assert "Withdrawn (refunded)" in row
+    refunded = client.get(f"/tournaments/{tournament.pk}/?tab=withdrawn").content.decode()
+    assert f'id="entrant-{ana.number}"' in refunded
+    again = register_entrant(tournament=tournament, name=ana.name, by=director)
+    assert again.number == 4 and again.player_id == ana.player_id
+    assert tournament.entrants.filter(status=EntrantStatus.REGISTERED).count() == 3
+    with pytest.raises(Exception, match="already entered"):
+        register_entrant(tournament=tournament, name=ana.name, by=director)
 
 
 def test_an_entry_is_not_refunded_once_drawn_nor_without_a_reason(director: Any) -> None:
