@@ -20,8 +20,8 @@ from cardroom.rulings.reading import spreadsheet_safe
 from cardroom.seats.models import Player, initials
 from tournaments.models import Elimination, Entrant, EntrantStatus, Tournament, TournamentStatus
 from tournaments.money.currency import Currency, currency_of, room_currency
-from tournaments.money.models import MoneyMove
-from tournaments.money.payouts import prices_of, prizes_owed
+from tournaments.money.models import Deal, MoneyMove
+from tournaments.money.payouts import deal_shares, prices_of, prizes_owed
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,10 @@ class Standing:
     #: line once paid.
     prize: int | None = None
     paid: MoneyMove | None = None
+    #: The share the deal gave this player (``money.deals``), from the moment it is recorded:
+    #: a player still in is owed it whatever place they finish in (the winner takes the amount
+    #: left to play for as well). None for a player the deal does not cover.
+    deal_share: int | None = None
 
     @property
     def out_at(self) -> datetime | None:
@@ -63,10 +67,16 @@ class Standing:
         return f"Table {self.room_table or '?'} seat {out.seat}"
 
 
-def standings(tournament: Tournament) -> list[Standing]:
+def recorded_deal(tournament: Tournament) -> Deal | None:
+    """The deal the players left agreed, when one is on record (one a tournament)."""
+    return Deal.objects.filter(tournament_id=tournament.pk).first()
+
+
+def standings(tournament: Tournament, deal: Deal | None = None) -> list[Standing]:
     """Every entry of the final field, best place first: the winner (or the players still in),
     then each place in order; an entry followed by a re-entry is not a place of its own (the
-    player is placed by the last entry). Four queries, whatever the field."""
+    player is placed by the last entry); each player a recorded ``deal`` covers with their
+    share (read here when not given). A few queries, whatever the field."""
     final = list(tournament.entrants.filter(reentries__isnull=True))
     standing = tournament.eliminations.standing()
     outs = {
@@ -83,6 +93,7 @@ def standings(tournament: Tournament) -> list[Standing]:
     )
     rooms = dict(tournament.tables.values_list("number", "table__number"))
     owed = {o.entrant.pk: o for o in prizes_owed(tournament)}
+    shares = deal_shares(deal if deal is not None else recorded_deal(tournament))
     rows = []
     for entrant in final:
         out = outs.get(entrant.pk) if entrant.status == EntrantStatus.ELIMINATED else None
@@ -97,6 +108,7 @@ def standings(tournament: Tournament) -> list[Standing]:
                 room_table=rooms.get(out.table_number) if out and out.table_number else None,
                 prize=prize.amount if prize is not None else None,
                 paid=prize.paid if prize is not None else None,
+                deal_share=shares.get(entrant.pk),
             )
         )
     return sorted(rows, key=_order)
