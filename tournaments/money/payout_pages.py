@@ -44,6 +44,10 @@ def page_context(request: AuthenticatedRequest, tournament: Tournament) -> dict[
         owed.setdefault(prize.place, []).append(prize)
     places = Paginator(list(enumerate(table.prizes if table else [], start=1)), PLACES_A_PAGE)
     page = places.get_page(request.GET.get("places"))
+    deal = Deal.objects.filter(tournament_id=tournament.pk).first()
+    # The deal's players finish in places 1 to N: those places pay the deal's shares, never the
+    # table's amounts (``payouts.prizes_owed``), so the page shows no table amount to pay there.
+    by_deal = len(deal.players) if deal is not None else 0
     try:
         proposal: payouts.Proposal | None = payouts.propose_table(tournament)
         why_not = ""
@@ -57,10 +61,12 @@ def page_context(request: AuthenticatedRequest, tournament: Tournament) -> dict[
         "table": table,
         "stale": table is not None and not table.locked and table.pool != summary.to_share,
         "rows": [
-            (place, payouts.ordinal(place), amount, owed.get(place, [])) for place, amount in page
+            (place, payouts.ordinal(place), amount, owed.get(place, []), place <= by_deal)
+            for place, amount in page
         ],
         "place_page": page,
-        "deal": Deal.objects.filter(tournament_id=tournament.pk).first(),
+        "deal": deal,
+        "deal_places": payouts.ordinal(by_deal) if by_deal else "",
         "proposal": proposal,
         "why_not": why_not,
         "versions": tournament.payout_tables.select_related("by").order_by("-version")[

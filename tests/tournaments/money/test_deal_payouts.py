@@ -12,6 +12,7 @@ from tests.tournaments.factories import bust
 from tests.tournaments.money.test_payouts_service import priced, seated
 from tournaments.models import Entrant, Tournament
 from tournaments.money import deals, payouts
+from tournaments.money.models import MoneyMove, MoveKind
 
 pytestmark = pytest.mark.django_db
 
@@ -59,3 +60,52 @@ def test_the_results_show_each_dealt_players_share_before_they_finish(
     row = results_row(persona_client("staff").get(url).content.decode(), 4)
     assert "$76.00" in row and "(the deal)" in row and "$80.00" not in row
     assert "not yet" in row
+
+
+def payout_row(html: str, place: int) -> str:
+    return html.split(f'id="payout-place-{place}"')[1].split("</tr>")[0]
+
+
+def test_the_places_the_deal_covers_show_its_amounts_never_the_tables_to_pay(
+    director: Any, persona_client: Any
+) -> None:
+    tournament = dealt(director)
+    cage = persona_client("cashier")
+    url = reverse("tournaments:payouts", args=[tournament.pk])
+    html = cage.get(url).content.decode()
+    assert "1st to 3rd place are paid by the deal" in html
+    for place, amount in zip((1, 2, 3), TABLE, strict=True):
+        row = payout_row(html, place)
+        table_amount = f"{amount // 100}.00"
+        # The table's amount is there only struck through, named as not paid.
+        assert f"not paid: </span>${table_amount}</s>" in row
+        assert row.count(f"${table_amount}") == 1, row
+        assert "by the deal, see above" in row
+    # The 3rd finishes: the row shows the deal's $76.00 and the button pays it.
+    third = tournament.entrants.get(number=4)
+    bust(entrant=third, by=director)
+    row = payout_row(cage.get(url).content.decode(), 3)
+    assert "<div>$76.00</div>" in row and "Pay $76.00" in row and "Pay $80.00" not in row
+    answer = cage.post(
+        reverse("tournaments:payout_pay", args=[tournament.pk, third.number]), {"method": "cash"}
+    )
+    assert answer.status_code == 302
+    line = MoneyMove.objects.get(kind=MoveKind.PAYOUT)
+    assert (line.entrant_id, line.player_out, line.place) == (third.pk, SHARES[4], 3)
+    assert line.deal is not None
+
+
+def test_pay_prize_pays_each_dealt_player_their_share_and_the_winner_the_amount_left(
+    director: Any,
+) -> None:
+    tournament = dealt(director)
+    for number in (4, 3):  # 3rd, then 2nd
+        bust(entrant=tournament.entrants.get(number=number), by=director)
+    paid = {
+        number: payouts.pay_prize(
+            entrant=tournament.entrants.get(number=number), method="cash", by=director
+        ).player_out
+        for number in (2, 3, 4)
+    }
+    assert paid == {2: SHARES[2] + 2_000, 3: SHARES[3], 4: SHARES[4]}
+    assert sum(paid.values()) == sum(TABLE)
