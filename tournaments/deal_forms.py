@@ -100,14 +100,17 @@ def players_left(tournament: Tournament) -> list[Entrant]:
 
 
 def quotes(
-    players: list[Entrant], prizes: list[int], unit: int, play_for: int
+    players: list[Entrant], prizes: list[int], unit: int, play_for: int, currency: Currency
 ) -> tuple[list[QuoteColumn], list[PlayerRow]]:
-    """Each method's shares for ``players`` (or why it cannot be quoted), and a row a player."""
+    """Each method's shares for ``players`` (or why it cannot be quoted, its amounts in
+    ``currency``), and a row a player."""
     stacks = [entrant.chips for entrant in players]
     columns = []
     for method, label in METHODS:
         try:
-            made = quote(method, stacks, prizes, unit=unit, play_for=play_for)
+            made = quote(
+                method, stacks, prizes, unit=unit, play_for=play_for, money=currency.format
+            )
         except DealError as error:
             columns.append(QuoteColumn(label, refusal=error.message))
         else:

@@ -80,7 +80,7 @@ def deal(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     if asked and form.is_valid() and players and not context["too_many"]:
         data = form.cleaned_data
         context["columns"], context["rows"] = quotes(
-            players, data["prizes"], data["unit"], data["play_for"]
+            players, data["prizes"], data["unit"], data["play_for"], currency
         )
         context["total"] = sum(data["prizes"]) - data["play_for"]
     elif asked and not form.is_valid():
