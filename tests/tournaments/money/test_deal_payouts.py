@@ -3,6 +3,8 @@ share from the moment the deal is recorded (and that the amount left to play for
 winner), and the payouts page shows the deal's amounts in place of the table's for the places
 it covers, so the cashier pays what was agreed."""
 
+import csv
+import io
 from typing import Any
 
 import pytest
@@ -60,6 +62,21 @@ def test_the_results_show_each_dealt_players_share_before_they_finish(
     row = results_row(persona_client("staff").get(url).content.decode(), 4)
     assert "$76.00" in row and "(the deal)" in row and "$80.00" not in row
     assert "not yet" in row
+
+
+def test_the_results_csv_says_deal_beside_the_place_and_carries_the_share(
+    director: Any, persona_client: Any
+) -> None:
+    tournament = dealt(director)
+    bust(entrant=tournament.entrants.get(number=4), by=director)
+    answer = persona_client("staff").get(reverse("tournaments:results_csv", args=[tournament.pk]))
+    rows = {r["entry"]: r for r in csv.DictReader(io.StringIO(answer.content.decode()))}
+    assert {n: (r["place"], r["place_note"], r["prize"]) for n, r in rows.items()} == {
+        "2": ("", "still in; deal", "190.00"),
+        "3": ("", "still in; deal", "114.00"),
+        "4": ("3", "deal", "76.00"),
+        "1": ("4", "", ""),
+    }
 
 
 def payout_row(html: str, place: int) -> str:
