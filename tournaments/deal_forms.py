@@ -20,15 +20,10 @@ from tournaments.money.currency import (
     parse_money,
     room_currency,
 )
-from tournaments.prizes.deals import MAX_PLAYERS, DealError, Method, quote
+from tournaments.prizes.deals import MAX_PLAYERS, METHOD_NAMES, DealError, Method, quote
 
 #: The methods side by side, as the sheet heads them.
-METHODS = (
-    (Method.ICM, "ICM"),
-    (Method.CHIP_CHOP, "Chip chop"),
-    (Method.CHIP_CHOP_FLOOR, "Chip chop, smallest prize first"),
-    (Method.EQUAL, "Equal"),
-)
+METHODS = tuple((method, METHOD_NAMES[method.value]) for method in Method)
 
 
 def _amount(text: str, what: str, currency: Currency) -> int:

@@ -111,9 +111,12 @@ def test_a_quotes_refusal_writes_its_amounts_in_the_currency(
     )
     assert response.status_code == 200
     refusals = {column.refusal for column in response.context["columns"]}
-    assert refusals == {"The prizes' total ($2,304.36) is not a multiple of the unit ($1.00)."}, (
-        refusals
-    )
+    said = "The prizes' total ($2,304.36) is not a multiple of the unit ($1.00)."
+    assert refusals == {said}, refusals
+    page = response.content.decode()
+    # Said once, not once a method.
+    assert page.count("is not a multiple of the unit ($1.00)") == 1
+    assert 'id="refusal-all">No method quotes it. The prizes&#x27; total ($2,304.36)' in page
 
 
 def test_only_the_director_quotes_a_deal(persona_client: Any, final_three: Any) -> None:

@@ -30,6 +30,7 @@ from tournaments.money.currency import Currency, currency_of
 from tournaments.money.models import Deal
 from tournaments.money.payout_forms import LockForm, PayForm, PrizesForm, WorkOutForm
 from tournaments.money.payouts import Owed, PayoutRefused
+from tournaments.prizes.deals import METHOD_NAMES
 from tournaments.views import tournament_or_404
 
 #: Places shown a page.
@@ -60,12 +61,15 @@ def page_context(request: AuthenticatedRequest, tournament: Tournament) -> dict[
         "places_paid": payouts.places_paid(tournament),
         "table": table,
         "stale": table is not None and not table.locked and table.pool != summary.to_share,
+        # The note as a sentence of the lock's line, which ends it.
+        "lock_note": table.note.rstrip(".") if table is not None else "",
         "rows": [
             (place, payouts.ordinal(place), amount, owed.get(place, []), place <= by_deal)
             for place, amount in page
         ],
         "place_page": page,
         "deal": deal,
+        "deal_method": METHOD_NAMES.get(deal.method, deal.method) if deal is not None else "",
         "deal_places": payouts.ordinal(by_deal) if by_deal else "",
         "proposal": proposal,
         "why_not": why_not,

@@ -48,6 +48,15 @@ class Method(StrEnum):
     EQUAL = "equal"
 
 
+#: Each method as the pages and the sheets name it, side by side in this order.
+METHOD_NAMES = {
+    Method.ICM.value: "ICM",
+    Method.CHIP_CHOP.value: "Chip chop",
+    Method.CHIP_CHOP_FLOOR.value: "Chip chop, smallest prize first",
+    Method.EQUAL.value: "Equal",
+}
+
+
 class DealError(ValueError):
     """A quote that cannot be made, naming the input at fault (``field``)."""
 

@@ -52,11 +52,12 @@ def test_the_results_show_each_dealt_players_share_before_they_finish(
     html = persona_client("staff").get(url).content.decode()
     for number, share in ((2, "$190.00"), (3, "$114.00"), (4, "$76.00")):
         row = results_row(html, number)
-        assert share in row and "agreed in the deal" in row, row
-        assert "$20.00 left to play for if they win" in row
-        assert "when they finish" in row
-    assert "agreed in the deal" not in results_row(html, 1)  # out before the deal
+        assert f'{share}</span> <span class="muted">(the deal)</span>' in row, row
+    assert "(the deal)" not in results_row(html, 1)  # out before the deal
     assert 'id="results-deal"' in html and "$20.00 left to play for, to the winner" in html
+    note = html.split('id="results-deal-note">')[1].split("</p>")[0]
+    assert "owed their share, whatever place they finish in" in note
+    assert "the $20.00 left to play for goes to the winner" in note
     # Once the 3rd place is known, the share is the prize owed, marked as the deal's.
     bust(entrant=tournament.entrants.get(number=4), by=director)
     row = results_row(persona_client("staff").get(url).content.decode(), 4)
