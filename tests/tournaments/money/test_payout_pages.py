@@ -97,7 +97,7 @@ def test_the_director_works_out_types_locks_and_records_the_overlay(
     [
         ("300\n1²", "use the digits 0 to 9"),
         ("500\n-100", "never below zero"),
-        ("300\n50", "short by"),
+        ("300\n50", "add up to $350.00; the pool is $400.00 (short by $50.00)"),
         ("100\n300", "paid more"),
         ("", "This field is required"),
     ],
