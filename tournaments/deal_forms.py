@@ -20,15 +20,10 @@ from tournaments.money.currency import (
     parse_money,
     room_currency,
 )
-from tournaments.prizes.deals import MAX_PLAYERS, DealError, Method, quote
+from tournaments.prizes.deals import MAX_PLAYERS, METHOD_NAMES, DealError, Method, quote
 
 #: The methods side by side, as the sheet heads them.
-METHODS = (
-    (Method.ICM, "ICM"),
-    (Method.CHIP_CHOP, "Chip chop"),
-    (Method.CHIP_CHOP_FLOOR, "Chip chop, smallest prize first"),
-    (Method.EQUAL, "Equal"),
-)
+METHODS = tuple((method, METHOD_NAMES[method.value]) for method in Method)
 
 
 def _amount(text: str, what: str, currency: Currency) -> int:
@@ -100,14 +95,17 @@ def players_left(tournament: Tournament) -> list[Entrant]:
 
 
 def quotes(
-    players: list[Entrant], prizes: list[int], unit: int, play_for: int
+    players: list[Entrant], prizes: list[int], unit: int, play_for: int, currency: Currency
 ) -> tuple[list[QuoteColumn], list[PlayerRow]]:
-    """Each method's shares for ``players`` (or why it cannot be quoted), and a row a player."""
+    """Each method's shares for ``players`` (or why it cannot be quoted, its amounts in
+    ``currency``), and a row a player."""
     stacks = [entrant.chips for entrant in players]
     columns = []
     for method, label in METHODS:
         try:
-            made = quote(method, stacks, prizes, unit=unit, play_for=play_for)
+            made = quote(
+                method, stacks, prizes, unit=unit, play_for=play_for, money=currency.format
+            )
         except DealError as error:
             columns.append(QuoteColumn(label, refusal=error.message))
         else:

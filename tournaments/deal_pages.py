@@ -20,14 +20,14 @@ from cardroom.core.api_errors import Conflict
 from cardroom.core.request_types import AuthenticatedRequest
 from cardroom.core.roles import MONEY_TAKERS, Role, has_role, role_required
 from tournaments.chip_pages import put_errors, say
-from tournaments.deal_forms import METHODS, DealQuoteForm, DealRecordForm, quotes
+from tournaments.deal_forms import DealQuoteForm, DealRecordForm, quotes
 from tournaments.draws.errors import DrawError
 from tournaments.models import Entrant, Tournament
 from tournaments.money import deals
 from tournaments.money.currency import currency_of, format_money
 from tournaments.money.models import Deal, Prices
 from tournaments.money.payouts import prices_of
-from tournaments.prizes.deals import MAX_PLAYERS
+from tournaments.prizes.deals import MAX_PLAYERS, METHOD_NAMES
 from tournaments.views import tournament_or_404
 
 
@@ -80,9 +80,12 @@ def deal(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     if asked and form.is_valid() and players and not context["too_many"]:
         data = form.cleaned_data
         context["columns"], context["rows"] = quotes(
-            players, data["prizes"], data["unit"], data["play_for"]
+            players, data["prizes"], data["unit"], data["play_for"], currency
         )
         context["total"] = sum(data["prizes"]) - data["play_for"]
+        # A refusal every method gives (the input's, not a method's) is said once.
+        refusals = {column.refusal for column in context["columns"]}
+        context["refused_by_all"] = refusals.pop() if len(refusals) == 1 else ""
     elif asked and not form.is_valid():
         status = 422
     return render(request, "tournaments/deal.html", context, status=status)
@@ -137,7 +140,7 @@ def deal_sheet(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         "tournament": tournament,
         "deal": recorded,
         "players": recorded.players[:MAX_PLAYERS],
-        "method": {m.value: label for m, label in METHODS}.get(recorded.method, recorded.method),
+        "method": METHOD_NAMES.get(recorded.method, recorded.method),
         "shared": sum(p["share"] for p in recorded.players),
         "room": settings.CARDROOM_NAME,
         "currency": currency_of(prices_of(tournament)),

@@ -20,8 +20,8 @@ from cardroom.rulings.reading import spreadsheet_safe
 from cardroom.seats.models import Player, initials
 from tournaments.models import Elimination, Entrant, EntrantStatus, Tournament, TournamentStatus
 from tournaments.money.currency import Currency, currency_of, room_currency
-from tournaments.money.models import MoneyMove
-from tournaments.money.payouts import prices_of, prizes_owed
+from tournaments.money.models import Deal, MoneyMove
+from tournaments.money.payouts import deal_shares, ordinal, prices_of, prizes_owed
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,12 @@ class Standing:
     #: line once paid.
     prize: int | None = None
     paid: MoneyMove | None = None
+    #: The share the deal gave this player (``money.deals``), from the moment it is recorded:
+    #: a player still in is owed it whatever place they finish in (the winner takes the amount
+    #: left to play for as well). None for a player the deal does not cover.
+    deal_share: int | None = None
+    #: The words the CSV keeps beside the place's number (``place_note``).
+    note: str = ""
 
     @property
     def out_at(self) -> datetime | None:
@@ -63,10 +69,16 @@ class Standing:
         return f"Table {self.room_table or '?'} seat {out.seat}"
 
 
-def standings(tournament: Tournament) -> list[Standing]:
+def recorded_deal(tournament: Tournament) -> Deal | None:
+    """The deal the players left agreed, when one is on record (one a tournament)."""
+    return Deal.objects.filter(tournament_id=tournament.pk).first()
+
+
+def standings(tournament: Tournament, deal: Deal | None = None) -> list[Standing]:
     """Every entry of the final field, best place first: the winner (or the players still in),
     then each place in order; an entry followed by a re-entry is not a place of its own (the
-    player is placed by the last entry). Four queries, whatever the field."""
+    player is placed by the last entry); each player a recorded ``deal`` covers with their
+    share (read here when not given). A few queries, whatever the field."""
     # A refunded entry never played: no place, no line in the results.
     final = list(
         tournament.entrants.filter(reentries__isnull=True).exclude(status=EntrantStatus.WITHDRAWN)
@@ -86,20 +98,24 @@ def standings(tournament: Tournament) -> list[Standing]:
     )
     rooms = dict(tournament.tables.values_list("number", "table__number"))
     owed = {o.entrant.pk: o for o in prizes_owed(tournament)}
+    shares = deal_shares(deal if deal is not None else recorded_deal(tournament))
     rows = []
     for entrant in final:
         out = outs.get(entrant.pk) if entrant.status == EntrantStatus.ELIMINATED else None
         shared = per_hand.get(out.hand_for_hand_hand or -1, 1) if out is not None else 1
         prize = owed.get(entrant.pk)
+        share = shares.get(entrant.pk)
         rows.append(
             Standing(
                 place=entrant.place,
                 label=place_label(tournament, entrant, shared),
+                note=place_note(tournament, entrant, shared, dealt=share is not None),
                 entrant=entrant,
                 elimination=out,
                 room_table=rooms.get(out.table_number) if out and out.table_number else None,
                 prize=prize.amount if prize is not None else None,
                 paid=prize.paid if prize is not None else None,
+                deal_share=share,
             )
         )
     return sorted(rows, key=_order)
@@ -126,6 +142,27 @@ def place_label(tournament: Tournament, entrant: Entrant, shared: int) -> str:
     if shared > 1:
         return f"{place}–{place + shared - 1} (shared, same hand)"
     return str(place)
+
+
+def place_note(tournament: Tournament, entrant: Entrant, shared: int, *, dealt: bool) -> str:
+    """What the CSV says beside a place's number, which stays a number (or empty): "winner",
+    "shared 3rd to 4th, same hand" (the two joined by an en dash; TDA RP-8-A), "still in",
+    "not placed: registration open" (TDA 8), and "deal" for a player a recorded deal covers;
+    several joined by "; "."""
+    notes = []
+    place = entrant.place
+    if place is None:
+        if entrant.status != EntrantStatus.ELIMINATED:
+            notes.append("still in")
+        elif tournament.registration_open:
+            notes.append("not placed: registration open")
+    elif shared > 1:
+        notes.append(f"shared {ordinal(place)}–{ordinal(place + shared - 1)}, same hand")
+    elif place == 1 and entrant.status != EntrantStatus.ELIMINATED:
+        notes.append("winner")
+    if dealt:
+        notes.append("deal")
+    return "; ".join(notes)
 
 
 def winner(tournament: Tournament) -> Entrant | None:
@@ -162,8 +199,9 @@ def final_standings(tournament: Tournament, count: int = DISPLAY_PLACES) -> list
     return [{"place": row.label, "name": names[row.entrant.pk]} for row in placed]
 
 
+#: ``place`` is a number (empty while not finished); ``place_note`` the words beside it.
 CSV_COLUMNS = (
-    "place", "name", "entry", "out_at", "table", "room_table", "seat", "hand", "hand_id",
+    "place", "place_note", "name", "entry", "out_at", "table", "room_table", "seat", "hand", "hand_id",
     "hand_for_hand_hand", "prize", "paid",
 )  # fmt: skip
 
@@ -184,15 +222,19 @@ def results_currency(tournament: Tournament) -> Currency:
 
 def write_results_csv(out: Any, rows: Iterable[Standing], currency: Currency | None = None) -> None:
     """The results as CSV, one row a place; cells a spreadsheet would run as formulas (a name
-    typed as ``=HYPERLINK(...)``) start with an apostrophe (``spreadsheet_safe``). ``prize``
-    is the amount owed in the currency's major unit ("340.00"), ``paid`` when it was paid."""
+    typed as ``=HYPERLINK(...)``) start with an apostrophe (``spreadsheet_safe``). ``place``
+    is only ever a number, the best of a shared place (empty while not finished), so a
+    spreadsheet sorts and sums it; the words go in ``place_note``. ``prize`` is the amount
+    owed in the currency's major unit ("340.00"; a dealt player still in: the deal's share),
+    ``paid`` when it was paid."""
     currency = currency or room_currency()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
     for row in rows:
         out_row = row.elimination
         cells = [
-            row.label, row.entrant.name, row.entrant.number,
+            row.place if row.place is not None else "", row.note, row.entrant.name,
+            row.entrant.number,
             row.out_at.isoformat() if row.out_at else "",
             # "table" is the table's one name, the room's number; "room_table", the same,
             # stays for the spreadsheets that read it.
@@ -200,6 +242,7 @@ def write_results_csv(out: Any, rows: Iterable[Standing], currency: Currency | N
             out_row.seat if out_row and out_row.seat else "",
             row.hand_label, out_row.hand_id if out_row and out_row.hand_id else "",
             out_row.hand_for_hand_hand if out_row and out_row.hand_for_hand_hand else "",
-            plain_amount(row.prize, currency), row.paid.at.isoformat() if row.paid else "",
+            plain_amount(row.prize if row.prize is not None else row.deal_share, currency),
+            row.paid.at.isoformat() if row.paid else "",
         ]  # fmt: skip
         writer.writerow([spreadsheet_safe(cell) for cell in cells])

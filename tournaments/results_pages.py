@@ -13,7 +13,13 @@ from django.views.decorators.http import require_GET
 
 from cardroom.core.request_types import AuthenticatedRequest
 from cardroom.core.roles import READERS, role_required
-from tournaments.results import results_currency, standings, winner, write_results_csv
+from tournaments.results import (
+    recorded_deal,
+    results_currency,
+    standings,
+    winner,
+    write_results_csv,
+)
 from tournaments.views import tournament_or_404
 
 
@@ -23,12 +29,14 @@ def results(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     if request.GET.get("format") == "csv":
         return results_csv(request, pk)
     tournament = tournament_or_404(pk)
-    rows = standings(tournament)
+    deal = recorded_deal(tournament)
+    rows = standings(tournament, deal)
     context = {
         "tournament": tournament,
         "rows": rows,
+        "deal": deal,
         "currency": results_currency(tournament),
-        "paying": any(row.prize is not None for row in rows),
+        "paying": any(row.prize is not None or row.deal_share is not None for row in rows),
         "winner": winner(tournament),
         "room": settings.CARDROOM_NAME,
         "printed_at": timezone.now(),

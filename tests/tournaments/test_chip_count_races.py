@@ -4,66 +4,26 @@ against a deal made from a proposal read before it. The tournament row's lock (t
 the counts as by the desk) serves them one after the other; without it the second correction
 reads the count the first is changing."""
 
-import contextlib
-import threading
 from collections.abc import Callable
 from typing import Any
 from unittest import mock
 
 import pytest
-from django.db import IntegrityError
 
 from cardroom.core import audit
-from cardroom.core.api_errors import Conflict
+from tests.races import in_threads, racing, unlocked
 from tests.tournaments.test_table_hands import at, one_table, play, room
 from tournaments import chip_counts, seating, table_hands
-from tournaments.draws.errors import DrawError
 from tournaments.models import ChipCount, Entrant, Tournament
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def unlocked(tournament_id: int) -> Tournament:
-    return Tournament.objects.get(pk=tournament_id)  # the race: no FOR UPDATE
-
-
-def at_once(*jobs: Callable[[], str]) -> list[str]:
-    """Run the jobs in threads; each outcome is what the job says, or the refusal's code."""
-    outcomes: list[str] = []
-
-    def run(job: Callable[[], str]) -> None:
-        from django.db import connection
-
-        try:
-            outcomes.append(job())
-        except (DrawError, Conflict) as exc:
-            outcomes.append(exc.code)
-        except IntegrityError:  # the audit chain refused a fork (cardroom/core/audit.py)
-            outcomes.append("refused")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return sorted(outcomes)
-
-
 def two_corrections(director: Any, lock: Callable[[int], Tournament]) -> tuple[list[str], Entrant]:
-    """Two devices correct one player's count at once; both have read the tournament before
-    either writes (a barrier just after the lock: with the real lock the second waits there
-    until the first has committed, and the barrier gives up)."""
+    """Two devices correct one player's count at once; without the lock both have read the
+    count before either writes (``racing``: the threads meet just after the lock)."""
     tournament = one_table(director)
     player = at(tournament, 3)
-    barrier = threading.Barrier(2)
-
-    def racing_lock(tournament_id: int) -> Tournament:
-        locked = lock(tournament_id)
-        with contextlib.suppress(threading.BrokenBarrierError):
-            barrier.wait(timeout=2)
-        return locked
 
     def correct(chips: int) -> Callable[[], str]:
         def job() -> str:
@@ -74,8 +34,8 @@ def two_corrections(director: Any, lock: Callable[[int], Tournament]) -> tuple[l
 
         return job
 
-    with mock.patch.object(chip_counts, "lock_tournament", racing_lock):
-        outcomes = at_once(correct(18_000), correct(21_000))
+    with mock.patch.object(chip_counts, "lock_tournament", racing(lock)):
+        outcomes = in_threads(correct(18_000), correct(21_000))
     player.refresh_from_db()
     return outcomes, player
 
@@ -131,7 +91,7 @@ def test_a_correction_racing_the_desks_settle_waits_for_the_pots_or_is_refused(
         row = chip_counts.correct_count(entrant=player, chips=19_750, reason="Dispute", by=director)
         return f"corrected from {row.chips_before}"
 
-    outcomes = at_once(settle, correct)
+    outcomes = in_threads(settle, correct)
     player.refresh_from_db()
     assert outcomes in (["in_hand", "settled"], ["corrected from 20100", "settled"])
     if outcomes[0] == "in_hand":
@@ -158,7 +118,7 @@ def test_a_correction_racing_a_deal_from_an_older_proposal_one_wins(director: An
         chip_counts.correct_count(entrant=player, chips=25_000, reason="Recount", by=director)
         return "corrected"
 
-    outcomes = at_once(deal, correct)
+    outcomes = in_threads(deal, correct)
     assert outcomes in (["dealt", "in_hand"], ["corrected", "seat_map_changed"])
     player.refresh_from_db()
     if outcomes == ["dealt", "in_hand"]:

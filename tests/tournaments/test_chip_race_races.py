@@ -4,8 +4,6 @@ them one after the other: the second is told the table has raced (409). Without 
 "not raced yet" and the second is stopped only by the database's one race a table a break (an
 IntegrityError, a 500 at the page), after dealing its own cards."""
 
-import contextlib
-import threading
 from collections.abc import Callable
 from typing import Any
 from unittest import mock
@@ -13,7 +11,7 @@ from unittest import mock
 import pytest
 
 from cardroom.core import audit
-from tests.tournaments.test_chip_count_races import at_once, unlocked
+from tests.races import in_threads, racing, unlocked
 from tests.tournaments.test_colour_ups import (
     BREAK,
     COUNTS,
@@ -34,20 +32,13 @@ def two_races(director: Any, lock: Callable[[int], Tournament]) -> list[str]:
     at_step(tournament, BREAK)
     set_counts(tournament, COUNTS)
     table = tournament.tables.get()
-    barrier = threading.Barrier(2)
-
-    def racing_lock(tournament_id: int) -> Tournament:
-        locked = lock(tournament_id)
-        with contextlib.suppress(threading.BrokenBarrierError):
-            barrier.wait(timeout=2)
-        return locked
 
     def run() -> str:
         colour_ups.run_chip_race(table=table, by=director)
         return "raced"
 
-    with mock.patch.object(colour_ups, "lock_tournament", racing_lock):
-        return at_once(run, run)
+    with mock.patch.object(colour_ups, "lock_tournament", racing(lock)):
+        return in_threads(run, run)
 
 
 def test_without_the_lock_both_directors_deal_the_race(director: Any) -> None:

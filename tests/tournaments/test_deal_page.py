@@ -103,6 +103,22 @@ def test_a_quote_the_arithmetic_refuses_says_why_in_its_column(
     assert "4 prizes for 3 players" in response.content.decode()
 
 
+def test_a_quotes_refusal_writes_its_amounts_in_the_currency(
+    persona_client: Any, final_three: Any
+) -> None:
+    response = persona_client("director").get(
+        url(final_three), {"prizes": "1,304.36\n600\n400", "unit": "1"}
+    )
+    assert response.status_code == 200
+    refusals = {column.refusal for column in response.context["columns"]}
+    said = "The prizes' total ($2,304.36) is not a multiple of the unit ($1.00)."
+    assert refusals == {said}, refusals
+    page = response.content.decode()
+    # Said once, not once a method.
+    assert page.count("is not a multiple of the unit ($1.00)") == 1
+    assert 'id="refusal-all">No method quotes it. The prizes&#x27; total ($2,304.36)' in page
+
+
 def test_only_the_director_quotes_a_deal(persona_client: Any, final_three: Any) -> None:
     for role in ("staff", "floor_manager"):
         assert persona_client(role).get(url(final_three)).status_code == 403

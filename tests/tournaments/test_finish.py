@@ -228,6 +228,7 @@ def test_the_results_csv_has_a_row_a_place_safe_for_spreadsheets(
     assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(answer.content.decode())))
     assert [row["place"] for row in rows] == ["1", "2", "3"]
+    assert [row["place_note"] for row in rows] == ["winner", "", ""]
     assert rows[0]["hand"] == "" and rows[0]["out_at"] == ""
     # A name a spreadsheet would run as a formula opens as the text typed.
     assert {row["name"] for row in rows} == {"Ana Ruiz", "'=HYPERLINK(1) Jo", "Cy Moss"}

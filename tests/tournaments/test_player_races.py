@@ -4,8 +4,6 @@ tournament's row lock both pass the service's check (the race happens) and the d
 keys still keep one person and one live entry (409); with it, the second waits and is refused
 naming the entry (422)."""
 
-import contextlib
-import threading
 from collections.abc import Callable
 from typing import Any
 from unittest import mock
@@ -15,7 +13,7 @@ from rest_framework.test import APIClient
 
 from cardroom.seats import services as players
 from cardroom.seats.models import Player
-from tests.races import run_at_once
+from tests.races import meeting_wait, run_at_once, then_meet, unlocked
 from tests.tournaments.factories import make_tournament
 from tournaments import seating, setup
 from tournaments.models import Entrant, Tournament
@@ -25,27 +23,18 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 TYPED = {"name": " ana  RUIZ, +34 600 123 456"}
 
 
-def unlocked(tournament_id: int) -> Tournament:
-    return Tournament.objects.get(pk=tournament_id)  # the race: no FOR UPDATE
-
-
 def two_devices(
     director: Any, lock: Callable[[int], Tournament], *, known: bool
 ) -> tuple[int, list[Any]]:
     """Both devices post the same person (``known``: the room has their record already);
-    returns how many passed the service's check together (met after it within 2 s) and the
+    returns how many passed the service's check together (met after it) and the
     two answers, the lower status first."""
     tournament = make_tournament(by=director, tables=1)
     if known:
         players.find_or_create_player(name=TYPED["name"], by=director)
-    barrier, met, answers = threading.Barrier(2), [], []
-    check = setup.refuse_duplicate_people
-
-    def checked_together(*args: Any) -> None:
-        check(*args)
-        with contextlib.suppress(threading.BrokenBarrierError):
-            barrier.wait(timeout=2)
-            met.append(1)
+    met: list[int] = []
+    answers: list[Any] = []
+    checked_together = then_meet(setup.refuse_duplicate_people, met=met, timeout=meeting_wait(lock))
 
     def post() -> None:
         client = APIClient()

@@ -1,49 +1,19 @@
 """Two directors at once, on PostgreSQL: the tournament row lock serializes seating changes,
 and the live-seat constraint would stop a double-booked seat even without it."""
 
-import contextlib
-import threading
 from collections.abc import Callable
 from typing import Any
 from unittest import mock
 
 import pytest
-from django.db import IntegrityError
 
 from cardroom.core import audit
+from tests.races import in_threads, racing, unlocked
 from tests.tournaments.factories import lose_chips, make_tournament
 from tournaments import draw_services, eliminations, seating, setup
-from tournaments.draws.errors import DrawError
 from tournaments.models import Draw, DrawKind, SeatAssignment, Tournament
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def unlocked(tournament_id: int) -> Tournament:
-    return Tournament.objects.get(pk=tournament_id)  # the race: no FOR UPDATE
-
-
-def in_threads(*jobs: Callable[[], str]) -> list[str]:
-    outcomes: list[str] = []
-
-    def run(job: Callable[[], str]) -> None:
-        from django.db import connection
-
-        try:
-            outcomes.append(job())
-        except DrawError as exc:
-            outcomes.append(exc.code)
-        except IntegrityError:  # an audit chain refused a fork (cardroom/core/audit.py)
-            outcomes.append("refused")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return sorted(outcomes)
 
 
 def one_open_seat(director: Any) -> tuple[Tournament, list[Draw]]:
@@ -64,20 +34,16 @@ def race_deals(
     committed: list[Draw], director: Any, lock: Callable[[int], Tournament]
 ) -> tuple[list[int], list[str]]:
     """Deal both draws at once; report the seating version each saw, and how each ended."""
-    barrier, seen = threading.Barrier(2), []
-
-    def racing_lock(tournament_id: int) -> Tournament:
-        locked = lock(tournament_id)
-        seen.append(locked.seating_version)
-        # Both inside the check at once, if the lock allows it (otherwise time out and go on).
-        with contextlib.suppress(threading.BrokenBarrierError):
-            barrier.wait(timeout=2)
-        return locked
+    seen: list[int] = []
 
     def deal(draw: Draw) -> Callable[[], str]:
         return lambda: draw_services.deal_draw(draw=draw, by=director).status
 
-    with mock.patch.object(draw_services, "lock_tournament", racing_lock):
+    with mock.patch.object(
+        draw_services,
+        "lock_tournament",
+        racing(lock, then=lambda row: seen.append(row.seating_version)),
+    ):
         outcomes = in_threads(*(deal(draw) for draw in committed))
     return sorted(seen), outcomes
 
@@ -103,26 +69,17 @@ def test_with_the_lock_the_second_draw_waits_and_sees_the_seat_taken(director: A
     assert live.count() == 3 and len({a.seat for a in live}) == 3
 
 
-def race_eliminations(director: Any, lock: Callable[[int], Tournament] | None) -> list[str]:
+def race_eliminations(director: Any, lock: Callable[[int], Tournament]) -> list[str]:
     tournament = make_tournament(by=director, tables=2, entrants=12)
     draw_services.draw_initial_seating(tournament=tournament, by=director)
     eliminations.close_registration(tournament=tournament, by=director)  # places are fixed at once
-    barrier = threading.Barrier(2)
-    real = lock or seating.lock_tournament
-
-    def racing_lock(tournament_id: int) -> Tournament:
-        locked = real(tournament_id)
-        with contextlib.suppress(threading.BrokenBarrierError):
-            barrier.wait(timeout=2)
-        return locked
 
     def bust(number: int) -> Callable[[], str]:
         entrant = lose_chips(tournament.entrants.get(number=number))  # the desk took them
         return lambda: str(eliminations.eliminate_player(entrant=entrant, by=director).place)
 
-    with mock.patch.object(eliminations, "lock_tournament", racing_lock):
-        outcomes = in_threads(bust(1), bust(2))
-    return sorted(outcomes)
+    with mock.patch.object(eliminations, "lock_tournament", racing(lock)):
+        return in_threads(bust(1), bust(2))
 
 
 def test_without_the_lock_two_busts_at_once_take_the_same_place_or_one_is_refused(
@@ -136,4 +93,4 @@ def test_without_the_lock_two_busts_at_once_take_the_same_place_or_one_is_refuse
 
 
 def test_with_the_lock_two_busts_at_once_finish_twelfth_and_eleventh(director: Any) -> None:
-    assert race_eliminations(director, None) == ["11", "12"]
+    assert race_eliminations(director, seating.lock_tournament) == ["11", "12"]

@@ -2,47 +2,21 @@
 move, and two devices settling one hand. Exactly one wins; the other gets a 409 and nothing
 of it is written."""
 
-import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from cardroom.core import audit
-from cardroom.core.api_errors import Conflict
 from cardroom.tables import services
 from cardroom.tables.models import Hand
+from tests.races import in_threads
 from tests.tournaments.factories import bust, make_tournament
 from tests.tournaments.test_table_hands import at, chips, play, room
 from tournaments import balance_checks, eliminations, table_hands
 from tournaments.draw_services import draw_initial_seating
-from tournaments.draws.errors import DrawError
 from tournaments.models import BalanceCheck, Entrant, EntrantStatus, SeatAssignment, Tournament
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def at_once(*jobs: Callable[[], str]) -> list[str]:
-    """Run the jobs in threads released together; each outcome is "ok" or the 409's code."""
-    barrier, outcomes = threading.Barrier(len(jobs)), []
-
-    def run(job: Callable[[], str]) -> None:
-        from django.db import connection
-
-        try:
-            barrier.wait(timeout=5)
-            outcomes.append(job())
-        except (DrawError, Conflict) as exc:
-            outcomes.append(exc.code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return sorted(outcomes)
 
 
 Setup = tuple[Tournament, BalanceCheck, Hand, Entrant, Entrant, list[list[int]]]
@@ -87,7 +61,7 @@ def test_a_bust_at_the_desk_racing_a_balancing_move_one_wins(director: Any) -> N
         balance_checks.apply_balance(check=check, by=director)
         return "moved"
 
-    outcomes = at_once(settle, move)
+    outcomes = in_threads(settle, move)
     # Either order the move loses: first, its player is still in the hand (in_hand); second,
     # the bust changed the seating its check was made on (stale_check).
     assert len(outcomes) == 2 and "settled" in outcomes
@@ -110,7 +84,7 @@ def test_two_devices_settling_one_hand_one_wins(director: Any) -> None:
         )
         return "settled"
 
-    assert at_once(settle, settle) == ["settled", "stale"]
+    assert in_threads(settle, settle) == ["settled", "stale"]
     assert tournament.eliminations.filter(entrant=loser).count() == 1
     assert sum(chips(tournament, 1).values()) == total  # the pots pushed once
     assert services.engine_state(Hand.objects.get(pk=hand.pk)).street in ("showdown", "complete")

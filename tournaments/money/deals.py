@@ -23,8 +23,8 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from cardroom.core.api_errors import Conflict, Refusal
-from cardroom.core.numbers import grouped
 from tournaments.models import Entrant, EntrantStatus, Tournament
+from tournaments.money.currency import currency_of, format_money
 from tournaments.money.models import Deal, Method, MoneyMove, MoveKind, PayoutTable, Prices
 from tournaments.prizes.deals import MAX_PLAYERS, DealError, quote
 from tournaments.seating import lock_tournament, refuse_if_in_hand
@@ -80,7 +80,7 @@ def refuse_policy(
         raise DealRefused(
             "play_for",
             f"The room's deal policy leaves at least {least / 100:g}% of the remaining "
-            f"prizes to play for: {grouped(need)} or more.",
+            f"prizes to play for: {format_money(need, currency_of(prices))} or more.",
             DEAL_PLAY_FOR,
         )
 
@@ -116,7 +116,10 @@ def record_deal(
         prices = Prices.objects.filter(tournament_id=locked.pk).first()
         refuse_policy(prices, players, agreed, shared, play_for)
         try:
-            made = quote(method, [p.chips for p in players], shared, unit=unit, play_for=play_for)
+            made = quote(
+                method, [p.chips for p in players], shared, unit=unit, play_for=play_for,
+                money=currency_of(prices).format,
+            )  # fmt: skip
         except DealError as error:
             raise DealRefused(error.field, error.message) from None
         asked_by = by.get_username()

@@ -28,7 +28,7 @@ from tournaments.models import OUT_OF_PLAY, Entrant, Tournament
 from tournaments.money import payments
 from tournaments.money.currency import currency_of, format_money
 from tournaments.money.forms import PaymentForm, PricesForm, SearchForm
-from tournaments.money.models import BountyKind, MoveKind
+from tournaments.money.models import BountyKind
 from tournaments.money.payouts import prices_of
 from tournaments.money.prices import (
     PricesLocked,
@@ -98,20 +98,19 @@ def _players(tournament: Tournament, query: str) -> list[Entrant]:
         rows = rows.filter(Q(name__icontains=query) | Q(number=number or -1))
     else:
         rows = rows.exclude(status__in=OUT_OF_PLAY)
-    return list(rows.select_related("tournament")[:PLAYERS_SHOWN])
+    return list(rows[:PLAYERS_SHOWN])
 
 
 def _cashier(request: HtmxRequest, tournament: Tournament, **extra: Any) -> dict[str, Any]:
     prices = prices_for(tournament)
     search = SearchForm(request.GET or None)
     query = search.cleaned_data["q"] if search.is_valid() else ""
+    found = _players(tournament, query)
+    # Every row's offers read together: the page's queries do not grow with its rows.
+    offers = payments.offers(tournament, found, prices)
     players = [
-        {
-            "entrant": entrant,
-            "rebuy": payments.offer(entrant, MoveKind.REBUY, prices),
-            "addon": payments.offer(entrant, MoveKind.ADDON, prices),
-        }
-        for entrant in _players(tournament, query)
+        {"entrant": entrant, "rebuy": offers[entrant.pk][0], "addon": offers[entrant.pk][1]}
+        for entrant in found
     ]
     lines = Paginator(
         tournament.money.select_related("entrant", "by").order_by("-id"), LINES_PER_PAGE

@@ -21,11 +21,12 @@ is a 422.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Count, F
 from django.utils import timezone
 
 from cardroom.core.api_errors import Conflict, Refusal
@@ -156,18 +157,23 @@ class Offer:
     refusal: str = ""
 
 
-def _still_playing(locked: Tournament, entrant: Entrant, what: str) -> Entrant:
+def _refuse_not_playing(locked: Tournament, current: Entrant, what: str, *, refunded: bool) -> None:
     if locked.status == TournamentStatus.COMPLETE:
         raise PaymentRefused("complete", f"{locked} is over: no {what} any more.")
-    current = Entrant.objects.get(pk=entrant.pk)
     if current.tournament_id != locked.pk:
         raise PaymentRefused("not_in_play", f"{current} is not in {locked}.")
     if current.status == EntrantStatus.ELIMINATED:
         raise PaymentRefused(
             "not_in_play", f"{current.name} is out: a player coming back is a re-entry.", REENTRY
         )
-    if MoneyMove.objects.filter(entrant_id=current.pk, kind=MoveKind.REFUND).exists():
+    if refunded:
         raise PaymentRefused("refunded", f"{current}'s entry was refunded: not in play.")
+
+
+def _still_playing(locked: Tournament, entrant: Entrant, what: str) -> Entrant:
+    current = Entrant.objects.get(pk=entrant.pk)
+    refunded = MoneyMove.objects.filter(entrant_id=current.pk, kind=MoveKind.REFUND).exists()
+    _refuse_not_playing(locked, current, what, refunded=refunded)
     return current
 
 
@@ -175,15 +181,16 @@ def used(entrant: Entrant, kind: MoveKind) -> int:
     return MoneyMove.objects.filter(entrant_id=entrant.pk, kind=kind).count()
 
 
-def _refuse_rebuy(locked: Tournament, prices: Prices, entrant: Entrant) -> None:
+def _refuse_rebuy(
+    locked: Tournament, prices: Prices, entrant: Entrant, *, count: int, level: int
+) -> None:
+    """``count``: the player's rebuys so far; ``level``: the level being played."""
     if not prices.rebuy_limit:
         raise PaymentRefused("no_rebuys", "This event takes no rebuys (a freezeout).")
-    count = used(entrant, MoveKind.REBUY)
     if count >= prices.rebuy_limit:
         raise PaymentRefused(
             "rebuy_limit", f"{entrant.name} has made {count} of {prices.rebuy_limit} rebuys."
         )
-    level = level_now(locked)
     if level > prices.rebuy_last_level:
         raise PaymentRefused(
             "rebuy_closed", f"Rebuys ended with level {prices.rebuy_last_level}: this is level "
@@ -197,15 +204,16 @@ def _refuse_rebuy(locked: Tournament, prices: Prices, entrant: Entrant) -> None:
         )  # fmt: skip
 
 
-def _refuse_addon(locked: Tournament, prices: Prices, entrant: Entrant) -> None:
+def _refuse_addon(
+    locked: Tournament, prices: Prices, entrant: Entrant, *, count: int, level: int
+) -> None:
+    """``count``: the player's add-ons so far; ``level``: the level being played."""
     if not prices.addon_limit:
         raise PaymentRefused("no_addons", "This event takes no add-ons.")
-    count = used(entrant, MoveKind.ADDON)
     if count >= prices.addon_limit:
         raise PaymentRefused(
             "addon_limit", f"{entrant.name} has made {count} of {prices.addon_limit} add-ons."
         )
-    level = level_now(locked)
     if not prices.addon_first_level <= level <= prices.addon_last_level:
         raise PaymentRefused(
             "addon_closed", f"Add-ons are taken in levels {prices.addon_first_level} to "
@@ -214,20 +222,51 @@ def _refuse_addon(locked: Tournament, prices: Prices, entrant: Entrant) -> None:
 
 
 def offer(entrant: Entrant, kind: MoveKind, prices: Prices | None = None) -> Offer:
-    """What the cashier's page offers a player (read without locking: the payment decides)."""
-    tournament = entrant.tournament
-    prices = prices or Prices.objects.filter(tournament_id=tournament.pk).first()
-    rebuy = kind == MoveKind.REBUY
-    limit = (prices.rebuy_limit if rebuy else prices.addon_limit) if prices else 0
-    count = used(entrant, kind)
-    try:
-        if prices is None:
-            raise PaymentRefused("no_prices", "The event has no prices yet.")
-        current = _still_playing(tournament, entrant, "chips bought")
-        (_refuse_rebuy if rebuy else _refuse_addon)(tournament, prices, current)
-    except PaymentRefused as refused:
-        return Offer(count, limit, refused.message)
-    return Offer(count, limit)
+    """What the cashier's page offers a player, read afresh (without locking: the payment
+    decides)."""
+    current = Entrant.objects.select_related("tournament").get(pk=entrant.pk)
+    prices = prices or Prices.objects.filter(tournament_id=current.tournament_id).first()
+    rebuy, addon = offers(current.tournament, [current], prices)[current.pk]
+    return rebuy if kind == MoveKind.REBUY else addon
+
+
+def offers(
+    tournament: Tournament, entrants: Sequence[Entrant], prices: Prices | None
+) -> dict[int, tuple[Offer, Offer]]:
+    """Each listed player's rebuy and add-on offers, by entrant id, read without locking (the
+    payment decides) from the entrants as given: the same few queries whatever their number
+    (the rebuys and add-ons made, the refunds, the level being played)."""
+    ids = [entrant.pk for entrant in entrants]
+    bought = (
+        MoneyMove.objects.filter(entrant_id__in=ids, kind__in=[MoveKind.REBUY, MoveKind.ADDON])
+        .values("entrant_id", "kind")
+        .annotate(n=Count("id"))
+    )
+    made = {(row["entrant_id"], row["kind"]): row["n"] for row in bought}
+    refunded = set(
+        MoneyMove.objects.filter(entrant_id__in=ids, kind=MoveKind.REFUND).values_list(
+            "entrant_id", flat=True
+        )
+    )
+    level = level_now(tournament) if prices is not None and ids else 0
+
+    def one(entrant: Entrant, kind: MoveKind) -> Offer:
+        rebuy = kind == MoveKind.REBUY
+        limit = (prices.rebuy_limit if rebuy else prices.addon_limit) if prices else 0
+        count = made.get((entrant.pk, kind.value), 0)
+        try:
+            if prices is None:
+                raise PaymentRefused("no_prices", "The event has no prices yet.")
+            _refuse_not_playing(
+                tournament, entrant, "chips bought", refunded=entrant.pk in refunded
+            )
+            refuse = _refuse_rebuy if rebuy else _refuse_addon
+            refuse(tournament, prices, entrant, count=count, level=level)
+        except PaymentRefused as refused:
+            return Offer(count, limit, refused.message)
+        return Offer(count, limit)
+
+    return {e.pk: (one(e, MoveKind.REBUY), one(e, MoveKind.ADDON)) for e in entrants}
 
 
 def _buy(*, entrant: Entrant, method: str, by: User, kind: MoveKind) -> MoneyMove:
@@ -239,12 +278,13 @@ def _buy(*, entrant: Entrant, method: str, by: User, kind: MoveKind) -> MoneyMov
         current = _still_playing(locked, entrant, what)
         if prices is None:
             raise PaymentRefused("no_prices", "The event has no prices: nothing is sold.")
+        count, level = used(current, kind), level_now(locked)
         if kind == MoveKind.REBUY:
-            _refuse_rebuy(locked, prices, current)
+            _refuse_rebuy(locked, prices, current, count=count, level=level)
             split = (prices.rebuy_prize, prices.rebuy_fee, prices.rebuy_staff)
             chips = prices.rebuy_chips
         else:
-            _refuse_addon(locked, prices, current)
+            _refuse_addon(locked, prices, current, count=count, level=level)
             split = (prices.addon_prize, prices.addon_fee, prices.addon_staff)
             chips = prices.addon_chips
         if current.chips + chips > MAX_CHIPS:

@@ -30,6 +30,7 @@ from tournaments.money.currency import Currency, currency_of
 from tournaments.money.models import Deal
 from tournaments.money.payout_forms import LockForm, PayForm, PrizesForm, WorkOutForm
 from tournaments.money.payouts import Owed, PayoutRefused
+from tournaments.prizes.deals import METHOD_NAMES
 from tournaments.views import tournament_or_404
 
 #: Places shown a page.
@@ -44,6 +45,10 @@ def page_context(request: AuthenticatedRequest, tournament: Tournament) -> dict[
         owed.setdefault(prize.place, []).append(prize)
     places = Paginator(list(enumerate(table.prizes if table else [], start=1)), PLACES_A_PAGE)
     page = places.get_page(request.GET.get("places"))
+    deal = Deal.objects.filter(tournament_id=tournament.pk).first()
+    # The deal's players finish in places 1 to N: those places pay the deal's shares, never the
+    # table's amounts (``payouts.prizes_owed``), so the page shows no table amount to pay there.
+    by_deal = len(deal.players) if deal is not None else 0
     try:
         proposal: payouts.Proposal | None = payouts.propose_table(tournament)
         why_not = ""
@@ -56,11 +61,16 @@ def page_context(request: AuthenticatedRequest, tournament: Tournament) -> dict[
         "places_paid": payouts.places_paid(tournament),
         "table": table,
         "stale": table is not None and not table.locked and table.pool != summary.to_share,
+        # The note as a sentence of the lock's line, which ends it.
+        "lock_note": table.note.rstrip(".") if table is not None else "",
         "rows": [
-            (place, payouts.ordinal(place), amount, owed.get(place, [])) for place, amount in page
+            (place, payouts.ordinal(place), amount, owed.get(place, []), place <= by_deal)
+            for place, amount in page
         ],
         "place_page": page,
-        "deal": Deal.objects.filter(tournament_id=tournament.pk).first(),
+        "deal": deal,
+        "deal_method": METHOD_NAMES.get(deal.method, deal.method) if deal is not None else "",
+        "deal_places": payouts.ordinal(by_deal) if by_deal else "",
         "proposal": proposal,
         "why_not": why_not,
         "versions": tournament.payout_tables.select_related("by").order_by("-version")[

@@ -262,10 +262,14 @@ def propose_table(tournament: Tournament, *, prices: Prices | None = None) -> Pr
     return Proposal(pool, prizes, 0, basis)
 
 
-def check_typed(prizes: Sequence[int], *, pool: int, unit: int, entries: int) -> list[int]:
+def check_typed(
+    prizes: Sequence[int], *, pool: int, unit: int, entries: int, currency: Currency | None = None
+) -> list[int]:
     """Amounts the director typed, first place first: whole amounts, none below zero, a lower
     place never paid more, every place but first a multiple of the rounding (first takes the
-    remainder, as the worked-out tables do), summing to the pool, one place a player at most."""
+    remainder, as the worked-out tables do), summing to the pool, one place a player at most.
+    A refusal writes its amounts in ``currency`` (the room's when not given)."""
+    money = (currency or room_currency()).format
     prizes = list(prizes)
     if not prizes:
         raise PayoutRefused("prizes", "Type at least first place's prize.")
@@ -283,14 +287,16 @@ def check_typed(prizes: Sequence[int], *, pool: int, unit: int, entries: int) ->
     odd = [place for place, p in enumerate(prizes[1:], start=2) if p % unit]
     if odd:
         raise PayoutRefused("prizes", f"{ordinal(odd[0])} place is not a multiple of the "
-                                      f"rounding ({unit} in the minor unit).")  # fmt: skip
+                                      f"rounding ({money(unit)}).")  # fmt: skip
     total = sum(prizes)
     if total != pool:
-        off = f"short by {pool - total}" if total < pool else f"over by {total - pool}"
+        off = (
+            f"short by {money(pool - total)}" if total < pool else f"over by {money(total - pool)}"
+        )
         raise PayoutRefused(
             "prizes",
-            f"The prizes add up to {total}; the pool is {pool} ({off}, in the minor "
-            "unit): they share the whole pool.",
+            f"The prizes add up to {money(total)}; the pool is {money(pool)} ({off}): they share "
+            "the whole pool.",
         )
     return prizes
 
@@ -342,15 +348,16 @@ def save_table(
             prices = prices_of(locked)
             if prices is None:
                 raise PayoutRefused("prices", "Set the tournament's prices first.")
-            pool = prize_pool(locked).to_share
+            summary = prize_pool(locked)
             typed = check_typed(
-                prizes, pool=pool, unit=max(1, prices.rounding), entries=entry_count(locked)
-            )
+                prizes, pool=summary.to_share, unit=max(1, prices.rounding),
+                entries=entry_count(locked), currency=summary.currency,
+            )  # fmt: skip
             seats = 0
             if prices.seat_value:
                 while seats < len(typed) and typed[seats] == prices.seat_value:
                     seats += 1
-            made = Proposal(pool, typed, seats, {"kind": "typed"})
+            made = Proposal(summary.to_share, typed, seats, {"kind": "typed"})
         return write_version(locked, made, by=by, note=note)
 
 

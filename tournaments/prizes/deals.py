@@ -24,7 +24,7 @@ never gets less than a smaller one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -46,6 +46,15 @@ class Method(StrEnum):
     CHIP_CHOP = "chip_chop"
     CHIP_CHOP_FLOOR = "chip_chop_floor"
     EQUAL = "equal"
+
+
+#: Each method as the pages and the sheets name it, side by side in this order.
+METHOD_NAMES = {
+    Method.ICM.value: "ICM",
+    Method.CHIP_CHOP.value: "Chip chop",
+    Method.CHIP_CHOP_FLOOR.value: "Chip chop, smallest prize first",
+    Method.EQUAL.value: "Equal",
+}
 
 
 class DealError(ValueError):
@@ -73,12 +82,14 @@ def quote(
     *,
     unit: int = 1,
     play_for: int = 0,
+    money: Callable[[int], str] = str,
 ) -> Quote:
     """The shares of ``prizes`` (the remaining prizes, first place first; places without one
     pay nothing) between the players with ``stacks``, by ``method``, in multiples of ``unit``,
-    ``play_for`` taken off the first prize first. ``DealError`` names a refused input."""
+    ``play_for`` taken off the first prize first. ``DealError`` names a refused input, its
+    amounts written by ``money`` (the caller's currency; plain minor units by default)."""
     chosen = _method(method)
-    _check(stacks, prizes, unit, play_for)
+    _check(stacks, prizes, unit, play_for, money)
     paid = [prizes[0] - play_for, *prizes[1:]]
     paid += [0] * (len(stacks) - len(paid))
     if chosen is Method.ICM:
@@ -102,7 +113,10 @@ def _method(method: str) -> Method:
         raise DealError("method", f"Choose the method: {names}.") from None
 
 
-def _check(stacks: Sequence[int], prizes: Sequence[int], unit: int, play_for: int) -> None:
+def _check(
+    stacks: Sequence[int], prizes: Sequence[int], unit: int, play_for: int,
+    money: Callable[[int], str],
+) -> None:  # fmt: skip
     if not stacks:
         raise DealError("stacks", "Give each player's chips.")
     if len(stacks) > MAX_PLAYERS:
@@ -123,15 +137,15 @@ def _check(stacks: Sequence[int], prizes: Sequence[int], unit: int, play_for: in
         raise DealError("play_for", "The amount left to play for is never below zero.")
     if play_for > prizes[0]:
         raise DealError(
-            "play_for", f"The amount left to play for ({play_for}) is above the first prize "
-            f"({prizes[0]}), which it comes off."
+            "play_for", f"The amount left to play for ({money(play_for)}) is above the first "
+            f"prize ({money(prizes[0])}), which it comes off."
         )  # fmt: skip
     if sum(prizes) % unit:
-        raise DealError("prizes", f"The prizes' total ({sum(prizes)}) is not a multiple of the "
-                                  f"unit ({unit}).")  # fmt: skip
+        raise DealError("prizes", f"The prizes' total ({money(sum(prizes))}) is not a multiple "
+                                  f"of the unit ({money(unit)}).")  # fmt: skip
     if play_for % unit:
-        raise DealError("play_for", f"The amount left to play for ({play_for}) is not a "
-                                    f"multiple of the unit ({unit}).")  # fmt: skip
+        raise DealError("play_for", f"The amount left to play for ({money(play_for)}) is not a "
+                                    f"multiple of the unit ({money(unit)}).")  # fmt: skip
 
 
 def _by_chips(stacks: Sequence[int], total: Fraction) -> list[Fraction]:

@@ -3,15 +3,13 @@ once (two devices, one double tap) makes one Deal and one ledger line; the other
 the tournament row's lock the second waits and finds the deal; without it, the database's
 ``one_deal_a_tournament`` refuses the second, still a 409, never a 500."""
 
-import contextlib
-import threading
 from collections.abc import Callable
 from typing import Any
 from unittest import mock
 
 import pytest
 
-from tests.races import run_at_once
+from tests.races import racing, run_at_once, unlocked
 from tests.tournaments.test_table_hands import one_table
 from tournaments.models import Tournament
 from tournaments.money import deals
@@ -20,20 +18,9 @@ from tournaments.money.models import Deal, MoneyMove, MoveKind
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def unlocked(tournament_id: int) -> Tournament:
-    return Tournament.objects.get(pk=tournament_id)  # the race: no FOR UPDATE
-
-
 def twice_at_once(director: Any, lock: Callable[[int], Tournament]) -> dict[str, str]:
     tournament = one_table(director, players=3)
     agreed = list(tournament.entrants.values_list("pk", flat=True))
-    barrier = threading.Barrier(2)
-
-    def racing_lock(tournament_id: int) -> Tournament:
-        locked = lock(tournament_id)
-        with contextlib.suppress(threading.BrokenBarrierError):
-            barrier.wait(timeout=2)
-        return locked
 
     def record() -> None:
         deals.record_deal(
@@ -41,7 +28,7 @@ def twice_at_once(director: Any, lock: Callable[[int], Tournament]) -> dict[str,
             agreed=agreed, by=director,
         )  # fmt: skip
 
-    with mock.patch.object(deals, "lock_tournament", racing_lock):
+    with mock.patch.object(deals, "lock_tournament", racing(lock)):
         return run_at_once({"first": record, "second": record})
 
 

@@ -102,7 +102,7 @@ def test_the_rooms_least_share_left_to_play_for(director: Any, final_three: Tour
     with pytest.raises(deals.DealRefused) as refused:
         record(final_three, director, play_for=99)
     assert "10%" in refused.value.message_dict["play_for"][0]
-    assert "100 or more" in refused.value.message_dict["play_for"][0]
+    assert "$1.00 or more" in refused.value.message_dict["play_for"][0]
     deal = record(final_three, director, play_for=100)
     assert deal.play_for == 100 and sum(p["share"] for p in deal.players) == 900
 
@@ -125,6 +125,35 @@ def test_bad_input_is_refused_on_its_field(director: Any, final_three: Tournamen
     with pytest.raises(deals.DealRefused) as refused:
         record(final_three, director, play_for=600)
     assert "play_for" in refused.value.message_dict
+
+
+@pytest.mark.parametrize(
+    ("given", "field", "says"),
+    [
+        ({"play_for": 600}, "play_for", "($6.00) is above the first prize ($5.00)"),
+        ({"unit": 3}, "prizes", "The prizes' total ($10.00) is not a multiple of the unit ($0.03)"),
+        ({"unit": 4, "play_for": 6}, "play_for", "($0.06) is not a multiple of the unit ($0.04)"),
+    ],
+)
+def test_a_refusal_writes_its_amounts_in_the_tournaments_currency(
+    director: Any, final_three: Tournament, given: dict[str, int], field: str, says: str
+) -> None:
+    with pytest.raises(deals.DealRefused) as refused:
+        record(final_three, director, **given)
+    assert says in refused.value.message_dict[field][0]
+
+
+def test_a_refusal_in_won_writes_won(director: Any, final_three: Tournament) -> None:
+    Prices.objects.create(
+        tournament=final_three, currency="KRW", minor_units=0, deal_min_play_for=1_000
+    )
+    with pytest.raises(deals.DealRefused) as refused:
+        record(final_three, director, prizes=[130_436, 80_000, 50_000], unit=1_000, play_for=27_000)
+    says = refused.value.message_dict["prizes"][0]
+    assert "(₩260,436) is not a multiple of the unit (₩1,000)" in says and "260436" not in says
+    with pytest.raises(deals.DealRefused) as refused:
+        record(final_three, director, prizes=[130_000, 80_000, 50_000], play_for=1_000)
+    assert "₩26,000 or more" in refused.value.message_dict["play_for"][0]
 
 
 def test_no_deal_while_a_player_is_in_a_hand_at_the_desk(director: Any) -> None:
@@ -197,6 +226,8 @@ def test_a_second_deal_on_the_page_is_a_409(persona_client: Any, final_three: To
         ({"agreed": []}, "Every player left agrees"),
         ({"prizes": "500\n300\n200\n100"}, "one prize a player at most"),
         ({"unit": "0"}, "Round to $0.01 or more"),
+        ({"unit": "3"}, "The prizes&#x27; total ($1,000.00) is not a multiple of the unit ($3.00)"),
+        ({"play_for": "600"}, "($600.00) is above the first prize ($500.00)"),
     ],
 )
 def test_bad_input_or_a_refusal_is_a_422_on_the_form(

@@ -5,7 +5,9 @@ the registration paid with a method, and who may do each (403 for the others).""
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from cardroom.core.roles import Role
@@ -170,6 +172,32 @@ def test_the_cashier_finds_a_player_and_takes_a_rebuy(cashier: Any, director: An
     assert f"{line.chips:,} chips.".encode() in taken.content
     assert (line.entrant.number, line.method, line.by) == (2, Method.CARD, cashier)
     assert b"1 of 2" in client.get(money_url(tournament), {"q": "2"}).content
+
+
+def test_the_cashiers_page_reads_as_many_queries_for_5_players_as_for_40(
+    cashier: Any, director: Any
+) -> None:
+    """Each row's Rebuy and Add-on (used, allowed, why refused) are read for every row at once."""
+    few = priced(director, entrants=5, draw=False)
+    many = priced(director, entrants=40, draw=False, first_table=201)
+    for tournament in (few, many):
+        for number in (1, 2):
+            payments.take_rebuy(entrant=player(tournament, number), method="cash", by=director)
+    client = logged_in(cashier)
+    client.get(money_url(few))  # the session and the caches read once
+
+    def queries(tournament: Any) -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as seen:
+            page = client.get(money_url(tournament))
+        assert page.status_code == 200
+        return len(page.context["players"]), len(seen.captured_queries)
+
+    (rows_few, read_few), (rows_many, read_many) = queries(few), queries(many)
+    assert (rows_few, rows_many) == (5, 40)
+    assert read_few == read_many, (read_few, read_many)
+    page = client.get(money_url(many)).content.decode()
+    row = page.split('id="player-2"')[1].split("</tr>")[0]
+    assert "1 of 2" in row and "40,000 chips: a rebuy is taken at 20,000 or fewer" in row
 
 
 def test_a_refused_rebuy_is_a_409_with_the_reason(director: Any) -> None:

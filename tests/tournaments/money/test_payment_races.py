@@ -3,68 +3,20 @@ allowed rebuy, and a rebuy against the clock passing the last rebuy level. The t
 lock (taken first by every payment, as by the clock) serves them one after the other; without it
 both cashiers read the count of rebuys before either writes, and the player gets one too many."""
 
-import contextlib
-import threading
 from collections.abc import Callable
 from typing import Any
 from unittest import mock
 
 import pytest
-from django.db import IntegrityError
 
+from tests.races import in_threads, racing, unlocked
 from tests.tournaments.money.test_payments import player, priced
 from tournaments.clock import services as clock
-from tournaments.draws.errors import DrawError
 from tournaments.models import ClockEvent, Tournament
 from tournaments.money import payments
 from tournaments.money.models import MoveKind
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def unlocked(tournament_id: int) -> Tournament:
-    return Tournament.objects.get(pk=tournament_id)  # the race: no FOR UPDATE
-
-
-def at_once(*jobs: Callable[[], str]) -> list[str]:
-    """Run the jobs in threads; each outcome is what the job says, or the refusal's code."""
-    outcomes: list[str] = []
-
-    def run(job: Callable[[], str]) -> None:
-        from django.db import connection
-
-        try:
-            outcomes.append(job())
-        except (payments.PaymentRefused, DrawError) as exc:
-            outcomes.append(exc.code)
-        except IntegrityError:  # the audit chain refused a fork (cardroom/core/audit.py)
-            outcomes.append("refused")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return sorted(outcomes)
-
-
-def racing(lock: Callable[[int], Tournament]) -> Callable[[int], Tournament]:
-    """``lock``, then wait for the other thread (a barrier just after the lock: with the real
-    lock the second waits in the lock until the first commits, and the barrier gives up after
-    2 s; without it both reach the barrier, however long a loaded machine takes to start the
-    second thread, so both read the state before either writes)."""
-    barrier = threading.Barrier(2)
-    wait = 30 if lock is unlocked else 2
-
-    def locked(tournament_id: int) -> Tournament:
-        row = lock(tournament_id)
-        with contextlib.suppress(threading.BrokenBarrierError):
-            barrier.wait(timeout=wait)
-        return row
-
-    return locked
 
 
 def last_rebuy(director: Any, cashier: Any, lock: Callable[[int], Tournament]) -> list[str]:
@@ -81,7 +33,7 @@ def last_rebuy(director: Any, cashier: Any, lock: Callable[[int], Tournament]) -
         return job
 
     with mock.patch.object(payments, "lock_tournament", racing(lock)):
-        return at_once(rebuy(director), rebuy(cashier))
+        return in_threads(rebuy(director), rebuy(cashier))
 
 
 @pytest.fixture
@@ -123,7 +75,7 @@ def test_a_rebuy_racing_the_end_of_its_window_is_taken_before_or_refused_after(
         clock.advance_level(tournament=tournament, by=director)
         return "level advanced"
 
-    outcomes = at_once(rebuy, advance)
+    outcomes = in_threads(rebuy, advance)
     line = ana.money.filter(kind=MoveKind.REBUY).first()
     advanced = ClockEvent.objects.get(tournament=tournament, action="advance")
     assert "level advanced" in outcomes

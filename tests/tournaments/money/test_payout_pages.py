@@ -15,7 +15,7 @@ from django.utils import timezone
 from cardroom.core.roles import Role
 from tests.factories import make_user
 from tests.tournaments.factories import bust, lose_chips
-from tests.tournaments.money.test_payouts_service import priced, seated
+from tests.tournaments.money.test_payouts_service import at_table, priced, seated
 from tournaments.models import Tournament
 from tournaments.money import payouts
 from tournaments.money.models import MoneyMove, MoveKind, PayoutTable
@@ -97,7 +97,7 @@ def test_the_director_works_out_types_locks_and_records_the_overlay(
     [
         ("300\n1²", "use the digits 0 to 9"),
         ("500\n-100", "never below zero"),
-        ("300\n50", "short by"),
+        ("300\n50", "add up to $350.00; the pool is $400.00 (short by $50.00)"),
         ("100\n300", "paid more"),
         ("", "This field is required"),
     ],
@@ -188,6 +188,30 @@ def test_the_results_and_their_csv_carry_the_prize_and_when_it_was_paid(
         ("1", "250.00"), ("2", "150.00"), ("3", ""), ("4", ""),
     ]  # fmt: skip
     assert rows[0]["paid"] and not rows[1]["paid"]
+    assert [r["place_note"] for r in rows] == ["winner", "", "", ""]
+
+
+def test_the_results_csvs_place_is_a_number_and_its_words_a_column_of_their_own(
+    director: Any, persona_client: Any
+) -> None:
+    """Two out on the bubble hand share 5th (TDA RP-8-A): both "5", the words beside."""
+    tournament = priced(director, entrants=8, tables=2, places_fixed=5)
+    payouts.save_table(
+        tournament=tournament, by=director, prizes=[35_001, 20_000, 12_000, 7_000, 5_999],
+        note="Typed",
+    )  # fmt: skip
+    one, two = at_table(tournament, 1), at_table(tournament, 2)
+    for out in (one[0], two[0], one[1], two[1]):  # the last two on one hand-for-hand hand
+        bust(entrant=out, by=director)
+    answer = persona_client("staff").get(reverse("tournaments:results_csv", args=[tournament.pk]))
+    header, *rows = list(csv.reader(io.StringIO(answer.content.decode())))
+    assert header[:3] == ["place", "place_note", "name"]
+    places = [(row[0], row[1]) for row in rows]
+    assert places == [("", "still in")] * 4 + [
+        ("5", "shared 5th–6th, same hand"), ("5", "shared 5th–6th, same hand"),
+        ("7", ""), ("8", ""),
+    ]  # fmt: skip
+    assert all(place == "" or place.isdigit() for place, _ in places)
 
 
 def test_a_typed_table_needs_its_reason_and_none_follows_a_paid_prize(
