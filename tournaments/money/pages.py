@@ -28,7 +28,7 @@ from tournaments.models import Entrant, EntrantStatus, Tournament
 from tournaments.money import payments
 from tournaments.money.currency import currency_of, format_money
 from tournaments.money.forms import PaymentForm, PricesForm, SearchForm
-from tournaments.money.models import BountyKind, MoveKind
+from tournaments.money.models import BountyKind
 from tournaments.money.payouts import prices_of
 from tournaments.money.prices import (
     PricesLocked,
@@ -105,13 +105,11 @@ def _cashier(request: HtmxRequest, tournament: Tournament, **extra: Any) -> dict
     prices = prices_for(tournament)
     search = SearchForm(request.GET or None)
     query = search.cleaned_data["q"] if search.is_valid() else ""
+    found = _players(tournament, query)
+    offered = payments.offers(tournament, found, prices)
     players = [
-        {
-            "entrant": entrant,
-            "rebuy": payments.offer(entrant, MoveKind.REBUY, prices),
-            "addon": payments.offer(entrant, MoveKind.ADDON, prices),
-        }
-        for entrant in _players(tournament, query)
+        {"entrant": entrant, "rebuy": offered[entrant.pk][0], "addon": offered[entrant.pk][1]}
+        for entrant in found
     ]
     lines = Paginator(
         tournament.money.select_related("entrant", "by").order_by("-id"), LINES_PER_PAGE

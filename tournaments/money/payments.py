@@ -21,11 +21,12 @@ is a 422.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Count, F
 from django.utils import timezone
 
 from cardroom.core.api_errors import Conflict, Refusal
@@ -156,40 +157,78 @@ class Offer:
     refusal: str = ""
 
 
-def _still_playing(locked: Tournament, entrant: Entrant, what: str) -> Entrant:
-    if locked.status == TournamentStatus.COMPLETE:
-        raise PaymentRefused("complete", f"{locked} is over: no {what} any more.")
-    current = Entrant.objects.get(pk=entrant.pk)
-    if current.tournament_id != locked.pk:
-        raise PaymentRefused("not_in_play", f"{current} is not in {locked}.")
-    if current.status == EntrantStatus.ELIMINATED:
-        raise PaymentRefused(
-            "not_in_play", f"{current.name} is out: a player coming back is a re-entry.", REENTRY
+@dataclass(frozen=True)
+class Standing:
+    """What a rebuy or an add-on is decided on, read once for any number of players
+    (``standings``): the level being played, and each player's rebuys and add-ons so far and
+    whether their entry was refunded."""
+
+    level: int
+    rebuys: int = 0
+    addons: int = 0
+    refunded: bool = False
+
+
+def standings(tournament: Tournament, entrants: Sequence[Entrant]) -> dict[int, Standing]:
+    """Each entrant's ``Standing`` in three queries however many are asked about (the cashier's
+    page lists up to fifty players, each offered a rebuy and an add-on)."""
+    level = level_now(tournament)
+    ids = [entrant.pk for entrant in entrants]
+    counts: dict[tuple[int, str], int] = {
+        (pk, kind): n
+        for pk, kind, n in MoneyMove.objects.filter(
+            entrant_id__in=ids, kind__in=[MoveKind.REBUY, MoveKind.ADDON]
         )
-    if MoneyMove.objects.filter(entrant_id=current.pk, kind=MoveKind.REFUND).exists():
-        raise PaymentRefused("refunded", f"{current}'s entry was refunded: not in play.")
-    return current
+        .order_by()
+        .values_list("entrant_id", "kind")
+        .annotate(n=Count("id"))
+    }
+    refunded = set(
+        MoneyMove.objects.filter(entrant_id__in=ids, kind=MoveKind.REFUND).values_list(
+            "entrant_id", flat=True
+        )
+    )
+    return {
+        pk: Standing(
+            level,
+            rebuys=counts.get((pk, MoveKind.REBUY), 0),
+            addons=counts.get((pk, MoveKind.ADDON), 0),
+            refunded=pk in refunded,
+        )
+        for pk in ids
+    }
 
 
-def used(entrant: Entrant, kind: MoveKind) -> int:
-    return MoneyMove.objects.filter(entrant_id=entrant.pk, kind=kind).count()
+def _refuse_player(tournament: Tournament, entrant: Entrant, what: str, standing: Standing) -> None:
+    if tournament.status == TournamentStatus.COMPLETE:
+        raise PaymentRefused("complete", f"{tournament} is over: no {what} any more.")
+    if entrant.tournament_id != tournament.pk:
+        raise PaymentRefused("not_in_play", f"{entrant} is not in {tournament}.")
+    if entrant.status == EntrantStatus.ELIMINATED:
+        raise PaymentRefused(
+            "not_in_play", f"{entrant.name} is out: a player coming back is a re-entry.", REENTRY
+        )
+    if standing.refunded:
+        raise PaymentRefused("refunded", f"{entrant}'s entry was refunded: not in play.")
 
 
-def _refuse_rebuy(locked: Tournament, prices: Prices, entrant: Entrant) -> None:
+def _refuse_rebuy(
+    tournament: Tournament, prices: Prices, entrant: Entrant, standing: Standing
+) -> None:
     if not prices.rebuy_limit:
         raise PaymentRefused("no_rebuys", "This event takes no rebuys (a freezeout).")
-    count = used(entrant, MoveKind.REBUY)
+    count = standing.rebuys
     if count >= prices.rebuy_limit:
         raise PaymentRefused(
             "rebuy_limit", f"{entrant.name} has made {count} of {prices.rebuy_limit} rebuys."
         )
-    level = level_now(locked)
+    level = standing.level
     if level > prices.rebuy_last_level:
         raise PaymentRefused(
             "rebuy_closed", f"Rebuys ended with level {prices.rebuy_last_level}: this is level "
             f"{level}.",
         )  # fmt: skip
-    ceiling = prices.rebuy_at_most or locked.starting_stack
+    ceiling = prices.rebuy_at_most or tournament.starting_stack
     if entrant.chips > ceiling:
         raise PaymentRefused(
             "rebuy_stack", f"{entrant.name} has {grouped(entrant.chips)} chips: a rebuy is taken "
@@ -197,15 +236,17 @@ def _refuse_rebuy(locked: Tournament, prices: Prices, entrant: Entrant) -> None:
         )  # fmt: skip
 
 
-def _refuse_addon(locked: Tournament, prices: Prices, entrant: Entrant) -> None:
+def _refuse_addon(
+    tournament: Tournament, prices: Prices, entrant: Entrant, standing: Standing
+) -> None:
     if not prices.addon_limit:
         raise PaymentRefused("no_addons", "This event takes no add-ons.")
-    count = used(entrant, MoveKind.ADDON)
+    count = standing.addons
     if count >= prices.addon_limit:
         raise PaymentRefused(
             "addon_limit", f"{entrant.name} has made {count} of {prices.addon_limit} add-ons."
         )
-    level = level_now(locked)
+    level = standing.level
     if not prices.addon_first_level <= level <= prices.addon_last_level:
         raise PaymentRefused(
             "addon_closed", f"Add-ons are taken in levels {prices.addon_first_level} to "
@@ -213,21 +254,45 @@ def _refuse_addon(locked: Tournament, prices: Prices, entrant: Entrant) -> None:
         )  # fmt: skip
 
 
-def offer(entrant: Entrant, kind: MoveKind, prices: Prices | None = None) -> Offer:
-    """What the cashier's page offers a player (read without locking: the payment decides)."""
-    tournament = entrant.tournament
-    prices = prices or Prices.objects.filter(tournament_id=tournament.pk).first()
+def _offer(
+    tournament: Tournament, prices: Prices | None, entrant: Entrant, standing: Standing,
+    kind: MoveKind,
+) -> Offer:  # fmt: skip
     rebuy = kind == MoveKind.REBUY
     limit = (prices.rebuy_limit if rebuy else prices.addon_limit) if prices else 0
-    count = used(entrant, kind)
+    count = standing.rebuys if rebuy else standing.addons
     try:
         if prices is None:
             raise PaymentRefused("no_prices", "The event has no prices yet.")
-        current = _still_playing(tournament, entrant, "chips bought")
-        (_refuse_rebuy if rebuy else _refuse_addon)(tournament, prices, current)
+        _refuse_player(tournament, entrant, "chips bought", standing)
+        (_refuse_rebuy if rebuy else _refuse_addon)(tournament, prices, entrant, standing)
     except PaymentRefused as refused:
         return Offer(count, limit, refused.message)
     return Offer(count, limit)
+
+
+def offers(
+    tournament: Tournament, entrants: Sequence[Entrant], prices: Prices | None
+) -> dict[int, tuple[Offer, Offer]]:
+    """The rebuy and the add-on the cashier's page offers each of ``entrants`` (read without
+    locking: the payment decides, with the same checks), in a few queries for the whole list."""
+    found = standings(tournament, entrants)
+    return {
+        e.pk: (
+            _offer(tournament, prices, e, found[e.pk], MoveKind.REBUY),
+            _offer(tournament, prices, e, found[e.pk], MoveKind.ADDON),
+        )
+        for e in entrants
+    }
+
+
+def offer(entrant: Entrant, kind: MoveKind, prices: Prices | None = None) -> Offer:
+    """What the cashier's page offers one player, as it is now."""
+    current = Entrant.objects.select_related("tournament").get(pk=entrant.pk)
+    tournament = current.tournament
+    prices = prices or Prices.objects.filter(tournament_id=tournament.pk).first()
+    standing = standings(tournament, [current])[current.pk]
+    return _offer(tournament, prices, current, standing, kind)
 
 
 def _buy(*, entrant: Entrant, method: str, by: User, kind: MoveKind) -> MoneyMove:
@@ -236,15 +301,17 @@ def _buy(*, entrant: Entrant, method: str, by: User, kind: MoveKind) -> MoneyMov
     with transaction.atomic():
         locked = lock_tournament(entrant.tournament_id)
         prices = Prices.objects.filter(tournament_id=locked.pk).first()
-        current = _still_playing(locked, entrant, what)
+        current = Entrant.objects.get(pk=entrant.pk)
+        standing = standings(locked, [current])[current.pk]
+        _refuse_player(locked, current, what, standing)
         if prices is None:
             raise PaymentRefused("no_prices", "The event has no prices: nothing is sold.")
         if kind == MoveKind.REBUY:
-            _refuse_rebuy(locked, prices, current)
+            _refuse_rebuy(locked, prices, current, standing)
             split = (prices.rebuy_prize, prices.rebuy_fee, prices.rebuy_staff)
             chips = prices.rebuy_chips
         else:
-            _refuse_addon(locked, prices, current)
+            _refuse_addon(locked, prices, current, standing)
             split = (prices.addon_prize, prices.addon_fee, prices.addon_staff)
             chips = prices.addon_chips
         if current.chips + chips > MAX_CHIPS:

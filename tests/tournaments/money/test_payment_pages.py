@@ -172,6 +172,33 @@ def test_the_cashier_finds_a_player_and_takes_a_rebuy(cashier: Any, director: An
     assert b"1 of 2" in client.get(money_url(tournament), {"q": "2"}).content
 
 
+def test_the_cashiers_list_is_read_in_as_many_queries_for_forty_players_as_for_six(
+    cashier: Any, director: Any
+) -> None:
+    """Each player listed is offered a rebuy and an add-on: the offers are read for the whole
+    list at once, never a few queries a player (fifty players were some five hundred)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.setup import register_entrants
+
+    tournament = priced(director, entrants=6, draw=False)
+    client = logged_in(cashier)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            page = client.get(money_url(tournament))
+        assert page.status_code == 200
+        return len(captured.captured_queries)
+
+    six = queries()
+    more = [f"Walk-in {n}" for n in range(1, 35)]
+    register_entrants(tournament=tournament, names=more, by=director, method="card")
+    forty = client.get(money_url(tournament))
+    assert len(forty.context["players"]) == 40
+    assert queries() == six
+
+
 def test_a_refused_rebuy_is_a_409_with_the_reason(director: Any) -> None:
     tournament = priced(director)
     client = logged_in(director)
