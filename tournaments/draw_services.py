@@ -30,6 +30,7 @@ from tournaments.draws.errors import (
     DrawError,
 )
 from tournaments.draws.replay import Verification, replay, verify_revealed
+from tournaments.draws.seat_draws import refuse_too_few_seats
 from tournaments.draws.seats import SeatRef
 from tournaments.draws.seeds import commitment_for, new_seed
 from tournaments.eliminations import recompute_places
@@ -178,6 +179,7 @@ def _late_entry_inputs(
         # Not enough seats where they are dealt in at once: they may take those too, and
         # sit out until the button passes (TDA 8-A).
         forbidden = reserved
+    refuse_too_few_seats(len(players), len([s for s in open_seats if s not in forbidden]))
     context["waits_for_button"] = seat_dicts(set(open_seats) & (waiting - forbidden))
     return {
         "entrants": players,

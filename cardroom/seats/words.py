@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Count
+
 from cardroom.core.numbers import grouped
 from cardroom.seats.models import TableSeat
 from cardroom.tables.choices import SeatStatus
@@ -14,7 +16,8 @@ from cardroom.tables.models import Hand, Table
 from rules.engine import citations
 from rules.engine.cards import Card
 from rules.engine.seat_order import next_after
-from tournaments.models import BalanceCheck, Elimination, Tournament
+from tournaments.models import BalanceCheck, Elimination, EntrantStatus, Tournament
+from tournaments.money.payouts import SHARED_PLACES
 
 
 def ordinal(number: int) -> str:
@@ -27,24 +30,38 @@ def ordinal(number: int) -> str:
 
 def tournament_news(tournament: Tournament, hand: Hand) -> list[str]:
     """What the award did to the tournament, said at the desk: each player this hand put out
-    and their place ("Tess is out in 20th place"), and the balancing the latest check asks
-    for (a move or a table to break: the director's tournament page does it)."""
+    and their finishing place ("Tess is out in 20th place"; players out on one hand-for-hand
+    hand share the places they cover, "in 6th-7th place, shared", TDA RP-8-A), and the
+    balancing the latest check asks for (a move or a table to break: the director's tournament
+    page does it)."""
     names = hand.names or {}
     busted = [row["seat"] for row in (hand.result or {}).get("stacks", []) if row["stack"] == 0]
     lines = []
-    eliminations = (
-        Elimination.objects.standing()
+    eliminations = [
+        out
+        for out in Elimination.objects.standing()
         .filter(tournament=tournament, seat__in=busted, at__gte=hand.started_at)
         .select_related("entrant")
+        if names.get(str(out.seat)) == out.entrant.name
+    ]
+    # The finishing place is the entrant's (shared by everyone out on one hand-for-hand hand),
+    # not the players left at each bust (the elimination's own place).
+    places = {out.entrant.place for out in eliminations if out.entrant.place}
+    sharing = dict(
+        tournament.entrants.filter(place__in=places, status=EntrantStatus.ELIMINATED)
+        .values("place")
+        .annotate(players=Count("id"))
+        .values_list("place", "players")
     )
-    for out in sorted(eliminations, key=lambda e: e.place or 0, reverse=True):
-        if names.get(str(out.seat)) != out.entrant.name:
-            continue
-        where = (
-            f"in {ordinal(out.place)} place"
-            if out.place
-            else "(place set when registration closes)"
-        )
+    for out in sorted(eliminations, key=lambda e: (-(e.entrant.place or 0), e.pk)):
+        place = out.entrant.place
+        if not place:
+            where = "(place set when registration closes)"
+        elif sharing.get(place, 1) > 1:
+            last = place + sharing[place] - 1
+            where = f"in {ordinal(place)}–{ordinal(last)} place, shared ({SHARED_PLACES})"
+        else:
+            where = f"in {ordinal(place)} place"
         lines.append(f"{out.entrant.name} is out {where}.")
     check = BalanceCheck.objects.filter(tournament=tournament).order_by("-at", "-id").first()
     if check is not None and check.needs_action:

@@ -162,6 +162,33 @@ def test_a_bust_at_a_tournament_desk_is_announced_with_its_place_and_the_balanci
     assert "21,000" in html  # seat 5's stack after the award
 
 
+def test_two_out_on_one_hand_for_hand_hand_are_announced_sharing_the_places_they_cover(
+    persona_client: Any, director: Any
+) -> None:
+    """During hand-for-hand two players out on one hand share the best of their places (TDA
+    RP-8-A): the desk says so of both, not the players left at each bust (7th, then 6th)."""
+    from tests.tournaments.factories import make_tournament
+    from tests.tournaments.test_table_hands import chips, play, room, settle
+    from tournaments import eliminations, table_hands
+    from tournaments.draw_services import draw_initial_seating
+
+    tournament = make_tournament(by=director, tables=2, entrants=8, seats_per_table=9)
+    draw_initial_seating(tournament=tournament, by=director)
+    eliminations.close_registration(tournament=tournament, by=director)
+    eliminations.set_hand_for_hand(tournament=tournament, on=True, by=director)
+    hand = table_hands.deal_tournament_hand(table=room(tournament, 1), by=director)
+    first, second, caller = sorted(chips(tournament, 1))[:3]
+    hand = play(hand, director, {first: "all_in", second: "all_in", caller: "call"})
+    settle(hand, director, [[caller], [first], [second]])
+    out = tournament.entrants.filter(status="eliminated").order_by("number")
+    assert [entrant.place for entrant in out] == [7, 7]
+    html = persona_client("director").get(f"/tables/{room(tournament, 1).number}/desk/")
+    for entrant in out:
+        assert (
+            f"{entrant.name} is out in 7th–8th place, shared (TDA-RP-8-A)." in html.content.decode()
+        )
+
+
 def test_why_a_seat_waits_and_no_straddle_offered_heads_up_or_behind_a_dead_small_blind(
     persona_client: Any, table: Table
 ) -> None:

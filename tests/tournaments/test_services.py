@@ -237,6 +237,20 @@ def test_a_newcomer_is_not_dealt_in_between_the_small_blind_and_the_button(
     assert {c["rule"] for c in draw.citations} >= {"TDA-8-A"}
 
 
+def test_a_late_entry_draw_with_too_few_open_seats_is_refused_before_it_is_committed(
+    director: Any,
+) -> None:
+    """TDA 8-A: a draw that cannot be dealt is never committed (it would stand on the
+    tournament's page as the draw to deal, refused each time)."""
+    tournament = make_tournament(by=director, tables=1, entrants=8)
+    draw_services.draw_initial_seating(tournament=tournament, by=director)
+    setup.register_entrants(tournament=tournament, names=["Late A", "Late B"], by=director)
+    with pytest.raises(DrawError, match="2 players to seat but only 1 open seats") as caught:
+        draw_services.commit_draw(tournament=tournament, kind=DrawKind.LATE_ENTRY, by=director)
+    assert caught.value.code == "not_enough_seats" and "TDA-8-A" in caught.value.citations
+    assert list(tournament.draws.values_list("kind", flat=True)) == [DrawKind.INITIAL]
+
+
 def test_re_entries_and_alternates_draw_from_the_same_pool(
     seated: Tournament, director: Any
 ) -> None:

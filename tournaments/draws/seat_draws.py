@@ -164,6 +164,18 @@ class OpenSeatDraw:
         }
 
 
+def refuse_too_few_seats(players: int, allowed: int) -> None:
+    """Newcomers need as many open seats they may take as there are of them (TDA 8-A): checked
+    when the draw is committed as well as when it is dealt, so a draw that cannot be dealt is
+    never committed."""
+    if players > allowed:
+        raise DrawError(
+            "not_enough_seats",
+            f"{players} players to seat but only {allowed} open seats they may take.",
+            ALTERNATES_AND_LATE_ENTRIES,
+        )
+
+
 def draw_into_open_seats(
     entrants: Sequence[PlayerId],
     open_seats: Sequence[SeatRef],
@@ -184,12 +196,7 @@ def draw_into_open_seats(
     seats = check_seats(open_seats, "open seats")
     barred = frozenset(check_seats(forbidden, "forbidden seats"))
     allowed = sorted(seat for seat in seats if seat not in barred)
-    if len(players) > len(allowed):
-        raise DrawError(
-            "not_enough_seats",
-            f"{len(players)} players to seat but only {len(allowed)} open seats they may take.",
-            ALTERNATES_AND_LATE_ENTRIES,
-        )
+    refuse_too_few_seats(len(players), len(allowed))
     current: dict[int, int] | None = None
     if seated is not None:
         current = {}

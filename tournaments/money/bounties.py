@@ -51,11 +51,11 @@ from django.db import transaction
 from django.db.models import F, QuerySet, Sum
 
 from cardroom.core.api_errors import Refusal
-from cardroom.core.numbers import grouped
 from cardroom.tables.models import Hand
 from rules.engine.citations import ODD_CHIP
 from rules.engine.pots import split_pot
 from tournaments.models import ChipChange, ChipCount, Entrant, EntrantStatus, Tournament
+from tournaments.money.currency import currency_of, format_money
 from tournaments.money.models import BountyKind, Method, MoneyMove, MoveKind, Prices
 from tournaments.seating import lock_tournament
 
@@ -288,9 +288,12 @@ def pay_bounty(*, entrant: Entrant, method: str, by: User) -> MoneyMove:
         owed = owed_to(entrant)
         if owed <= 0:
             raise BountyRefused("entrant", f"{entrant.name} is owed no bounty: nothing to pay.")
+        # The note says the amount as the row's own columns are shown: in the currency.
+        currency = currency_of(Prices.objects.filter(tournament_id=locked.pk).first())
         return MoneyMove.objects.create(
             tournament=locked, kind=MoveKind.BOUNTY_PAID, entrant=entrant, method=method,
-            owed=-owed, player_out=owed, note=f"Bounties paid: {grouped(owed)}", by=by,
+            owed=-owed, player_out=owed, note=f"Bounties paid: {format_money(owed, currency)}",
+            by=by,
         )  # fmt: skip
 
 

@@ -195,6 +195,7 @@ def test_pay_bounty_pays_what_is_owed_once(director: Any) -> None:
     assert (line.kind, line.owed, line.player_out, line.by) == (
         MoveKind.BOUNTY_PAID, -2_500, 2_500, cashier,
     )  # fmt: skip
+    assert line.note == "Bounties paid: $25.00"  # as the row's amounts read, never "2,500"
     assert bounties.owed_to(winner) == 0 and bounties.heads(tournament).paid[winner.pk] == 2_500
     with pytest.raises(bounties.BountyRefused, match="owed no bounty"):
         bounties.pay_bounty(entrant=winner, method=Method.CASH, by=cashier)

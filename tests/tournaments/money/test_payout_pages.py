@@ -59,6 +59,8 @@ def test_readers_see_the_pool_and_the_table_and_others_are_refused(
     assert page.status_code == 200
     html = page.content.decode()
     assert "Prize pool: $400.00" in html and "overlay of <strong>$100.00</strong>" in html
+    # The count of entries goes with the places it pays, not beside the entries' money.
+    assert "<dt>Places paid, of 4 entries (re-entries included)</dt>" in html
     assert "record the overlay" not in html  # the director's button only
     assert persona_client("no_role_user").get(page_url(tournament)).status_code == 403
     html = persona_client("director").get(page_url(tournament)).content.decode()
@@ -151,6 +153,27 @@ def test_the_cashier_pays_and_the_slip_says_who_and_when(
     assert cage.post(out, {"method": "cash"}).status_code == 409  # 4th: out of the money
     assert cage.post(pay, {"method": "room"}).status_code == 422
     assert MoneyMove.objects.filter(kind=MoveKind.PAYOUT).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("lock", "said"),
+    [
+        ("bubble", "reached the places paid. These are what the finishers are paid."),
+        ("director", "Posted at 9. These are what the finishers are paid."),
+    ],
+)
+def test_the_lock_note_ends_its_sentence_once_whether_or_not_the_reason_did(
+    director: Any, persona_client: Any, lock: str, said: str
+) -> None:
+    """The bubble's note ends with a full stop, a director's typed reason may not: the page
+    says each as one sentence ("paid. These are", never "paid.. These are")."""
+    if lock == "bubble":
+        tournament, _ = finished_four(director)
+    else:
+        tournament = priced(director, entrants=4, tables=1, places_fixed=2)
+        payouts.lock_table(tournament=tournament, by=director, reason="Posted at 9")
+    html = persona_client("director").get(page_url(tournament)).content.decode()
+    assert said in html and ".. These are" not in html
 
 
 def test_a_bust_in_the_money_shows_the_prize_and_the_slip_at_once(
