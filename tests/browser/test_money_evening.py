@@ -405,7 +405,7 @@ def test_a_pko_evening_is_taken_paid_and_balances_to_the_unit(
     # cash: each answered with the slip, checked as printed.
     cage.goto(payouts_url)
     expect(cage.locator("#locked-note")).to_contain_text("Locked")
-    expect(cage.locator("#deal-agreed")).to_contain_text("(icm)")
+    expect(cage.locator("#deal-agreed")).to_contain_text("(ICM)")
     for o in owed:
         method = "Card" if o.place <= 3 else "Cash"
         prize, name = money_text(o.amount), o.entrant.name
