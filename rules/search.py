@@ -44,7 +44,7 @@ from django.db.models import Q, QuerySet
 from django.db.models.expressions import Col
 from django.utils.safestring import SafeString
 
-from rules.models import Rule, Rulebook, Section, VocabularyWord
+from rules.models import BookKind, Rule, Rulebook, Section, VocabularyWord
 from rules.snippets import plain_snippet, snippet
 from rules.vocabulary import (
     NOT_IN_THE_BOOKS,
@@ -206,6 +206,12 @@ def _scope(book: str | None, section: str | None) -> Scope:
 
 # --- citations -------------------------------------------------------------------------------
 
+#: A citation of a room's imported book: "RIVER 12", "river-14.3", "RIVER rule 4", "RIVER RP-1".
+ROOM_CITATION = re.compile(
+    r"^\s*(?P<book>[A-Za-z][A-Za-z0-9]{0,9})[\s\-]+(?:rules?\s*)?"
+    r"(?P<number>(?:[A-Za-z]{1,4}-)?\d{1,4}(?:\.\d{1,3})*)\s*$"
+)
+
 
 def _by_citation(query: str, scope: Scope) -> list[Rule]:
     """Rules named by the query itself: "TDA-45", "tda 45", "rule 45", "14.3", "TDA 41"
@@ -216,6 +222,16 @@ def _by_citation(query: str, scope: Scope) -> list[Rule]:
     if " " not in query and "-" in query:
         ranked.append(query)
         lookup |= Q(citation_id=query) | Q(aliases__citation_id=query)
+    rooms = dict(
+        Rulebook.objects.filter(kind=BookKind.IMPORTED).values_list("code", "code")
+    )  # the room's own books: "RIVER 12" and a bare "12" name their rules too
+    if rooms and (named := ROOM_CITATION.match(query)):
+        code = next((c for c in rooms if c.casefold() == named["book"].casefold()), None)
+        if code:
+            ranked.append(f"{code}-{named['number'].upper()}")
+            lookup |= Q(citation_id=ranked[-1])
+    if typed and not typed.book and not typed.year:
+        ranked += [f"{code}-{typed.number}" for code in rooms]
     if typed and typed.year:
         lookup |= Q(aliases__number=typed.number, aliases__edition__contains=typed.year)
         if typed.book:

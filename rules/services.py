@@ -82,7 +82,7 @@ def import_rulebook(book: fmt.Book) -> dict[str, int]:
             counts["updated"] += 1
         else:
             counts["unchanged"] += 1
-        _sync_examples(rule, entry.examples)
+        sync_examples(rule, entry.examples)
         _sync_aliases(rule, entry.other_editions)
     gone = rulebook.rules.filter(withdrawn=False).exclude(
         citation_id__in=[entry.citation for entry in book.rules]
@@ -93,7 +93,7 @@ def import_rulebook(book: fmt.Book) -> dict[str, int]:
     return counts
 
 
-def _sync_examples(rule: Rule, examples: tuple[fmt.Example, ...]) -> None:
+def sync_examples(rule: Rule, examples: tuple[fmt.Example, ...]) -> None:
     wanted = [(example.title, example.text) for example in examples]
     if list(rule.examples.values_list("title", "text")) == wanted:
         return

@@ -17,12 +17,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
+from cardroom.core.parsers import whole_number
 from cardroom.core.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.core.roles import READERS, Role, RoleRequired, can_read, role_required
 from rules.forms import HouseRuleForm, NewHouseRuleForm, SearchForm
 from rules.models import Rule, Rulebook, Section
 from rules.search import resolve_citation, search_rules
 from rules.services import create_house_rule, update_house_rule
+from rules.snippets import word_diff
 
 View = Callable[..., HttpResponse]
 
@@ -82,8 +84,18 @@ def rule_detail(request: HttpRequest, citation_id: str) -> HttpResponse:
         # An older edition's number ("TDA-41") or other capitals: the rule's own address.
         return redirect(rule)
     previous, following = rule.neighbours()
+    versions = list(rule.versions.select_related("edition").order_by("-edition__number"))
+    shown = None
+    if "edition" in request.GET:
+        number = whole_number(request.GET["edition"])
+        shown = next((v for v in versions if v.edition.number == number), None)
+        if shown is None:
+            raise Http404("This rule has no wording in that edition.")
     context = {
         "rule": rule,
+        "versions": versions,
+        "shown": shown,
+        "changes": word_diff(shown.text, rule.text) if shown and shown.text != rule.text else "",
         "examples": rule.examples.all(),
         "aliases": rule.aliases.all(),
         "previous": previous,
