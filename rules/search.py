@@ -29,6 +29,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
@@ -48,6 +49,7 @@ from rules.models import BookKind, Rule, Rulebook, Section, VocabularyWord
 from rules.snippets import plain_snippet, snippet
 from rules.vocabulary import (
     NOT_IN_THE_BOOKS,
+    QUESTION_WORDS,
     STOPWORDS,
     SYNONYMS,
     Term,
@@ -152,6 +154,38 @@ def search_rules(
     # Rules matching all but one term compete with those matching all of them: a rule whose
     # title answers the question beats a walkthrough that happens to use every word.
     return (hits + rank(scored, parsed, limit - len(hits)))[:limit]
+
+
+#: A search that finds nothing suggests this many sections.
+SUGGESTED_SECTIONS = 3
+
+
+def closest_sections(query: str, *, limit: int = SUGGESTED_SECTIONS) -> list[Section]:
+    """For a search that found nothing: the sections whose rules share most of its words, any
+    one word being enough (a phrase searched whole, "button ante", is split into its words).
+    Bounded like a search: one index pass over at most ``MAX_GROUPS`` words, ``POOL * 2`` rules."""
+    words = [
+        word
+        for term in _with_corrections(parse_query(query[:MAX_QUERY]))
+        if not term.exclude
+        for word in (term.text, *term.alternatives)
+        for word in word.split()
+        if word not in STOPWORDS and word not in QUESTION_WORDS and len(word) > 2
+    ]
+    terms = [Term(word) for word in dict.fromkeys(words)][:MAX_GROUPS]
+    if not terms:
+        return []
+    backend = _postgres if connection.vendor == "postgresql" else _sqlite
+    found = backend([[[term]] for term in terms], [], Scope(), POOL * 2)
+    counts = Counter(
+        Rule.objects.filter(pk__in=found).values_list("section_id", flat=True)
+    )  # fmt: skip
+    sections = Section.objects.select_related("rulebook").in_bulk(list(counts))
+    ranked = sorted(
+        sections.values(),
+        key=lambda s: (-counts[s.pk], s.rulebook.order, s.rulebook.code, s.order),
+    )
+    return ranked[:limit]
 
 
 def _named_topic(group: list[Term]) -> bool:

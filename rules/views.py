@@ -22,7 +22,7 @@ from cardroom.core.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.core.roles import READERS, Role, RoleRequired, can_read, role_required
 from rules.forms import HouseRuleForm, NewHouseRuleForm, SearchForm
 from rules.models import Rule, Rulebook, Section
-from rules.search import resolve_citation, search_rules
+from rules.search import closest_sections, resolve_citation, search_rules
 from rules.services import create_house_rule, update_house_rule
 from rules.snippets import word_diff
 
@@ -53,6 +53,8 @@ def search(request: HtmxRequest) -> HttpResponse:
     context: dict[str, Any] = {"form": form, "query": query, "book": book, "section": section}
     if query:
         context["hits"] = search_rules(query, book=book or None, section=section or None, limit=30)
+        if not context["hits"]:
+            context["closest"] = closest_sections(query)
     else:
         context["books"] = contents(book, section)
     template = "rules/search.html#results" if request.htmx else "rules/search.html"
@@ -108,7 +110,9 @@ def rule_detail(request: HttpRequest, citation_id: str) -> HttpResponse:
 
 @role_required(Role.FLOOR_MANAGER)
 def house_rule_create(request: AuthenticatedRequest) -> HttpResponse:
-    form = NewHouseRuleForm(request.POST or None)
+    # A search that found nothing offers to write the rule: its words start the title.
+    initial = {"title": request.GET.get("title", "")[:200]}
+    form = NewHouseRuleForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             rule = create_house_rule(by=request.user, **form.cleaned_data)
