@@ -123,7 +123,7 @@ def title_shaped(words: str) -> bool:
         return False
     big = [w for w in parts if w.lower() not in SMALL_WORDS and w[:1].isalpha()]
     capital = sum(w[:1].isupper() for w in big)
-    return len(parts) <= 4 or (bool(big) and capital >= 0.6 * len(big))
+    return len(parts) <= 6 or (bool(big) and capital >= 0.6 * len(big))
 
 
 def derived_title(text: str) -> str:

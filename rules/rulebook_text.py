@@ -233,6 +233,12 @@ class _Reader:
     # the walk
 
     def read(self) -> None:
+        # A heading after the last rule ("Glossary") heads no rule: its words are not the last
+        # rule's, and the preview lists them as not placed.
+        last_rule = max(
+            (i for i, line in enumerate(self.lines) if self.rule_start(line.text, heading=True)),
+            default=-1,
+        )
         for index, line in enumerate(self.lines):
             text = line.text
             if not text:
@@ -249,7 +255,7 @@ class _Reader:
             elif (
                 heading_shaped(text)
                 and (not self.previous or self.previous[-1] in ".!?:" or self.target[-1:] == [""])
-                and self.next_starts_a_rule(index)
+                and (self.next_starts_a_rule(index) or index > last_rule)
             ):
                 self.start_section("", text, line.number)
             else:

@@ -79,6 +79,9 @@ TITLE_SHARE = 2.0
 #: them: Poker Betting Help's BH-1 to BH-7 are "numbered situations" illustrating Robert's
 #: Rules (its notes), BH-0 a worked betting round. At equal evidence the rule comes first.
 ILLUSTRATIONS = {"BH": 0.85}
+#: The room's own rulebook, imported from its file, is the one the room plays by: at about
+#: equal evidence its rule comes before a bundled book's or a default procedure's.
+ROOM_BOOK = 1.15
 #: bm25 weights of the FTS5 columns citation_id, title, text.
 BM25_WEIGHTS = (10.0, 10.0, 2.0)
 #: The examples' own FTS5 table counts this much against the rule's.
@@ -472,7 +475,8 @@ def score(rule: Rule, query: Query) -> Scored:
     if query.anything.match(title):
         total += LEAD
     total += TITLE_SHARE * _title_share(title, query.anything)
-    return Scored(rule, total * ILLUSTRATIONS.get(rule.rulebook.code, 1.0), matched)
+    weight = ROOM_BOOK if rule.rulebook.kind == BookKind.IMPORTED else 1.0
+    return Scored(rule, total * weight * ILLUSTRATIONS.get(rule.rulebook.code, 1.0), matched)
 
 
 def _title_share(title: str, anything: re.Pattern[str]) -> float:

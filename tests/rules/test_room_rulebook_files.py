@@ -113,7 +113,9 @@ def test_what_cannot_be_placed_is_listed_and_a_repeated_rule_takes_its_illustrat
         "Example 1: Seats 3 and 7 split 1,025; seat 3 is first left of the button.\n"
         "Rule 1: Floor People\n"
         "Repeated without examples.\n"
-        "## Glossary\n"
+        "\n"
+        "Glossary\n"
+        "Button: the dealer's position.\n"
     )
     rules = by_number(book)
     assert [e.title for e in rules["2"].examples] == ["Example 1"]
@@ -121,6 +123,10 @@ def test_what_cannot_be_placed_is_listed_and_a_repeated_rule_takes_its_illustrat
     reasons = [item.reason for item in book.unplaced]
     assert "An example before any rule." in reasons
     assert any("already the rule on line 2" in reason for reason in reasons)
+    # The glossary after the last rule is not the last rule's words.
+    glossary = next(item for item in book.unplaced if item.text.startswith("Glossary"))
+    assert glossary.text == "Glossary: Button: the dealer's position."
+    assert "Button" not in rules["2"].text
 
 
 def test_markdown_headings_bold_numbers_and_lists() -> None:

@@ -189,3 +189,75 @@ def test_the_command_previews_and_saves_a_room_file(tmp_path: Any, capsys: Any) 
         call_command("load_rulebook", str(path))
     with pytest.raises(CommandError, match="already has an edition v1"):
         call_command("load_rulebook", str(path), code="HARB", edition="v1")
+
+
+# --- the import page -------------------------------------------------------------------------
+
+
+def upload(client: Client, data: bytes, name: str = "rules.txt", **fields: str) -> Any:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    values = {"code": "RIVER", "edition": "2025", "title": "", **fields}
+    return client.post(
+        "/rulebook/import/", {**values, "file": SimpleUploadedFile(name, data)}, follow=False
+    )
+
+
+def test_the_page_reads_the_file_previews_it_and_saves_it_on_confirmation(
+    floor_manager: Any,
+) -> None:
+    client = Client()
+    client.force_login(floor_manager)
+    assert client.get("/rulebook/import/").status_code == 200
+    pdf = pdf_of([EDITION_2025.splitlines()[2:9], EDITION_2025.splitlines()[9:]])
+    response = upload(client, pdf, name="river.pdf")
+    assert response.status_code == 302
+    preview_url = response["Location"]
+    assert preview_url.startswith("/rulebook/import/")
+    page = client.get(preview_url).content.decode()
+    assert "Nothing is saved yet" in page
+    assert "<dt>Rules</dt><dd>4</dd>" in page and "<dt>Examples</dt><dd>1</dd>" in page
+    assert "RIVER-1</span> <strong>Floor People</strong>" in page
+    assert not Rulebook.objects.filter(code="RIVER").exists()
+    saved = client.post(preview_url)
+    edition = RulebookEdition.objects.get()
+    assert saved["Location"] == "/rulebook/editions/RIVER/1/"
+    assert (edition.file_kind, edition.pages, edition.added) == ("pdf", 2, 4)
+    assert "4 added, 0 changed" in client.get(saved["Location"]).content.decode()
+    # The next edition's preview says what it changes before it is saved.
+    response = upload(client, EDITION_2026.encode(), edition="2026")
+    page = client.get(response["Location"]).content.decode()
+    assert (
+        "<strong>1</strong> added, <strong>1</strong> changed, <strong>1</strong> removed" in page
+    )
+    assert "RIVER-3</span> Foreign Languages" in page  # listed under Removed
+
+
+def test_the_page_refuses_a_bad_file_with_a_form_error(
+    floor_manager: Any, monkeypatch: Any
+) -> None:
+    client = Client()
+    client.force_login(floor_manager)
+    monkeypatch.setattr("rules.forms.MAX_BYTES", 1000)
+    response = upload(client, b"1. A rule.\n" * 200)
+    assert response.status_code == 422
+    assert "the most the import reads is" in response.content.decode()
+    response = upload(client, b"%PDF-1.4 not really", name="rules.pdf")
+    assert response.status_code == 422 and "The PDF cannot be read" in response.content.decode()
+    response = upload(client, b"1. A rule.", code="TDA")
+    assert response.status_code == 422 and "comes with Cardroom" in response.content.decode()
+    response = upload(client, b"1. A rule.", name="rules.docx")
+    assert (
+        response.status_code == 422 and "Upload the rulebook as a PDF" in response.content.decode()
+    )
+    assert not Rulebook.objects.filter(code="RIVER").exists()
+
+
+def test_an_expired_or_unknown_preview_sends_the_manager_back_to_upload(
+    floor_manager: Any,
+) -> None:
+    client = Client()
+    client.force_login(floor_manager)
+    response = client.post("/rulebook/import/no-such-token/")
+    assert response.status_code == 302 and response["Location"] == "/rulebook/import/"
+    assert not RulebookEdition.objects.exists()
