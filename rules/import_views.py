@@ -13,7 +13,7 @@ from cardroom.core.request_types import AuthenticatedRequest
 from cardroom.core.roles import Role, role_required
 from rules.forms import RulebookImportForm
 from rules.imports import SHOWN_CHANGES, confirm_import, pending_import, preview, stage_import
-from rules.models import BookKind, ChangeKind, Rulebook, RulebookEdition
+from rules.models import BookKind, ChangeKind, RulebookEdition
 from rules.views import public_rulebook
 
 #: The editions listed on the import page, and the changes listed on an edition's page.
@@ -39,7 +39,6 @@ def import_upload(request: AuthenticatedRequest) -> HttpResponse:
     editions = RulebookEdition.objects.select_related("rulebook", "imported_by")
     context = {
         "form": form,
-        "books": Rulebook.objects.filter(kind=BookKind.IMPORTED).order_by("code"),
         "editions": editions.order_by("-imported_at", "-pk")[:RECENT_EDITIONS],
     }
     status = 422 if request.method == "POST" else 200

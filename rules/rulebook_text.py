@@ -44,6 +44,8 @@ MAX_EXAMPLES = 60
 MAX_TITLE = 200
 MAX_NUMBER = 20
 MAX_INTRO = 20_000
+#: A bare number this far past the last rule's still numbers a rule (numbers a book skipped).
+RUNS_ON = 10
 
 SECTION = re.compile(
     r"^(?:section|part|chapter)\s+(?P<num>\d{1,3}|[ivxlc]{1,7}|[a-z])\b\.?\s*"
@@ -213,7 +215,9 @@ class _Reader:
             return style != ")" and (number == 1 or not self.rules)
         if style != self.plain_style:
             return False
-        return number == (self.last_plain or 0) + 1 or (number == 1 and self.section_since_plain)
+        # Books skip numbers (a rule deleted, "44 reserved"): a few ahead still runs on.
+        last = self.last_plain or 0
+        return last < number <= last + RUNS_ON or (number == 1 and self.section_since_plain)
 
     def section_start(self, text: str) -> tuple[str, str] | None:
         m = SECTION.match(text)
@@ -254,7 +258,12 @@ class _Reader:
                 self.start_section(found[0], found[1], line.number)
             elif (
                 heading_shaped(text)
-                and (not self.previous or self.previous[-1] in ".!?:" or self.target[-1:] == [""])
+                and (
+                    not self.previous
+                    or self.previous[-1] in ".!?:"
+                    or self.target[-1:] == [""]
+                    or self.target is self.intro
+                )
                 and (self.next_starts_a_rule(index) or index > last_rule)
             ):
                 self.start_section("", text, line.number)

@@ -99,6 +99,11 @@ _same(("rapping", "rap"), "knock", "knocks", "knocked", "knocking", "tap the tab
       "knock the table", "tapped the table", "tapping")  # fmt: skip
 _same(("verbal", "statement"), "declare", "declared", "declaration", "said", "says",
       "announce", "announced", "verbally")  # fmt: skip
+# RRoP-14.8 and TDA-40: what was said against the chips put out.
+_same(("verbal", "verbal statement", "statement", "prevails"), "said call", "said raise",
+      "said bet", "said check", "said fold", "said all in", "says call", "says raise",
+      "said one thing", "said a number", "verbal and chips", "words and chips",
+      "said call but", "said raise but")  # fmt: skip
 _same(("seat card", "seat cards", "random"), "seat draw", "redraw", "draw for seats",
       "new seats", "seat assignment", "seat assignments")  # fmt: skip
 _same(("suit", "suits"), "suit order", "suit ranking", "ranking of suits", "suit rank")

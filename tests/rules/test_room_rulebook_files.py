@@ -3,6 +3,8 @@
 plain text; what cannot be placed is listed; bad files are refused with a reason."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.rulebook_files import (
     MAX_BYTES,
@@ -10,7 +12,7 @@ from rules.rulebook_files import (
     parse_rulebook_file,
     read_rulebook_file,
 )
-from rules.rulebook_text import parse_rulebook
+from rules.rulebook_text import ParsedBook, RulebookTextError, parse_rulebook
 from tests.rules.pdf_files import pdf_of
 
 TEXT = """Riverside Card Club House Rules
@@ -230,3 +232,80 @@ def test_a_file_over_the_limit_is_refused_before_it_is_read() -> None:
 def test_a_text_file_from_an_old_windows_editor_is_read() -> None:
     found = read_rulebook_file("rules.txt", "1. Café rules – “quoted”.\n".encode("cp1252"))
     assert found.text == "1. Café rules – “quoted”.\n"
+
+
+def test_a_tda_style_book_with_its_procedures_and_illustration_addendum() -> None:
+    book = parse_rulebook(
+        "Poker Tournament Rules 2024\n"
+        "General Concepts\n"
+        "1: Floor People\n"
+        "The floor considers the best interest of the game and fairness first.\n"
+        "2: Player Responsibilities\n"
+        "Players protect their hands and make their intentions clear.\n"
+        "Seating, Breaking & Balancing Tables\n"
+        "10: Breaking Tables\n"  # numbers skipped in this extract still run on
+        "Players from a broken table are seated by a 2-step random process: 1) show the\n"
+        "seat cards; 2) deal a card to each player.\n"
+        "Recommended Procedures\n"
+        "RP-1: Dedicated Final Table\n"
+        "The final table is played at a table chosen in advance.\n"
+        "Illustration Addendum\n"
+        "Rule 10: Breaking Tables\n"
+        "Example 1: Table 3 breaks with seven players.\n",
+        wrapped=True,
+    )
+    rules = by_number(book)
+    assert list(rules) == ["1", "2", "10", "RP-1"]
+    assert [(s.code, s.title) for s in book.sections] == [
+        ("GC", "General Concepts"),
+        ("SBBT", "Seating, Breaking & Balancing Tables"),
+        ("RP", "Recommended Procedures"),
+    ]
+    assert "1) show the seat cards; 2) deal a card" in rules["10"].text
+    assert [e.title for e in rules["10"].examples] == ["Example 1"]  # from the addendum
+    assert book.unplaced == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(
+                [
+                    "Rule 3: Misdeals",
+                    "Section 2 - Dealing",
+                    "14.3 Minimum raise.",
+                    "RP-1:",
+                    "Example 1:",
+                    "1. Check-raise is permitted.",
+                    "2)",
+                    "## Heading",
+                    "Page 4",
+                    "Glossary",
+                    "12.",
+                    "Rule 12",
+                    "Example",
+                    "4.1.1 Sub",
+                    "",
+                ]
+            ),
+            st.text(max_size=60),
+        ),
+        max_size=40,
+    ),
+    st.booleans(),
+    st.booleans(),
+)
+def test_any_text_is_read_or_refused_never_broken(
+    lines: list[str], markdown: bool, wrapped: bool
+) -> None:
+    try:
+        book = parse_rulebook("\n".join(lines), markdown=markdown, wrapped=wrapped)
+    except RulebookTextError:
+        return
+    numbers = [rule.number for rule in book.rules]
+    assert numbers and len(numbers) == len(set(numbers))
+    assert all(0 < len(rule.number) <= 20 and len(rule.title) <= 200 for rule in book.rules)
+    codes = {section.code for section in book.sections}
+    assert {rule.section for rule in book.rules} == codes
+    assert ParsedBook.from_dict(book.to_dict()) == book
