@@ -86,6 +86,7 @@ FLOOR_QUESTIONS = [
     # Declarations and chips.
     ("verbal declaration binding", "RRoP-BR.8"),  # "A verbal statement … is binding"
     ("verbal and chips contradictory", "TDA-40"),  # "the TD will determine the bet"
+    ("he said call but put out raise chips", "RRoP-14.8"),  # "verbal statement … prevails"
     ("knocked on the table", "RRoP-BR.9"),  # "Rapping the table … is a pass"
     ("can he take his chips back", "RRoP-BR.12"),  # "you may withdraw that money"
     ("forward motion with chips", "RRoP-BR.13"),
