@@ -1,14 +1,17 @@
-"""Rulebook forms: the search box with its filters, and a house rule's words."""
+"""Rulebook forms: the search box with its filters, a house rule's words, and a room's rulebook
+file to import."""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
 from django import forms
+from django.core.files.uploadedfile import UploadedFile
 from django.urls import reverse
 
 from cardroom.core.parsers import whole_number
 from rules.models import Rulebook, Section
+from rules.rulebook_files import MAX_BYTES
 from rules.search import MAX_QUERY
 from rules.services import HOUSE_NUMBER_ERROR, MAX_HOUSE_NUMBER
 
@@ -64,3 +67,33 @@ class NewHouseRuleForm(HouseRuleForm):
         if number and not 1 <= (whole_number(number) or 0) <= self.MAX_NUMBER:
             raise forms.ValidationError(HOUSE_NUMBER_ERROR)
         return number
+
+
+class RulebookImportForm(forms.Form):
+    """The room's rulebook file and what to call it; read and previewed before it is saved."""
+
+    file = forms.FileField(
+        label="Rulebook file",
+        help_text=f"A PDF, a Markdown (.md) or a plain-text (.txt) file, "
+        f"{MAX_BYTES // 1024 // 1024} MB at most.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".pdf,.md,.markdown,.txt,.text"}),
+    )
+    code = forms.CharField(
+        max_length=10,
+        help_text="Letters and digits, cited as CODE-12: RIVER-12. "
+        "An earlier import's code makes this file its next edition.",
+    )
+    edition = forms.CharField(max_length=100, help_text="The edition's year or version: 2025, v3.")
+    title = forms.CharField(
+        max_length=200, required=False, help_text="Leave blank for the file's own title."
+    )
+
+    def clean_file(self) -> UploadedFile[bytes]:
+        upload: UploadedFile[bytes] = self.cleaned_data["file"]
+        if (upload.size or 0) > MAX_BYTES:
+            size = (upload.size or 0) / 1024 / 1024
+            raise forms.ValidationError(
+                f"The file is {size:.1f} MB; the most the import reads is "
+                f"{MAX_BYTES // 1024 // 1024} MB."
+            )
+        return upload

@@ -1,5 +1,5 @@
 """The rulebook: books, sections, rules with stable citation ids, examples, other-edition
-numbers, and house rules with their history."""
+numbers, house rules with their history, and the editions of a room's imported rulebook."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from cardroom.core.audit import Chain
 class BookKind(models.TextChoices):
     BUNDLED = "bundled", "Bundled"
     HOUSE = "house", "House rules"
+    #: The room's own rulebook, imported from its file (PDF, Markdown or text), by edition.
+    IMPORTED = "imported", "Imported from the room's file"
 
 
 class Rulebook(models.Model):
@@ -182,3 +184,102 @@ class VocabularyWord(models.Model):
 
     def __str__(self) -> str:
         return self.word
+
+
+class ChangeKind(models.TextChoices):
+    ADDED = "added", "Added"
+    CHANGED = "changed", "Changed"
+    UNCHANGED = "unchanged", "Unchanged"
+    REMOVED = "removed", "Removed"
+
+
+class RulebookEdition(models.Model):
+    """One edition of a room's rulebook as imported from its file, with what it changed.
+    Written once by ``rules.imports.save_edition``; the rules keep their rows across editions."""
+
+    rulebook = models.ForeignKey(Rulebook, on_delete=models.PROTECT, related_name="editions")
+    #: 1 for the first edition imported, then 2, 3 …: the edition's address.
+    number = models.PositiveIntegerField()
+    label = models.CharField(max_length=100, help_text="The edition's name: 2025, v3, June 2026")
+    file_name = models.CharField(max_length=200)
+    file_kind = models.CharField(max_length=10)
+    sha256 = models.CharField(max_length=64)
+    pages = models.PositiveIntegerField(default=0)
+    imported_at = models.DateTimeField(default=timezone.now)
+    #: Empty when imported by the ``load_rulebook`` command.
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    added = models.PositiveIntegerField(default=0)
+    changed = models.PositiveIntegerField(default=0)
+    removed = models.PositiveIntegerField(default=0)
+    unchanged = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["rulebook", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["rulebook", "number"], name="edition_number_per_book"),
+            models.UniqueConstraint(fields=["rulebook", "label"], name="edition_label_per_book"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rulebook.code} edition {self.label}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("rules:edition", args=[self.rulebook.code, self.number])
+
+
+class RuleVersion(models.Model):
+    """A rule's words in one edition of its book, and how that edition changed it; a rule
+    the edition dropped has a ``removed`` row (its last words are the edition's before)."""
+
+    edition = models.ForeignKey(RulebookEdition, on_delete=models.CASCADE, related_name="versions")
+    rule = models.ForeignKey(Rule, on_delete=models.PROTECT, related_name="versions")
+    change = models.CharField(max_length=10, choices=ChangeKind)
+    title = models.CharField(max_length=200)
+    text = models.TextField(blank=True)
+    #: The edition's worked examples: [{"title": …, "text": …}].
+    examples = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["edition", "rule__order"]
+        constraints = [
+            models.UniqueConstraint(fields=["edition", "rule"], name="one_version_per_edition"),
+            models.CheckConstraint(
+                condition=models.Q(change__in=list(ChangeKind.values)),
+                name="rules_ruleversion_change_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rule.citation_id} in {self.edition} ({self.change})"
+
+
+class RulebookImport(models.Model):
+    """A rulebook file read and waiting for the floor manager who uploaded it to confirm its
+    preview: what the file holds, kept on the server under an unguessable token for a day."""
+
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    code = models.CharField(max_length=10)
+    title = models.CharField(max_length=200)
+    label = models.CharField(max_length=100)
+    file_name = models.CharField(max_length=200)
+    file_kind = models.CharField(max_length=10)
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveIntegerField()
+    pages = models.PositiveIntegerField(default=0)
+    #: ``rules.rulebook_text.ParsedBook.to_dict()``.
+    parsed = models.JSONField()
+    saved_edition = models.ForeignKey(
+        RulebookEdition, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.file_name} → {self.code} {self.label}"

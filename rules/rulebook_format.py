@@ -1,4 +1,5 @@
-"""The rulebook file format, ``cardroom-rulebook/1`` (described in docs/rulebook-format.md).
+"""The rulebook file format, ``cardroom-rulebook/2`` (described in docs/rulebook-format.md);
+files of version 1 (without ``house``) are still read.
 
 One TOML file per book: ``format``, ``[book]``, ``[[sections]]`` and ``[[rules]]`` with
 ``[[rules.examples]]`` and ``[[rules.other_editions]]``. Files are read and checked here, with
@@ -16,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 FORMAT_NAME = "cardroom-rulebook"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 FORMAT = f"{FORMAT_NAME}/{FORMAT_VERSION}"
+#: Every version this reader reads, and the rule fields each one added.
+VERSIONS = {f"{FORMAT_NAME}/1": frozenset[str](), FORMAT: frozenset({"house"})}
 BUNDLED = Path(__file__).resolve().parent / "rulebooks"
 
 #: How a book's rules are cited: ``RRoP-14.3`` (book, section, number) or ``TDA-47``.
@@ -56,7 +59,7 @@ _KEYS = {
     "section": ({"code", "title", "order"}, {"intro"}),
     "rule": (
         {"citation", "section", "number", "title"},
-        {"text", "edition", "source", "stub", "note", "examples", "other_editions"},
+        {"text", "edition", "source", "stub", "note", "examples", "other_editions", "house"},
     ),
     "example": ({"title", "text"}, set()),
     "other_edition": ({"edition", "number", "citation"}, {"text"}),
@@ -108,6 +111,8 @@ class Rule:
     source: str = ""  # where the text was taken from (the book's unless the rule says)
     stub: bool = False  # a placeholder so that citations resolve: no text in the sources
     note: str = ""
+    #: A house procedure: the room edits its words on the rulebook page (version 2).
+    house: bool = False
 
     @property
     def aliases(self) -> tuple[str, ...]:
@@ -129,6 +134,7 @@ class Book:
     order: int = 100
     description: str = ""
     notes: str = ""
+    format: str = FORMAT
 
 
 class _Reader:
@@ -136,6 +142,7 @@ class _Reader:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.added_later: frozenset[str] = frozenset()  # fields newer than the file's version
 
     def fail(self, field: str, problem: str) -> RulebookFormatError:
         return RulebookFormatError(self.path, f"{field}: {problem}", field=field)
@@ -151,6 +158,8 @@ class _Reader:
             raise self.fail(f"{prefix}{min(missing)}", "is required" + typo)
         if unknown:
             raise self.fail(f"{prefix}{min(unknown)}", "is not a field of the format (a typo?)")
+        if later := value.keys() & self.added_later:
+            raise self.fail(f"{prefix}{min(later)}", f"needs format = {FORMAT!r}")
         return value
 
     def tables(self, value: object, field: str, kind: str) -> list[tuple[str, dict[str, Any]]]:
@@ -205,7 +214,9 @@ def load_rulebook_file(path: Path | str) -> Book:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise RulebookFormatError(path, f"cannot be read as TOML: {exc}") from exc
     read = _Reader(path)
-    _check_format(read, raw.get("format"))
+    version = _check_format(read, raw.get("format"))
+    newer = list(VERSIONS)[list(VERSIONS).index(version) + 1 :]
+    read.added_later = frozenset().union(*(VERSIONS[name] for name in newer))
     data = read.table(raw, "", "file")
     head = read.table(data["book"], "book", "book")
     code = read.pattern(
@@ -235,16 +246,19 @@ def load_rulebook_file(path: Path | str) -> Book:
         order=read.integer(head, "order", "book", 100),
         description=read.text(head, "description", "book", required=False),
         notes=read.text(head, "notes", "book", required=False),
+        format=version,
     )
 
 
-def _check_format(read: _Reader, value: object) -> None:
+def _check_format(read: _Reader, value: object) -> str:
     if value is None:
         raise read.fail("format", f"is required: format = {FORMAT!r}")
     if not isinstance(value, str) or not value.startswith(f"{FORMAT_NAME}/"):
         raise read.fail("format", f"{value!r} is not a rulebook format ({FORMAT!r})")
-    if value != FORMAT:
-        raise read.fail("format", f"{value!r} is not supported; this reader reads {FORMAT!r}")
+    if value not in VERSIONS:
+        known = " and ".join(repr(v) for v in VERSIONS)
+        raise read.fail("format", f"{value!r} is not supported; this reader reads {known}")
+    return value
 
 
 def _sections(read: _Reader, value: object) -> tuple[Section, ...]:
@@ -321,6 +335,7 @@ def _rules(
                 source=read.text(raw, "source", field, "book.source", required=False) or source,
                 stub=stub,
                 note=note,
+                house=read.flag(raw, "house", field),
             )
         )
     if not rules:

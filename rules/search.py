@@ -29,6 +29,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
@@ -44,10 +45,11 @@ from django.db.models import Q, QuerySet
 from django.db.models.expressions import Col
 from django.utils.safestring import SafeString
 
-from rules.models import Rule, Rulebook, Section, VocabularyWord
+from rules.models import BookKind, Rule, Rulebook, Section, VocabularyWord
 from rules.snippets import plain_snippet, snippet
 from rules.vocabulary import (
     NOT_IN_THE_BOOKS,
+    QUESTION_WORDS,
     STOPWORDS,
     SYNONYMS,
     Term,
@@ -77,6 +79,9 @@ TITLE_SHARE = 2.0
 #: them: Poker Betting Help's BH-1 to BH-7 are "numbered situations" illustrating Robert's
 #: Rules (its notes), BH-0 a worked betting round. At equal evidence the rule comes first.
 ILLUSTRATIONS = {"BH": 0.85}
+#: The room's own rulebook, imported from its file, is the one the room plays by: at about
+#: equal evidence its rule comes before a bundled book's or a default procedure's.
+ROOM_BOOK = 1.15
 #: bm25 weights of the FTS5 columns citation_id, title, text.
 BM25_WEIGHTS = (10.0, 10.0, 2.0)
 #: The examples' own FTS5 table counts this much against the rule's.
@@ -154,6 +159,38 @@ def search_rules(
     return (hits + rank(scored, parsed, limit - len(hits)))[:limit]
 
 
+#: A search that finds nothing suggests this many sections.
+SUGGESTED_SECTIONS = 3
+
+
+def closest_sections(query: str, *, limit: int = SUGGESTED_SECTIONS) -> list[Section]:
+    """For a search that found nothing: the sections whose rules share most of its words, any
+    one word being enough (a phrase searched whole, "button ante", is split into its words).
+    Bounded like a search: one index pass over at most ``MAX_GROUPS`` words, ``POOL * 2`` rules."""
+    words = [
+        word
+        for term in _with_corrections(parse_query(query[:MAX_QUERY]))
+        if not term.exclude
+        for word in (term.text, *term.alternatives)
+        for word in word.split()
+        if word not in STOPWORDS and word not in QUESTION_WORDS and len(word) > 2
+    ]
+    terms = [Term(word) for word in dict.fromkeys(words)][:MAX_GROUPS]
+    if not terms:
+        return []
+    backend = _postgres if connection.vendor == "postgresql" else _sqlite
+    found = backend([[[term]] for term in terms], [], Scope(), POOL * 2)
+    counts = Counter(
+        Rule.objects.filter(pk__in=found).values_list("section_id", flat=True)
+    )  # fmt: skip
+    sections = Section.objects.select_related("rulebook").in_bulk(list(counts))
+    ranked = sorted(
+        sections.values(),
+        key=lambda s: (-counts[s.pk], s.rulebook.order, s.rulebook.code, s.order),
+    )
+    return ranked[:limit]
+
+
 def _named_topic(group: list[Term]) -> bool:
     """A topic the floor names that the bundled books do not cover ("button ante") is never
     dropped to find something: what shares the rest of the words is about something else."""
@@ -206,6 +243,12 @@ def _scope(book: str | None, section: str | None) -> Scope:
 
 # --- citations -------------------------------------------------------------------------------
 
+#: A citation of a room's imported book: "RIVER 12", "river-14.3", "RIVER rule 4", "RIVER RP-1".
+ROOM_CITATION = re.compile(
+    r"^\s*(?P<book>[A-Za-z][A-Za-z0-9]{0,9})[\s\-]+(?:rules?\s*)?"
+    r"(?P<number>(?:[A-Za-z]{1,4}-)?\d{1,4}(?:\.\d{1,3})*)\s*$"
+)
+
 
 def _by_citation(query: str, scope: Scope) -> list[Rule]:
     """Rules named by the query itself: "TDA-45", "tda 45", "rule 45", "14.3", "TDA 41"
@@ -216,6 +259,16 @@ def _by_citation(query: str, scope: Scope) -> list[Rule]:
     if " " not in query and "-" in query:
         ranked.append(query)
         lookup |= Q(citation_id=query) | Q(aliases__citation_id=query)
+    rooms = dict(
+        Rulebook.objects.filter(kind=BookKind.IMPORTED).values_list("code", "code")
+    )  # the room's own books: "RIVER 12" and a bare "12" name their rules too
+    if rooms and (named := ROOM_CITATION.match(query)):
+        code = next((c for c in rooms if c.casefold() == named["book"].casefold()), None)
+        if code:
+            ranked.append(f"{code}-{named['number'].upper()}")
+            lookup |= Q(citation_id=ranked[-1])
+    if typed and not typed.book and not typed.year:
+        ranked += [f"{code}-{typed.number}" for code in rooms]
     if typed and typed.year:
         lookup |= Q(aliases__number=typed.number, aliases__edition__contains=typed.year)
         if typed.book:
@@ -422,7 +475,8 @@ def score(rule: Rule, query: Query) -> Scored:
     if query.anything.match(title):
         total += LEAD
     total += TITLE_SHARE * _title_share(title, query.anything)
-    return Scored(rule, total * ILLUSTRATIONS.get(rule.rulebook.code, 1.0), matched)
+    weight = ROOM_BOOK if rule.rulebook.kind == BookKind.IMPORTED else 1.0
+    return Scored(rule, total * weight * ILLUSTRATIONS.get(rule.rulebook.code, 1.0), matched)
 
 
 def _title_share(title: str, anything: re.Pattern[str]) -> float:

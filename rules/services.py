@@ -40,14 +40,15 @@ def import_rulebook(book: fmt.Book) -> dict[str, int]:
 
     A rule keeps its row (and its rulings) across imports. A rule gone from the file is
     marked withdrawn, never deleted; one that comes back is current again. Examples are
-    replaced as a whole when they change; other-edition aliases are added or moved.
+    replaced as a whole when they change; other-edition aliases are added or moved. A house
+    procedure (``house = true``) the room has edited keeps the room's title and words.
     """
     rulebook, _ = Rulebook.objects.select_for_update().update_or_create(
         code=book.code,
         defaults={
             "title": book.title, "source": book.source, "edition": book.edition,
             "attribution": book.attribution, "url": book.url, "kind": BookKind.BUNDLED,
-            "format_version": fmt.FORMAT, "citation_form": book.citation_form,
+            "format_version": book.format, "citation_form": book.citation_form,
             "description": book.description, "notes": book.notes, "order": book.order,
             "imported_at": timezone.now(),
         },
@@ -70,6 +71,10 @@ def import_rulebook(book: fmt.Book) -> dict[str, int]:
             "withdrawn": False, "withdrawn_at": None, "house": False,
         }  # fmt: skip
         rule = existing.get(entry.citation)
+        values["house"] = entry.house
+        if rule is not None and rule.house and rule.revisions.exists():
+            # A house procedure the room has rewritten keeps the room's words.
+            del values["title"], values["text"]
         if rule is None:
             if Rule.objects.filter(citation_id=entry.citation).exists():
                 raise ValidationError(f"{entry.citation} already belongs to another rulebook.")
@@ -82,7 +87,7 @@ def import_rulebook(book: fmt.Book) -> dict[str, int]:
             counts["updated"] += 1
         else:
             counts["unchanged"] += 1
-        _sync_examples(rule, entry.examples)
+        sync_examples(rule, entry.examples)
         _sync_aliases(rule, entry.other_editions)
     gone = rulebook.rules.filter(withdrawn=False).exclude(
         citation_id__in=[entry.citation for entry in book.rules]
@@ -93,7 +98,7 @@ def import_rulebook(book: fmt.Book) -> dict[str, int]:
     return counts
 
 
-def _sync_examples(rule: Rule, examples: tuple[fmt.Example, ...]) -> None:
+def sync_examples(rule: Rule, examples: tuple[fmt.Example, ...]) -> None:
     wanted = [(example.title, example.text) for example in examples]
     if list(rule.examples.values_list("title", "text")) == wanted:
         return

@@ -1,7 +1,9 @@
 """Search snippets: about ``SNIPPET_WORDS`` words of a rule around the query's matches, the
-rule's words HTML-escaped and the matches wrapped in ``<mark>`` (``rules.search`` finds them)."""
+rule's words HTML-escaped and the matches wrapped in ``<mark>`` (``rules.search`` finds them);
+and the words one edition of a rule changed, as ``<del>`` and ``<ins>``."""
 
 import bisect
+import difflib
 import re
 
 from django.utils.html import escape
@@ -65,3 +67,26 @@ def plain_snippet(text: str, words: int = 30) -> SafeString:
     parts = text.replace(START, "").replace(STOP, "").split()
     tail = "…" if len(parts) > words else ""
     return mark_safe(escape(" ".join(parts[:words])) + tail)  # noqa: S308 - escaped
+
+
+#: A rule's two wordings longer than this are not compared word by word.
+MAX_DIFF_WORDS = 5000
+
+
+def word_diff(old: str, new: str) -> SafeString:
+    """``new`` with the words it dropped from ``old`` in ``<del>`` and those it added in
+    ``<ins>``, escaped; paragraphs kept."""
+    before, after = re.findall(r"\S+|\n", old), re.findall(r"\S+|\n", new)
+    if len(before) + len(after) > MAX_DIFF_WORDS:
+        return mark_safe(escape(new))  # noqa: S308 - escaped
+    parts: list[str] = []
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag in {"replace", "delete"}:
+            parts.append("<del>" + escape(" ".join(before[i1:i2])) + "</del>")
+        if tag in {"replace", "insert"}:
+            parts.append("<ins>" + escape(" ".join(after[j1:j2])) + "</ins>")
+        if tag == "equal":
+            parts.append(escape(" ".join(after[j1:j2])))
+    html = " ".join(parts).replace(" \n ", "<br>").replace("\n", "<br>")
+    return mark_safe(html)  # noqa: S308 - built from escaped words and our own tags

@@ -17,12 +17,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
+from cardroom.core.parsers import whole_number
 from cardroom.core.request_types import AuthenticatedRequest, HtmxRequest
 from cardroom.core.roles import READERS, Role, RoleRequired, can_read, role_required
 from rules.forms import HouseRuleForm, NewHouseRuleForm, SearchForm
 from rules.models import Rule, Rulebook, Section
-from rules.search import resolve_citation, search_rules
+from rules.search import closest_sections, resolve_citation, search_rules
 from rules.services import create_house_rule, update_house_rule
+from rules.snippets import word_diff
 
 View = Callable[..., HttpResponse]
 
@@ -51,6 +53,8 @@ def search(request: HtmxRequest) -> HttpResponse:
     context: dict[str, Any] = {"form": form, "query": query, "book": book, "section": section}
     if query:
         context["hits"] = search_rules(query, book=book or None, section=section or None, limit=30)
+        if not context["hits"]:
+            context["closest"] = closest_sections(query)
     else:
         context["books"] = contents(book, section)
     template = "rules/search.html#results" if request.htmx else "rules/search.html"
@@ -82,8 +86,18 @@ def rule_detail(request: HttpRequest, citation_id: str) -> HttpResponse:
         # An older edition's number ("TDA-41") or other capitals: the rule's own address.
         return redirect(rule)
     previous, following = rule.neighbours()
+    versions = list(rule.versions.select_related("edition").order_by("-edition__number"))
+    shown = None
+    if "edition" in request.GET:
+        number = whole_number(request.GET["edition"])
+        shown = next((v for v in versions if v.edition.number == number), None)
+        if shown is None:
+            raise Http404("This rule has no wording in that edition.")
     context = {
         "rule": rule,
+        "versions": versions,
+        "shown": shown,
+        "changes": word_diff(shown.text, rule.text) if shown and shown.text != rule.text else "",
         "examples": rule.examples.all(),
         "aliases": rule.aliases.all(),
         "previous": previous,
@@ -96,7 +110,9 @@ def rule_detail(request: HttpRequest, citation_id: str) -> HttpResponse:
 
 @role_required(Role.FLOOR_MANAGER)
 def house_rule_create(request: AuthenticatedRequest) -> HttpResponse:
-    form = NewHouseRuleForm(request.POST or None)
+    # A search that found nothing offers to write the rule: its words start the title.
+    initial = {"title": request.GET.get("title", "")[:200]}
+    form = NewHouseRuleForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             rule = create_house_rule(by=request.user, **form.cleaned_data)

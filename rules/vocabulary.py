@@ -99,6 +99,11 @@ _same(("rapping", "rap"), "knock", "knocks", "knocked", "knocking", "tap the tab
       "knock the table", "tapped the table", "tapping")  # fmt: skip
 _same(("verbal", "statement"), "declare", "declared", "declaration", "said", "says",
       "announce", "announced", "verbally")  # fmt: skip
+# RRoP-14.8 and TDA-40: what was said against the chips put out.
+_same(("verbal", "verbal statement", "statement", "prevails"), "said call", "said raise",
+      "said bet", "said check", "said fold", "said all in", "says call", "says raise",
+      "said one thing", "said a number", "verbal and chips", "words and chips",
+      "said call but", "said raise but")  # fmt: skip
 _same(("seat card", "seat cards", "random"), "seat draw", "redraw", "draw for seats",
       "new seats", "seat assignment", "seat assignments")  # fmt: skip
 _same(("suit", "suits"), "suit order", "suit ranking", "ranking of suits", "suit rank")
@@ -173,8 +178,6 @@ _same(
     ("show one, show all", "shown"),
     "show one show all",
     "show one, show all",
-    "flashed",
-    "flash",
     "flashed cards",
     "showed his cards to",
     "showed a card to",
@@ -198,16 +201,103 @@ _same(("dead post", "dead money"), "post dead", "posted dead", "dead posting",
       "dead chips")  # fmt: skip
 _same(("big-blind ante",), "big blind ante", "bb ante", "bba", "big blind antes",
       "bb antes")  # fmt: skip
+# Cardroom's house procedures (CR-DL, CR-PC, CR-HD, CR-CU.5): what a floor meets every week
+# and the bundled books leave out, found by the floor's words for it.
+# CR-DL.1: a card the dealer exposes in the deal, the floor's "flashed card" (a player showing
+# their own cards is CR-PC.4 and RRoP-SD.6).
+_same(("exposed card", "exposed", "card exposed"), "exposed", "exposes", "exposure",
+      "exposed card", "exposed cards", "card exposed", "cards exposed", "flashed", "flash",
+      "flashes", "flashed a card", "dealer flashed a card", "flipped card",
+      "card flipped", "flipped a card", "flipped cards", "dealer flipped", "flipped",
+      "flashed card", "card flashed", "dealer flashed", "turned over a card",
+      "card turned over", "card face up in the deal", "dealt face up")  # fmt: skip
+# CR-DL.2: a card dealt to the wrong seat is one of the misdeals.
+_same(("wrong seat", "misdeal"), "wrong seat", "to the wrong seat", "the wrong seat",
+      "dealt to the wrong seat", "card to the wrong seat", "skipped seat",
+      "dealt the wrong seat", "missed a seat", "dealt a seat out")  # fmt: skip
+# CR-DL.3: a card found face up in the deck.
+_same(("boxed card", "boxed"), "boxed", "boxed card", "boxed cards", "box card",
+      "face up in the deck", "card face up in the deck", "upside down card",
+      "card upside down", "upside-down card")  # fmt: skip
+# CR-DL.4: a new deck, and a flawed one.
+_same(("deck changes", "deck change", "new deck", "flawed"), "deck change", "deck changes",
+      "change the deck", "change decks", "changing the deck", "changed the deck", "new deck",
+      "new cards", "deck swap", "swap the deck", "setup", "set up", "marked card",
+      "marked cards", "bent card", "damaged card", "torn card", "duplicate card",
+      "two of the same card", "flawed deck", "bad deck", "short deck")  # fmt: skip
+# CR-DL.5.
+_same(("rabbit hunting",), "rabbit", "rabbits", "rabbit hunt", "rabbit-hunt", "rabbit hunted",
+      "rabbit hunting", "rabbit-hunting", "rabbithunting", "what would have come",
+      "would have come", "see the next card", "show the next card", "show the river",
+      "see the river", "next card would have been")  # fmt: skip
+# CR-PC.1: phones and other devices.
+_same(("phone", "phones", "electronic devices", "device", "devices"), "phone", "phones",
+      "cell", "cells", "cellphone", "cellphones", "cell phone", "cell phones", "mobile",
+      "mobiles", "mobile phone", "smartphone", "smart phone", "iphone", "texting", "texted",
+      "text message", "text messages", "on the phone", "phone call", "took a call",
+      "taking a call", "answered his phone", "answered her phone", "electronic",
+      "electronic device", "electronics", "tablet", "ipad", "laptop", "smartwatch",
+      "smart watch", "headphones", "earbuds", "solver", "solvers", "poker app", "camera",
+      "photo", "photos", "pictures", "filming", "recording")  # fmt: skip
+# CR-PC.2.
+_same(("english", "language"), "english", "english only", "english-only", "language",
+      "languages", "foreign language", "other language", "another language",
+      "different language", "spanish", "chinese", "mandarin", "cantonese", "vietnamese",
+      "russian", "french", "german", "portuguese", "italian", "korean", "tagalog",
+      "farsi", "arabic", "hebrew", "polish")  # fmt: skip
+# CR-PC.3.
+_same(("protect", "protecting", "unprotected", "dealer kills"), "protect", "protects",
+      "protected", "protecting", "protection", "unprotected", "protect your hand",
+      "protect his hand", "protect her hand", "protect their hand", "protect hand",
+      "protect my hand", "card protector", "card cover", "dealer mucked",
+      "dealer mucked his hand", "dealer mucked her hand", "dealer mucked my hand",
+      "dealer killed", "dealer killed his hand", "dealer took his cards",
+      "dealer took her cards", "mucked by the dealer", "mucked by dealer",
+      "accidentally mucked", "dealer pulled his cards")  # fmt: skip
+# CR-PC.4: a player showing or flashing their own cards (with RRoP-SD.6).
+_same(("show one, show all", "shown", "flashing", "showing"), "flashing",
+      "showing cards", "showed his cards", "showed her cards", "showing his hand",
+      "flashed his cards", "flashed her cards", "flashed his hand", "flashed her hand",
+      "flashing cards", "exposed his cards", "exposed her cards", "exposed his hand",
+      "exposed her hand", "showed a card")  # fmt: skip
+# CR-PC.5.
+_same(("one player to a hand", "advice", "soft play", "chip dumping"), "one player to a hand",
+      "one player per hand", "advice", "advising", "coaching",
+      "giving advice", "discussing the hand", "talking about the hand", "talking about a hand",
+      "commenting on the hand", "said what he folded", "said what she folded", "collusion",
+      "colluding", "collude", "soft play", "soft-play", "softplay", "chip dumping",
+      "chip dump", "dumping chips", "team play", "teaming up")  # fmt: skip
+# CR-HD.1 and the books' dead hands.
+_same(("hand is dead", "dead hand", "fouled"), "dead hand", "hand dead", "killed hand",
+      "fouled hand", "foul hand", "fouled", "foul", "hand fouled", "fouled cards",
+      "touched the muck", "hit the muck", "landed on the muck", "cards in the muck",
+      "mucked hand", "retrieve his hand", "retrieve her hand", "retrieve the hand",
+      "retrieved from the muck")  # fmt: skip
+# CR-HD.2.
+_same(("at your seat", "not there", "away"), "at your seat", "at his seat", "at her seat",
+      "not at his seat", "not at her seat", "not at the table", "away from the table",
+      "away from his seat", "absent", "absent player", "empty chair", "missing player",
+      "walked away", "came back late", "back late")  # fmt: skip
+# Tournament colour-ups and the chip race (CR-CU.1-4), and a cash player's colour-up (CR-CU.5).
+_same(("colour-up", "colour up", "colours up", "chip race"), "color up", "color-up",
+      "color ups", "colour up", "colour-up", "colour ups", "colour-ups", "coloring up",
+      "colouring up", "colored up", "coloured up", "colour up chips", "color up chips",
+      "chip up", "chipping up", "remove chips", "removing chips", "chip removal",
+      "change chips", "change for bigger chips")  # fmt: skip
+_same(("chip race", "raced", "race"), "chip race", "chip races", "race off", "racing off",
+      "race off chips", "raced off", "race for chips", "race the chips", "chip racing",
+      "raced out", "odd chips at the break")  # fmt: skip
 
-#: What the floor asks about that none of the bundled books covers. Each stays one phrase, so
-#: a search for it finds a house rule that names it, or nothing: never a rule that only shares
-#: a word with it ("button ante" is not the odd-chip rule's "button").
+#: What the floor asks about that none of the bundled source texts covers (Cardroom's own
+#: procedures and house rules answer some of them). Each stays one phrase, so a search for it
+#: finds a rule that names it, or nothing: never a rule that only shares a word with it
+#: ("button ante" is not the odd-chip rule's "button").
 NOT_IN_THE_BOOKS = frozenset({
     "moving button", "rabbit hunting", "rabbit hunt", "one player to a hand", "button ante",
     "exposed card", "exposed cards", "card exposed", "cards exposed", "boxed card",
     "color up", "colour up", "chip race", "hand for hand", "soft play", "chip dumping",
     "cell phone", "mobile phone", "english only", "late registration", "time bank",
-    "dodging blinds",
+    "dodging blinds", "deck change", "fouled hand", "protect your hand", "at your seat",
 })  # fmt: skip
 
 #: Words too common to help: PostgreSQL's English stop words (it drops them itself; FTS5 would

@@ -107,6 +107,9 @@ ROUTES: dict[str, dict[str, str]] = {
     "rules:house_rule_create": {},
     "rules:rule_detail": {"citation_id": "rule"},
     "rules:house_rule_edit": {"citation_id": "house_rule"},
+    "rules:import": {},
+    "rules:import_preview": {"token": "import_preview"},
+    "rules:edition": {"code": "room_book", "number": "edition"},
     # tournament pages
     "tournaments:list": {},
     "tournaments:create": {},
@@ -255,6 +258,7 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
         void_hand,
         void_last_action,
     )
+    from rules import imports
     from rules.services import create_house_rule
     from tests.factories import make_table, make_user
     from tests.tournaments.factories import make_tournament
@@ -286,6 +290,21 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
     house = create_house_rule(
         by=manager, title=text("house_rule.title"), text=text("house_rule.text")
     )
+    # The room's own rulebook, imported from a file: one edition saved, the next previewed.
+    room_book = (
+        f"Rule 1: Phones {text('room_rule.title')}\n{text('room_rule.text')}\n"
+        f"Example 1: {text('room_rule.example')}\n"
+    ).encode()
+    edition = imports.confirm_import(
+        draft=imports.stage_import(
+            by=manager, name="room.txt", data=room_book, code="ROOM", label="2025"
+        ),
+        by=manager,
+    )
+    preview = imports.stage_import(
+        by=manager, name="room.md", data=room_book + b"Rule 2: Phones\nNo calls.\n",
+        code="ROOM", label="2026",
+    )  # fmt: skip
 
     tournament = make_tournament(by=director, tables=3, entrants=16, name=text("tournament.name"))
     seated, out = setup.register_entrants(
@@ -357,6 +376,9 @@ def build_world(*, text: Callable[[str], str] = plain) -> dict[str, Any]:
         "ruling": ruling.pk,
         "rule": "TDA-45",
         "house_rule": house.citation_id,
+        "import_preview": preview.token,
+        "room_book": edition.rulebook.code,
+        "edition": edition.number,
         "tournament": tournament.pk,
         "raced_tournament": race.tournament_id,
         "chip_race": race.pk,

@@ -27,6 +27,7 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     """A row in every audit log, each written by its service."""
     from cardroom.rulings.services import log_ruling
     from cardroom.tables.services import record_action, void_last_action
+    from rules import imports
     from rules.services import create_house_rule
     from tests.tournaments.factories import make_tournament
     from tournaments import (
@@ -40,6 +41,14 @@ def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     from tournaments.models import EntrantStatus
 
     house = create_house_rule(by=floor_manager, title="Phones", text="No phones at the table.")
+    # The room's own rulebook imported from its file: an edition and its rules' versions.
+    imports.confirm_import(
+        draft=imports.stage_import(
+            by=floor_manager, name="room.txt", data=b"Rule 1: Phones\nNo calls.\n",
+            code="ROOM", label="2025",
+        ),
+        by=floor_manager,
+    )  # fmt: skip
     hand = make_hand()
     record_action(hand=hand, by=director, expected_seq=hand.seq, seat=1, action="call")
     hand.refresh_from_db()
@@ -209,7 +218,8 @@ def test_the_database_refuses_a_value_outside_every_choice_field(world: dict[str
     assert "StructureChange.action" in checked
     assert "ChipRace.mode" in checked
     assert {"MoneyMove.kind", "MoneyMove.method", "Prices.bounty_kind"} <= set(checked)
-    assert len(checked) == 38  # every choice field of the three apps
+    assert "RuleVersion.change" in checked
+    assert len(checked) == 39  # every choice field of the three apps
 
 
 # --- append-only in the database -----------------------------------------------------------------

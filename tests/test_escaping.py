@@ -45,6 +45,9 @@ FIELDS = {
     "player.name": "t15",
     "player.alias": "t16",
     "chip.colour": "t17",  # at most 30 characters: the tag and the script tag fit
+    "room_rule.title": "t18",  # the room's rulebook file: what the import reads from it
+    "room_rule.text": "t19",
+    "room_rule.example": "t20",
 }
 
 #: Query parameters the views read (``request.GET`` and the filter and search forms).

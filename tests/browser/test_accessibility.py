@@ -170,6 +170,11 @@ VISITS: tuple[Visit, ...] = (
     Visit("rule permalink", "rules:rule_detail", EVERYONE, {"citation_id": "rule"}),
     Visit("new house rule", "rules:house_rule_create", MANAGER),
     Visit("edit house rule", "rules:house_rule_edit", MANAGER, {"citation_id": "house_rule"}),
+    Visit("import the rulebook", "rules:import", MANAGER),
+    Visit("import preview", "rules:import_preview", MANAGER, {"token": "import_preview"}),
+    Visit(
+        "rulebook edition", "rules:edition", EVERYONE, {"code": "room_book", "number": "edition"}
+    ),
     Visit("tournaments", "tournaments:list", READERS),
     Visit("tournament", "tournaments:detail", READERS, T),
     Visit("new tournament", "tournaments:create", DIRECTOR),

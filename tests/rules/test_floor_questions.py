@@ -36,9 +36,9 @@ FLOOR_QUESTIONS = [
     # Misdeals. The books carry no text of the TDA misdeal rule itself; TDA-38 is their ruling
     # on a hand dealt the wrong number of cards: once substantial action has occurred it is
     # dead ("her hand is dead because SA has occurred"), the deal is not a misdeal.
-    # Cardroom's own misdeal procedure (CR-BB.8: a voided hand is dealt again) now
-    # answers the bare word; TDA-38 stays next (when a misdeal may be called at all).
-    ("misdeal", "CR-BB.8"),
+    # Cardroom's house procedure on misdeals (CR-DL.2: when one is called) answers the bare
+    # word, then its redeal (CR-BB.8) and TDA-38 (no misdeal after substantial action).
+    ("misdeal", "CR-DL.2"),
     ("is it a misdeal if a player has only one card", "TDA-38"),  # "she has only 1 card"
     ("player was dealt three cards after substantial action", "TDA-38"),  # "she has 3 cards"
     ("burn card after substantial action", "TDA-38"),  # "burn only one card"
@@ -86,6 +86,7 @@ FLOOR_QUESTIONS = [
     # Declarations and chips.
     ("verbal declaration binding", "RRoP-BR.8"),  # "A verbal statement … is binding"
     ("verbal and chips contradictory", "TDA-40"),  # "the TD will determine the bet"
+    ("he said call but put out raise chips", "RRoP-14.8"),  # "verbal statement … prevails"
     ("knocked on the table", "RRoP-BR.9"),  # "Rapping the table … is a pass"
     ("can he take his chips back", "RRoP-BR.12"),  # "you may withdraw that money"
     ("forward motion with chips", "RRoP-BR.13"),
@@ -135,13 +136,14 @@ FLOOR_QUESTIONS = [
     ("is the dead money returned", "CR-DM.1"),  # "never returned as uncalled"
 ]
 
-#: Floor topics none of the bundled books covers: the search says so (no hit) rather than
-#: offering a rule that only shares a word ("button ante" is not the odd-chip rule's button).
+#: Floor topics no rule covers: the search says so (no hit) rather than offering a rule that
+#: only shares a word ("button ante" is not the odd-chip rule's button). Rabbit hunting, one
+#: player to a hand and an exposed card in the deal were here until Cardroom's house
+#: procedures covered them (tests/rules/test_house_procedures.py).
 NOT_IN_THE_BOOKS = [
-    "rabbit hunting",
-    "one player to a hand",
-    "exposed card on the deal",
     "button ante",
+    "late registration",
+    "time bank",
 ]
 
 
@@ -167,9 +169,9 @@ def test_a_topic_the_books_do_not_cover_finds_nothing_rather_than_a_wrong_rule(
 
 
 def test_the_issues_four_searches() -> None:
-    # "misdeal" found nothing; it finds Cardroom's misdeal procedure, then the books' ruling
-    # on a misdealt hand.
-    assert ranked("misdeal", 2) == ["CR-BB.8", "TDA-38"]
+    # "misdeal" found nothing; it finds Cardroom's misdeal procedures (when one is called, the
+    # redeal), then the books' ruling on a misdealt hand.
+    assert ranked("misdeal", 3) == ["CR-DL.2", "CR-BB.8", "TDA-38"]
     # "dead button" found the odd-chip rule; it finds Cardroom's dead-button procedure.
     assert "RRoP-TI.5" not in ranked("dead button")
     assert ranked("dead button", 1) == ["CR-BB.1"]

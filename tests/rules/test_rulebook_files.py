@@ -38,8 +38,12 @@ def test_cardroom_s_procedures_say_they_are_cardroom_s_own_and_whose_practice_th
     assert "Written by Cardroom" in cr.attribution
     assert "where the bundled sources are silent, written by Cardroom" in cr.notes
     assert "TDA Rule 32 (Dead Button)" in cr.notes and "missed blinds" in cr.notes
-    # Every procedure is one the engine cites: none is written for its own sake.
-    assert {rule.citation for rule in cr.rules} <= citations.ALL
+    # Every procedure is one the engine cites, but the house procedures: Cardroom's default
+    # wording of what the floor rules on, marked for the room to edit, each naming its source.
+    assert {rule.citation for rule in cr.rules if not rule.house} <= citations.ALL
+    house = [rule for rule in cr.rules if rule.house]
+    assert len(house) >= 12 and not {rule.citation for rule in house} & citations.ALL
+    assert all("This follows" in rule.text for rule in house)
 
 
 def test_robert_s_rules_are_credited_to_bob_ciaffone_with_his_permission(
@@ -297,7 +301,7 @@ def test_the_example_in_the_format_document_loads(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "field"),
     [
-        ('format = "cardroom-rulebook/1"', 'format = "cardroom-rulebook/2"', "format"),
+        ('format = "cardroom-rulebook/1"', 'format = "cardroom-rulebook/3"', "format"),
         ('format = "cardroom-rulebook/1"', 'format = "something/1"', "format"),
         ('title = "Club Rules"\n', "", "book.title"),
         ('edition = "2025"', 'edition = "  "', "book.edition"),
