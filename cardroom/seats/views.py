@@ -176,7 +176,8 @@ def session_context(
         )
     elif mode != "typed" and between and not awaiting_award:
         try:
-            context["proposal"] = proposal_view(table, table_play.propose(table), seated)
+            proposal = table_play.propose_at(table, tournament_table)
+            context["proposal"] = proposal_view(table, proposal, seated)
             if context["seat_map"]:
                 agree_with_proposal(table, context["seat_map"], context["proposal"])
         except (ValidationError, BadInput, Conflict, IllegalAction) as exc:
@@ -350,14 +351,21 @@ def desk_award(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
             twice = view["twice"] and any(key.startswith("2-") and taps[key] for key in taps)
             showdown = showdown_from_taps(view, taps, twice=twice)
         if hand.names:
-            table_play.settle(hand=hand, by=request.user, expected_seq=expected, showdown=showdown)
+            settled = table_play.settle(
+                hand=hand, by=request.user, expected_seq=expected, showdown=showdown
+            )
         else:  # typed stacks: no seat map to carry the chips to
-            award_hand(hand=hand, by=request.user, expected_seq=expected, showdown=showdown)
+            settled = award_hand(
+                hand=hand, by=request.user, expected_seq=expected, showdown=showdown
+            )
     except TapError as exc:
         return refused(request, table, ValidationError(str(exc)))
     except (ValidationError, Conflict, BadInput, IllegalAction) as exc:
         return refused(request, table, exc)
-    return latest(request, table)
+    last = table.hands.order_by("-number").first()
+    if last is not None and (last.pk, last.seq) == (settled.pk, settled.seq):
+        last = settled  # the hand as the award left it: its actions and replay not read again
+    return render_desk(request, table, last)
 
 
 def tapped(post: Any) -> dict[str, set[int]]:
