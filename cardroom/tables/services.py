@@ -348,9 +348,11 @@ class HandVoided(Refusal):
 
 
 #: A hand's actions as the desk and the API show them: in order, voided ones too, with who
-#: entered and who voided each (one query for them all).
+#: entered and who voided each (one query for them all; in step order, without joining the
+#: hands for the model's default order by hand).
 ACTIONS_SHOWN = Prefetch(
-    "actions", queryset=HandAction.objects.select_related("entered_by", "voided_by")
+    "actions",
+    queryset=HandAction.objects.select_related("entered_by", "voided_by").order_by("seq"),
 )
 
 
