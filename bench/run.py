@@ -41,6 +41,7 @@ RUNS: tuple[tuple[str, str, dict[str, str | None]], ...] = (
     ("bench_search_postgres", "bench_search", POSTGRES),
     ("bench_tournaments", "bench_tournaments", {}),
     ("bench_web", "bench_web", {}),
+    ("bench_desk", "bench_desk", {}),
     ("bench_waitlists", "bench_waitlists", {}),
 )
 

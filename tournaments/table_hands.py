@@ -139,10 +139,14 @@ def _level(tournament: Tournament) -> tuple[Level, str]:
     return reading.level, reading.level_name
 
 
-def tournament_game(table: Table, tournament: Tournament, level: Level) -> dict[str, Any]:
+def tournament_game(
+    table: Table, tournament: Tournament, level: Level, chip: int | None
+) -> dict[str, Any]:
     """The table's game with the level's blinds and ante, paid as the tournament says (from
     every player, or a big-blind ante: the big blind's alone, CR-DM.2; never the room table's
-    cash ante type), and no straddle (RRoP-14.14), in the tournament's structure."""
+    cash ante type), and no straddle (RRoP-14.14), in the tournament's structure. ``chip``:
+    the smallest chip of the tournament's chip set at this level (``colour_ups.smallest_chip``;
+    None without a chip set)."""
     game = table.engine_game()
     for key in ("big_blind_ante", "small_bet", "big_bet", "raise_cap", "pot_round_unit"):
         game.pop(key, None)
@@ -155,7 +159,7 @@ def tournament_game(table: Table, tournament: Tournament, level: Level) -> dict[
         straddle=0,
         # CR-CU.1: the tournament's chip set, once it has one, says the smallest chip that
         # plays at this level (a colour-up's chip gone from the first hand after its break).
-        min_chip=smallest_chip(tournament, level.number)
+        min_chip=chip
         or table.min_chip
         or smallest_chip_in_play(level.small_blind, level.big_blind, level.ante),
     )
@@ -263,11 +267,14 @@ def _plan(
     return _Placed(plan.button, plan.small, plan.big, plan.citations, plan.draw, seed)
 
 
-def propose_tournament_hand(table: Table) -> dict[str, Any]:
+def propose_tournament_hand(
+    table: Table, tournament_table: TournamentTable | None = None
+) -> dict[str, Any]:
     """The next hand at a tournament table: button and blinds (dead button), the seated
     entrants with their chips and names, the level from the clock. ``CannotDeal`` when the
-    tournament refuses a deal (a break, a player with no chips, fewer than two players)."""
-    return _proposal(table)[0]
+    tournament refuses a deal (a break, a player with no chips, fewer than two players).
+    ``tournament_table``: ``tournament_table_for(table)``, when the caller has just read it."""
+    return _proposal(table, tournament_table)[0]
 
 
 def refuse_odd_chips(seated: list[SeatAssignment], unit: int | None) -> None:
@@ -284,10 +291,13 @@ def refuse_odd_chips(seated: list[SeatAssignment], unit: int | None) -> None:
         )
 
 
-def _proposal(table: Table) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def _proposal(
+    table: Table, ttable: TournamentTable | None = None
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The proposal (``propose_tournament_hand``) and what the hand keeps of the draw for the
-    button when one placed it: shown without its seed, kept with the seed it was drawn from."""
-    ttable = tournament_table_for(table)
+    button when one placed it: shown without its seed, kept with the seed it was drawn from.
+    ``ttable``: the table's ``tournament_table_for``, read just now (else read here)."""
+    ttable = ttable or tournament_table_for(table)
     if ttable is None:
         raise CannotDeal(f"{table} is not a table of a tournament in play.")
     tournament = ttable.tournament
@@ -305,8 +315,9 @@ def _proposal(table: Table) -> tuple[dict[str, Any], dict[str, Any] | None]:
     occupied = [a.seat for a in seated]
     placed = _plan(table, ttable, occupied, ttable.button, level)
     citations = [*placed.rules, DEAD_BUTTON, DEALT_IN, NEW_LIMITS, NO_STRADDLE]
-    game = tournament_game(table, tournament, level)
-    refuse_odd_chips(seated, smallest_chip(tournament, level.number))
+    chip = smallest_chip(tournament, level.number)
+    game = tournament_game(table, tournament, level, chip)
+    refuse_odd_chips(seated, chip)
     if game.get("big_blind_ante"):
         citations.append(BIG_BLIND_ANTE)
     forced = level.big_blind + level.ante  # the big blind's, with either kind of ante
@@ -461,13 +472,15 @@ def deal_tournament_hand(
     big: int | None = None,
     reason: str = "",
     version: str = "",
+    tournament_table: TournamentTable | None = None,
 ) -> Hand:
     """Deal the proposal, or the dealer's correction of its button or blinds (``small`` 0: a
     dead small blind; recorded with the reason, which a correction needs). With ``version``
     from the proposal, a proposal changed since (a player moved, a new level) is a 409. The
     tournament row is locked first, so the seating read is the seating dealt; the table's
-    button is updated to the hand's."""
-    ttable = tournament_table_for(table)
+    button is updated to the hand's. ``tournament_table``: ``tournament_table_for(table)``,
+    when the caller has just read it (the proposal reads it again under the lock)."""
+    ttable = tournament_table or tournament_table_for(table)
     if ttable is None:
         raise CannotDeal(f"{table} is not a table of a tournament in play.")
     with transaction.atomic():
@@ -515,13 +528,19 @@ def deal_tournament_hand(
 
 
 def settle_tournament_hand(
-    *, hand: Hand, by: User, expected_seq: int, showdown: dict[str, Any] | None
+    *,
+    hand: Hand,
+    by: User,
+    expected_seq: int,
+    showdown: dict[str, Any] | None,
+    tournament_table: TournamentTable | None = None,
 ) -> Hand:
     """Push the pots (``services.award_hand``) and put the chips back on the entrants; a player
     left with none is out in the same transaction, those who started the hand with more chips
     finishing higher. Hand-for-hand: the last table to finish the hand moves play on to the
-    next one. The tournament row is locked before the hand."""
-    ttable = tournament_table_for(hand.table)
+    next one. The tournament row is locked before the hand. ``tournament_table``:
+    ``tournament_table_for(hand.table)``, when the caller has just read it."""
+    ttable = tournament_table or tournament_table_for(hand.table)
     if ttable is None or not hand.names:
         raise Conflict("not_tournament_hand", f"{hand} was not dealt from a tournament's seating.")
     with transaction.atomic():
@@ -549,6 +568,7 @@ def _apply_award(
     seated = {a.seat: a.entrant for a in _seated(ttable)}
     started = {entry["seat"]: entry["stack"] for entry in hand.seats}
     busted: list[tuple[int, int, Entrant]] = []
+    counts: list[Entrant] = []
     for entry in result["stacks"]:
         seat, chips = entry["seat"], entry["stack"]
         entrant = seated.get(seat)
@@ -558,13 +578,18 @@ def _apply_award(
                 f"Seat {seat} at {ttable} has changed since {hand} was dealt: the director "
                 "sorts out the chips before the pots are pushed.",
             )
-        Entrant.objects.filter(pk=entrant.pk).update(chips=chips)
+        # The count alone is written (the entrants read above keep their rows as read).
+        counts.append(Entrant(pk=entrant.pk, chips=chips))
         if chips == 0:
             busted.append((started[seat], seat, entrant))
+    # Every count in one write, however many players were dealt in.
+    Entrant.objects.bulk_update(counts, ["chips"])
     # Fewest chips at the start of the hand out first, so the bigger stack finishes higher.
+    # Each is seated as read with the tournament locked: putting one out changes no other's
+    # status.
     out = []
     for _, seat, entrant in sorted(busted, key=lambda b: (b[0], b[1])):
-        if Entrant.objects.filter(pk=entrant.pk, status=EntrantStatus.SEATED).exists():
+        if entrant.status == EntrantStatus.SEATED:
             eliminate_locked(tournament, entrant, by=by, hand=hand)
             out.append((seat, entrant))
     # Their bounties to the winners of the pots they lost (and the winner's own head when the

@@ -315,6 +315,18 @@ class SeatMapHandSerializer(DealtHandSerializer):
         ]  # fmt: skip
 
 
+#: The hand's JSON columns a seat-map hand's answer shows.
+JSON_SHOWN = ("seats", "game", "blinds", "posts", "names", "correction", "result")
+
+
+def as_stored(hand: Hand) -> Hand:
+    """A hand just written, answered as any later read shows it: its JSON columns read back
+    (PostgreSQL keeps an object's keys in an order of its own), the rest as the write left it
+    (its table, actions and their replay: ``Hand.replayed``)."""
+    hand.refresh_from_db(fields=JSON_SHOWN)
+    return hand
+
+
 # --- the views ------------------------------------------------------------------------------
 
 
@@ -507,7 +519,7 @@ class NextHandView(APIView):
         entry = NextHandInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
         hand = calling(table_play.deal, table=table, by=writer(request), **entry.validated_data)
-        return Response(SeatMapHandSerializer(Hand.objects.get(pk=hand.pk)).data, status=201)
+        return Response(SeatMapHandSerializer(as_stored(hand)).data, status=201)
 
 
 class HandAwardView(APIView):
@@ -530,13 +542,13 @@ class HandAwardView(APIView):
             "showdown"
         )  # as sent: the engine reads the contract's form
         try:
-            table_play.settle(
+            settled = table_play.settle(
                 hand=hand, by=writer(request), expected_seq=entry.validated_data["expected_seq"],
                 showdown=showdown,
             )  # fmt: skip
         except BadInput as exc:
             raise bad_input(exc) from exc
-        return Response(SeatMapHandSerializer(Hand.objects.get(pk=hand.pk)).data)
+        return Response(SeatMapHandSerializer(as_stored(settled)).data)
 
 
 class PlayerSearchView(APIView):

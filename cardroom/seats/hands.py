@@ -20,7 +20,7 @@ from django.db import transaction
 from cardroom.core.api_errors import Conflict
 from cardroom.core.reasons import clean_reason
 from cardroom.seats import services as players
-from cardroom.seats.models import TableSeat
+from cardroom.seats.models import SeatEvent, TableSeat
 from cardroom.tables import services
 from cardroom.tables.choices import SeatEventKind, SeatStatus
 from cardroom.tables.models import Hand, HandStatus, Table
@@ -164,6 +164,7 @@ def deal_next_hand(
 
     def apply(_locked: Table) -> None:
         cleared = set(plan.cleared) | {seat for seat in in_blinds if seat in dealt}
+        changed: list[TableSeat] = []
         for number, live in seats.items():
             before = (live.new, live.owes_big, live.owes_small, live.waits_for_big_blind)
             if number in dealt:
@@ -173,7 +174,11 @@ def deal_next_hand(
             if number in plan.missed and number not in dealt:
                 live.owes_big, live.owes_small = plan.missed[number]
             if before != (live.new, live.owes_big, live.owes_small, live.waits_for_big_blind):
-                live.save(update_fields=["new", "owes_big", "owes_small", "waits_for_big_blind"])
+                changed.append(live)
+        # The seats whose blinds owed or waiting changed, in one write however many.
+        TableSeat.objects.bulk_update(
+            changed, ["new", "owes_big", "owes_small", "waits_for_big_blind"]
+        )
 
     names = {str(seat): seats[seat].player.name for seat in dealt}
     drawn = plan.draw.record(locked.button_seed) if plan.draw is not None else None
@@ -208,6 +213,8 @@ def settle_cash_hand(
     def apply(locked_hand: Hand, result: dict[str, Any]) -> None:
         table = players.lock_table(locked_hand.table)
         seated = {s.seat: s for s in players.live_seats(table)}
+        stacks: list[TableSeat] = []
+        events: list[SeatEvent] = []
         for entry in result["stacks"]:
             live = seated.get(entry["seat"])
             if live is None or live.player.name != locked_hand.names.get(str(entry["seat"])):
@@ -218,10 +225,20 @@ def settle_cash_hand(
                 )
             change = entry["stack"] - live.stack
             live.stack = entry["stack"]
-            live.save(update_fields=["stack"])
-            players.seat_event(live, SeatEventKind.HAND, by, amount=change, hand=locked_hand)
+            stacks.append(live)
+            events.append(
+                players.new_seat_event(
+                    live, SeatEventKind.HAND, by, amount=change, hand=locked_hand
+                )
+            )
             if live.stack == 0:
-                players.seat_event(live, SeatEventKind.BUSTED, by, hand=locked_hand)
+                events.append(
+                    players.new_seat_event(live, SeatEventKind.BUSTED, by, hand=locked_hand)
+                )
+        # One write for the stacks and one for their log (chained in this order), however
+        # many seats were dealt in.
+        TableSeat.objects.bulk_update(stacks, ["stack"])
+        SeatEvent.objects.bulk_create(events)
 
     return services.award_hand(
         hand=hand, by=by, expected_seq=expected_seq, showdown=showdown, after=apply

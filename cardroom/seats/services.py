@@ -118,8 +118,19 @@ def seat_event(
     note: str = "",
 ) -> SeatEvent:  # fmt: skip
     """The seat map's log: ``stack`` is what the player has after the change."""
+    event = new_seat_event(live, kind, by, amount=amount, hand=hand, note=note)
+    event.save()
+    return event
+
+
+def new_seat_event(
+    live: TableSeat, kind: str, by: User | None, *, amount: int = 0, hand: Hand | None = None,
+    note: str = "",
+) -> SeatEvent:  # fmt: skip
+    """``seat_event``'s row, not written yet: a write of many (an award's) adds them at once
+    (``SeatEvent.objects.bulk_create`` chains them in their order)."""
     stack = 0 if kind == SeatEventKind.LEFT else live.stack
-    return SeatEvent.objects.create(
+    return SeatEvent(
         table_id=live.table_id, seat=live.seat, player=live.player, kind=kind, amount=amount,
         stack=stack, hand=hand, note=note[:300], by=by,
     )  # fmt: skip

@@ -46,7 +46,7 @@ from rules.engine.errors import BadInput, IllegalAction
 from rules.engine.state import HandState
 from tournaments import table_hands
 from tournaments.clock.reading import read_clock
-from tournaments.models import SeatAssignment
+from tournaments.models import SeatAssignment, TournamentTable
 
 # --- what the desk shows ----------------------------------------------------------------------
 
@@ -62,20 +62,26 @@ def render_desk(
     version: str | None = None,
 ) -> HttpResponse:
     """The desk; ``version``: its ``desk_version`` when the caller has just read it."""
-    # The hand replayed once for the whole desk: its seats and log, and the showdown.
+    # The hand replayed once for the whole desk (its seats and log, and the showdown): by the
+    # write that just moved it, else here (``engine_state``).
     state = engine_state(hand) if hand is not None and hand.state != "voided" else None
+    # The tournament playing here, looked up once for the version and the session.
+    tournament_table = table_hands.tournament_table_for(table)
+    session = session_context(table, hand, state, tournament_table)
+    if deal_form is None and session["mode"] == "typed":
+        deal_form = DealForm(table=table)  # only a typed-stack desk shows the deal form
     context = {
         "table": table,
         "hand": hand,
         "desk": desk_view(hand, state) if hand is not None and state is not None else None,
         # The dealer's correction of the proposed button or blinds, with the reason.
         "correction": correction_words(hand) if hand is not None else "",
-        "deal_form": deal_form or DealForm(table=table),
+        "deal_form": deal_form,
         "refusal": refusal,
         "can_write": has_role(request.user, *HAND_WRITERS),
         "count_form": CountForm(chip_set=hand_chip_set(hand, table)),
-        "desk_version": desk_version(table, hand) if version is None else version,
-        **session_context(table, hand, state),
+        "desk_version": desk_version(table, hand, tournament_table) if version is None else version,
+        **session,
     }
     if not request.htmx:
         return render(request, "cardroom/desk.html", context, status=status)
@@ -86,17 +92,17 @@ def render_desk(
     return response
 
 
-def desk_version(table: Table, hand: Hand | None) -> str:
+def desk_version(table: Table, hand: Hand | None, tournament_table: TournamentTable | None) -> str:
     """What the desk's poll is keyed on (``?seq=``): the last hand and its step, the seat
     map's last change (every seating, chips, sitting out, return, leaving is a SeatEvent)
-    and, at a tournament table, its seating (moves, eliminations), the clock's level and the
-    hand-for-hand hand with how many tables have pushed it. A second device sees a change
-    between hands, not only the next deal's."""
+    and, at a tournament table (``tournament_table``: ``table_hands.tournament_table_for``),
+    its seating (moves, eliminations), the clock's level and the hand-for-hand hand with how
+    many tables have pushed it. A second device sees a change between hands, not only the
+    next deal's."""
     parts = [f"{hand.pk}:{hand.seq}" if hand is not None else "none"]
     last_event = SeatEvent.objects.filter(table=table).order_by("-pk").values_list("pk").first()
     if last_event is not None:
         parts.append(f"s{last_event[0]}")
-    tournament_table = table_hands.tournament_table_for(table)
     if tournament_table is not None:
         tournament = tournament_table.tournament
         clock = read_clock(tournament, list(tournament.levels.all()))
@@ -107,13 +113,19 @@ def desk_version(table: Table, hand: Hand | None) -> str:
     return "/".join(parts)
 
 
-def session_context(table: Table, hand: Hand | None, state: HandState | None) -> dict[str, Any]:
+def session_context(
+    table: Table,
+    hand: Hand | None,
+    state: HandState | None,
+    tournament_table: TournamentTable | None,
+) -> dict[str, Any]:
     """The seat map (cash) or the entrants (tournament), the showdown or the award of the
     last hand, and the next hand's proposal when no hand is in progress. A table with no
     seat map and no tournament deals with typed stacks (``typed``). ``state``: the hand
-    replayed (``engine_state``; None for no hand or a voided one)."""
-    tournament_table = table_hands.tournament_table_for(table)
-    seated = players.live_seats(table)
+    replayed (``engine_state``; None for no hand or a voided one); ``tournament_table``: the
+    tournament playing here (``table_hands.tournament_table_for``)."""
+    # A tournament's table has no cash seat map (its seats are the tournament's).
+    seated = players.live_seats(table) if tournament_table is None else []
     mode = "tournament" if tournament_table is not None else "seated" if seated else "typed"
     if mode == "typed" and hand is not None and hand.names and not hand.settled:
         mode = "seated"  # the players left, the hand they were dealt still needs its award
@@ -164,7 +176,8 @@ def session_context(table: Table, hand: Hand | None, state: HandState | None) ->
         )
     elif mode != "typed" and between and not awaiting_award:
         try:
-            context["proposal"] = proposal_view(table, table_play.propose(table), seated)
+            proposal = table_play.propose_at(table, tournament_table)
+            context["proposal"] = proposal_view(table, proposal, seated)
             if context["seat_map"]:
                 agree_with_proposal(table, context["seat_map"], context["proposal"])
         except (ValidationError, BadInput, Conflict, IllegalAction) as exc:
@@ -338,14 +351,21 @@ def desk_award(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
             twice = view["twice"] and any(key.startswith("2-") and taps[key] for key in taps)
             showdown = showdown_from_taps(view, taps, twice=twice)
         if hand.names:
-            table_play.settle(hand=hand, by=request.user, expected_seq=expected, showdown=showdown)
+            settled = table_play.settle(
+                hand=hand, by=request.user, expected_seq=expected, showdown=showdown
+            )
         else:  # typed stacks: no seat map to carry the chips to
-            award_hand(hand=hand, by=request.user, expected_seq=expected, showdown=showdown)
+            settled = award_hand(
+                hand=hand, by=request.user, expected_seq=expected, showdown=showdown
+            )
     except TapError as exc:
         return refused(request, table, ValidationError(str(exc)))
     except (ValidationError, Conflict, BadInput, IllegalAction) as exc:
         return refused(request, table, exc)
-    return latest(request, table)
+    last = table.hands.order_by("-number").first()
+    if last is not None and (last.pk, last.seq) == (settled.pk, settled.seq):
+        last = settled  # the hand as the award left it: its actions and replay not read again
+    return render_desk(request, table, last)
 
 
 def tapped(post: Any) -> dict[str, set[int]]:

@@ -31,6 +31,7 @@ from cardroom.tables.forms import TABLE_HELP, unconfirmed_void
 from cardroom.tables.models import Hand, HandAction, HandStatus, Table
 from cardroom.tables.removal import delete_table
 from cardroom.tables.services import (
+    ACTIONS_SHOWN,
     EDITABLE_FIELDS,
     create_table,
     engine_state,
@@ -212,7 +213,8 @@ class DealtHandSerializer(serializers.ModelSerializer[Hand]):
         help_text="The engine's evaluation of the hand (the betting API's response body); "
         "null once the hand is voided."
     )
-    actions = HandActionSerializer(many=True, read_only=True)
+    # As the request read them (``Hand.logged_actions``): a write's answer reads none again.
+    actions = HandActionSerializer(many=True, read_only=True, source="logged_actions")
 
     class Meta:
         model = Hand
@@ -302,9 +304,7 @@ class TableHandsView(generics.ListCreateAPIView[Hand]):
 
     def get_queryset(self) -> QuerySet[Hand]:
         table = get_object_or_404(Table, pk=self.kwargs["table_id"])
-        return table.hands.prefetch_related(
-            "actions__entered_by", "actions__voided_by"
-        ).select_related("table")
+        return table.hands.prefetch_related(ACTIONS_SHOWN).select_related("table")
 
     @extend_schema(
         summary="Deal a hand at a table",
@@ -323,7 +323,7 @@ class TableHandsView(generics.ListCreateAPIView[Hand]):
 class HandDetailView(generics.RetrieveAPIView[Hand]):
     serializer_class = DealtHandSerializer
     permission_classes = [HandPermission]
-    queryset = Hand.objects.select_related("table").prefetch_related("actions__entered_by")
+    queryset = Hand.objects.select_related("table").prefetch_related(ACTIONS_SHOWN)
 
 
 class HandActionsView(generics.ListCreateAPIView[HandAction]):
@@ -348,12 +348,13 @@ class HandActionsView(generics.ListCreateAPIView[HandAction]):
         },
     )
     def post(self, request: Request, hand_id: int) -> Response:
-        hand = get_object_or_404(Hand, pk=hand_id)
+        hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
         entry = ActionInSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
         by = cast(AuthenticatedApiRequest, request).user  # ``HandPermission``: signed in
-        record_action(hand=hand, by=by, **entry.validated_data)
-        return Response(DealtHandSerializer(Hand.objects.get(pk=hand.pk)).data, status=201)
+        entered = record_action(hand=hand, by=by, **entry.validated_data)
+        # The hand as the action left it, with its actions and their replay: not read again.
+        return Response(DealtHandSerializer(entered.hand).data, status=201)
 
 
 class HandVoidView(APIView):
@@ -376,4 +377,5 @@ class HandVoidView(APIView):
             raise ValidationError({"confirm_hand": [asked]})
         service = void_last_action if self.what == "last" else void_hand
         service(hand=hand, by=request.user, **data)
-        return Response(DealtHandSerializer(Hand.objects.get(pk=hand.pk)).data)
+        voided = Hand.objects.select_related("table").prefetch_related(ACTIONS_SHOWN)
+        return Response(DealtHandSerializer(voided.get(pk=hand.pk)).data)

@@ -12,7 +12,7 @@ from django.utils.text import format_lazy
 from cardroom.core.numbers import grouped, grouped_lazy
 from cardroom.tables.choices import STANDARD_CHIPS
 from cardroom.tables.models import Hand, HandAction
-from cardroom.tables.services import engine_blinds, engine_posts, engine_state
+from cardroom.tables.services import engine_blinds, engine_posts, engine_state, read_hand
 from rules.engine.config import GameConfig
 from rules.engine.errors import IllegalAction
 from rules.engine.out_of_turn import CITATIONS as OUT_OF_TURN_CITATIONS
@@ -43,8 +43,8 @@ AMOUNT_ERROR = format_lazy("An amount is at most {} chips.", grouped_lazy(MAX_ST
 
 def desk_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
     """The hand as the desk shows it; ``state``: the hand already replayed (``engine_state``),
-    when the caller has it."""
-    actions = list(hand.actions.select_related("entered_by", "voided_by"))
+    when the caller has it. The actions are those the request read (``read_hand``)."""
+    actions = read_hand(hand).actions
     state = engine_state(hand) if state is None else state
     snap = snapshot(state)
     options = legal_options(state)
@@ -508,7 +508,7 @@ def walk_winner(hand: Hand, won: dict[int, int]) -> int | None:
     """The seat that won a walk, or None: everyone folded to a player who never had to act
     (the big blind, or the straddle), so the pot is the blinds and the big blind's part
     nobody called goes back (``HandState.returned``)."""
-    actions = [a for a in hand.actions.all() if a.voided_at is None]
+    actions = [a for a in read_hand(hand).actions if a.voided_at is None]
     winners = [seat for seat, amount in won.items() if amount]
     if not actions or len(winners) != 1 or any(a.action != "fold" for a in actions):
         return None

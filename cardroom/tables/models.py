@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -31,6 +32,7 @@ from cardroom.tables.choices import (
     variant_refusal,
 )
 from rules.engine import citations
+from rules.engine.state import HandState
 
 
 def new_button_seed() -> str:
@@ -508,6 +510,10 @@ class Hand(models.Model):
     )
     awarded_at = models.DateTimeField(null=True, blank=True)
 
+    #: What this request has read of the hand at one step (``Replayed``: its actions and their
+    #: replay), kept by ``cardroom.tables.services.read_hand``; not stored.
+    replayed: Replayed | None = None
+
     class Meta:
         ordering = ["-started_at", "-id"]
         constraints = [
@@ -530,6 +536,13 @@ class Hand(models.Model):
     def settled(self) -> bool:
         """Voided, or awarded: nothing more happens to the hand's chips."""
         return self.state == HandStatus.VOIDED or self.awarded_at is not None
+
+    def logged_actions(self) -> list[HandAction]:
+        """Every action entered, in order, voided ones too: as this request read them at the
+        hand's step (``replayed``), else as the database has them (prefetched or not)."""
+        if self.replayed is not None and self.replayed.seq == self.seq:
+            return self.replayed.actions
+        return list(self.actions.all())
 
 
 class HandAction(AppendOnly):
@@ -588,3 +601,15 @@ class HandAction(AppendOnly):
         if self.out_of_turn:
             entry["out_of_turn"] = True
         return entry
+
+
+@dataclass
+class Replayed:
+    """A hand as one request has read it at step ``seq``: every action in order (voided ones
+    too, with who entered and who voided each) and the engine's state after the live ones.
+    Kept on the ``Hand`` object (``Hand.replayed``) so that a request reads and replays a hand
+    once, whoever asks (the write, the desk, the API's answer); any later step reads again."""
+
+    seq: int
+    actions: list[HandAction]
+    state: HandState

@@ -20,6 +20,7 @@ from django.contrib.auth.models import User
 from cardroom.seats import hands as cash_hands
 from cardroom.tables.models import Hand, Table
 from tournaments import table_hands
+from tournaments.models import TournamentTable
 
 
 def in_tournament(table: Table) -> bool:
@@ -30,8 +31,14 @@ def in_tournament(table: Table) -> bool:
 def propose(table: Table) -> dict[str, Any]:
     """The next hand's proposal: ``{"button", "blinds": {"small", "big"}, "seats":
     [{"seat", "stack"}], "posts", "names", "waiting", "missed", "citations"}``."""
-    if in_tournament(table):
-        return table_hands.propose_tournament_hand(table)
+    return propose_at(table, table_hands.tournament_table_for(table))
+
+
+def propose_at(table: Table, playing: TournamentTable | None) -> dict[str, Any]:
+    """``propose``, the tournament playing at the table looked up by the caller just now
+    (``table_hands.tournament_table_for``; None: none plays there)."""
+    if playing is not None:
+        return table_hands.propose_tournament_hand(table, playing)
     return cash_hands.propose_next_hand(table)
 
 
@@ -53,18 +60,23 @@ def deal(
     fields: dict[str, Any] = {
         "button": button, "small": small, "big": big, "reason": reason, "version": version,
     }  # fmt: skip
-    if in_tournament(table):
-        return table_hands.deal_tournament_hand(table=table, by=by, **fields)
+    playing = table_hands.tournament_table_for(table)
+    if playing is not None:
+        return table_hands.deal_tournament_hand(
+            table=table, by=by, tournament_table=playing, **fields
+        )
     return cash_hands.deal_next_hand(table=table, by=by, straddle=straddle, **fields)
 
 
 def settle(*, hand: Hand, by: User, expected_seq: int, showdown: dict[str, Any] | None) -> Hand:
     """Award the hand from the showdown; stacks (or the entrants' chips and eliminations)
     follow in the same transaction."""
-    if in_tournament(hand.table):
+    playing = table_hands.tournament_table_for(hand.table)
+    if playing is not None:
         return table_hands.settle_tournament_hand(
-            hand=hand, by=by, expected_seq=expected_seq, showdown=showdown
-        )
+            hand=hand, by=by, expected_seq=expected_seq, showdown=showdown,
+            tournament_table=playing,
+        )  # fmt: skip
     return cash_hands.settle_cash_hand(
         hand=hand, by=by, expected_seq=expected_seq, showdown=showdown
     )

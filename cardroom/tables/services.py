@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from cardroom.core.api_errors import Conflict, Refusal
@@ -17,7 +18,7 @@ from cardroom.core.locks import lock_row, lock_rows
 from cardroom.core.numbers import grouped
 from cardroom.core.reasons import clean_reason
 from cardroom.tables.choices import TableKind, TableStatus
-from cardroom.tables.models import Hand, HandAction, HandStatus, Table, TableChange
+from cardroom.tables.models import Hand, HandAction, HandStatus, Replayed, Table, TableChange
 from cardroom.waitlists.base import record_event
 from cardroom.waitlists.models import MustMove, WaitlistEventKind
 from rules.engine.award import award_hand as engine_award
@@ -346,17 +347,44 @@ class HandVoided(Refusal):
         super().__init__({"hand": self.text})
 
 
+#: A hand's actions as the desk and the API show them: in order, voided ones too, with who
+#: entered and who voided each (one query for them all; in step order, without joining the
+#: hands for the model's default order by hand).
+ACTIONS_SHOWN = Prefetch(
+    "actions",
+    queryset=HandAction.objects.select_related("entered_by", "voided_by").order_by("seq"),
+)
+
+
+def read_hand(hand: Hand) -> Replayed:
+    """The hand's actions and the engine's replay of them, read once: kept on ``hand``
+    (``Hand.replayed``) for the rest of the request while it stays at this step, so the write,
+    the desk and the API's answer share one read and one replay. One query (none when the
+    caller prefetched ``ACTIONS_SHOWN``, or a write of this request left them)."""
+    kept = hand.replayed
+    if kept is not None and kept.seq == hand.seq:
+        return kept
+    prefetch_related_objects([hand], ACTIONS_SHOWN)
+    actions = list(hand.actions.all())
+    hand.replayed = Replayed(hand.seq, actions, replayed_state(hand, actions))
+    return hand.replayed
+
+
 def engine_state(hand: Hand) -> HandState:
     """The hand as the engine sees it: the deal replayed with every action not voided, those
-    made out of turn held until their turn (TDA-53; the engine's ``replay``)."""
-    actions = [
-        Action.from_dict(a.as_engine_dict()) for a in hand.actions.all() if a.voided_at is None
-    ]
+    made out of turn held until their turn (TDA-53; the engine's ``replay``). Read once a
+    request (``read_hand``): the state is shared, never changed by its readers."""
+    return read_hand(hand).state
+
+
+def replayed_state(hand: Hand, actions: list[HandAction]) -> HandState:
+    """``engine_state`` from the hand's ``actions`` (every one, in order; the voided skipped)."""
+    played = [Action.from_dict(a.as_engine_dict()) for a in actions if a.voided_at is None]
     state, error = replay(
         GameConfig.from_dict(hand.game),
         hand.button,
         _seats(hand.seats),
-        actions,
+        played,
         engine_blinds(hand.blinds),
         engine_posts(hand.posts),
     )
@@ -413,7 +441,7 @@ def start_hand(
         game["straddle"] = 0
     posts = list(posts or [])
     try:
-        replay(
+        dealt, _ = replay(
             GameConfig.from_dict(game),
             button,
             _seats(seats),
@@ -443,7 +471,7 @@ def start_hand(
             )
         if after is not None:
             after(locked)
-        return Hand.objects.create(
+        hand = Hand.objects.create(
             table=locked,
             number=(previous.number if previous is not None else 0) + 1,
             button=button,
@@ -456,6 +484,9 @@ def start_hand(
             correction=correction or {},
             button_draw=button_draw or {},
         )
+        # The deal as replayed above: the answer shows it without reading it back.
+        hand.replayed = Replayed(hand.seq, [], dealt)
+        return hand
 
 
 def lock_hand(hand: Hand, expected_seq: int) -> Hand:
@@ -464,6 +495,12 @@ def lock_hand(hand: Hand, expected_seq: int) -> Hand:
     locked = lock_row(Hand, hand.pk)
     if locked.seq != expected_seq:
         raise StaleHand(locked)
+    # What the caller read of the hand stands for the locked row: its table (a hand never
+    # moves) and, at the same step, its actions and their replay (every change moves the step).
+    if Hand.table.is_cached(hand):
+        locked.table = hand.table
+    if hand.replayed is not None and hand.replayed.seq == locked.seq:
+        locked.replayed = hand.replayed
     return locked
 
 
@@ -505,8 +542,10 @@ def record_action(
         with transaction.atomic():
             # Lock the hand row: the sequence check and the write happen as one step.
             locked = _lock_open(hand, expected_seq)
-            state = engine_state(locked)
-            live = list(locked.actions.filter(voided_at__isnull=True).order_by("seq"))
+            read = read_hand(locked)
+            live = [entry for entry in read.actions if entry.voided_at is None]
+            # The action is played on a copy: the hand as read stays as it was if refused.
+            state = read.state.copy()
             # The seat to act is never out of turn: its action is played as any other.
             out_of_turn = out_of_turn and seat != state.to_act
             # IllegalAction: nothing is written. So too when a held action this one makes
@@ -526,7 +565,7 @@ def record_action(
                 HandStatus.IN_PROGRESS if state.to_act is not None else HandStatus.COMPLETE
             )
             locked.save(update_fields=["seq", "state", "updated_at"])  # the floor card reads it
-            return locked.actions.create(
+            entered = locked.actions.create(
                 seq=locked.seq,
                 seat=seat,
                 action=action,
@@ -534,6 +573,9 @@ def record_action(
                 out_of_turn=out_of_turn,
                 entered_by=by,
             )
+            # The hand at its new step, as played here: ``entered.hand`` answers the request.
+            locked.replayed = Replayed(locked.seq, [*read.actions, entered], state)
+            return entered
     except IntegrityError as exc:
         # Without row locks (SQLite) the unique (hand, seq) pair still lets only one writer win.
         raise StaleHand(Hand.objects.get(pk=hand.pk)) from exc
@@ -595,7 +637,8 @@ def award_hand(
     the award there (a refusal there leaves nothing written)."""
     with transaction.atomic():
         locked = _lock_open(hand, expected_seq, awarded="is already awarded")
-        state = engine_state(locked)
+        read = read_hand(locked)
+        state = read.state
         if state.street not in ("showdown", "complete"):
             raise HandNotOver(locked)
         try:
@@ -622,6 +665,8 @@ def award_hand(
         locked.save(
             update_fields=["result", "awarded_by", "awarded_at", "state", "seq", "updated_at"]
         )
+        # The award moves no chips in the betting: the replay stands at the new step.
+        locked.replayed = Replayed(locked.seq, read.actions, state)
         if after is not None:
             after(locked, result)
         return locked

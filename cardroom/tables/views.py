@@ -57,6 +57,7 @@ from cardroom.tables.services import (
 from rules.betting import facing_of
 from rules.engine.chips import interpret
 from rules.engine.errors import BadInput, IllegalAction
+from tournaments import table_hands
 from tournaments.models import TournamentTable
 
 # --- tables ---------------------------------------------------------------------------------
@@ -224,7 +225,7 @@ def render_form(
 def desk(request: AuthenticatedRequest, number: int) -> HttpResponse:
     table = get_object_or_404(Table, number=number)
     hand = table.hands.order_by("-number").first()
-    version = desk_version(table, hand)
+    version = desk_version(table, hand, table_hands.tournament_table_for(table))
     if request.htmx and request.GET.get("seq") == version:
         return HttpResponse(status=204)  # polling: nothing changed, nothing re-rendered
     return render_desk(request, table, hand, version=version)
@@ -273,7 +274,8 @@ def desk_act(request: AuthenticatedRequest, hand_id: int) -> HttpResponse:
             request, hand.table, hand, refusal={"message": " ".join(exc.messages)}, status=422
         )
     remember_tap(entered, device)
-    return render_desk(request, hand.table, Hand.objects.get(pk=hand.pk))
+    # The hand as the action left it (its actions and their replay with it): not read again.
+    return render_desk(request, hand.table, entered.hand)
 
 
 @require_POST
