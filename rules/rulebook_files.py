@@ -17,6 +17,7 @@ from pathlib import PurePath
 
 from pypdf import PdfReader
 
+from cardroom.core.numbers import grouped
 from rules.rulebook_text import ParsedBook, RulebookTextError, parse_rulebook
 
 #: The largest file the import reads (a 200-page rulebook PDF is usually 1 to 3 MB).
@@ -81,7 +82,7 @@ def decode_text(data: bytes) -> str:
     except UnicodeDecodeError:
         text = data.decode("cp1252", errors="replace")  # a file saved by an older Windows editor
     if len(text) > MAX_CHARS:
-        raise RulebookFileError(f"The file holds more than {MAX_CHARS:,} characters.")
+        raise RulebookFileError(f"The file holds more than {grouped(MAX_CHARS)} characters.")
     return text
 
 
@@ -102,7 +103,7 @@ def pdf_text(data: bytes) -> RulebookFile:
             text = page.extract_text() or ""
             total += len(text)
             if total > MAX_CHARS:
-                raise RulebookFileError(f"The PDF holds more than {MAX_CHARS:,} characters.")
+                raise RulebookFileError(f"The PDF holds more than {grouped(MAX_CHARS)} characters.")
             pages.append(text.splitlines())
     except RulebookFileError:
         raise

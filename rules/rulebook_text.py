@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from cardroom.core.numbers import grouped
 from rules.rulebook_lines import (
     Line,
     derived_title,
@@ -356,7 +357,7 @@ class _Reader:
                 "People”, “1. …”, “14.3 …” or “RP-1: …”."
             )
         if len(rules) > MAX_RULES:
-            raise RulebookTextError(f"More than {MAX_RULES:,} rules: split the book in two.")
+            raise RulebookTextError(f"More than {grouped(MAX_RULES)} rules: split the book in two.")
         used = {rule.section for rule in rules}
         for order, section in enumerate(s for s in sections if s.code in used):
             section.order = order + 1

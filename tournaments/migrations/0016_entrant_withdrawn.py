@@ -1,11 +1,14 @@
 """An entry refunded before the initial draw is withdrawn: its own status, so the entrant list,
 the waiting count and the field leave it out. Entries refunded before this migration (a REFUND
-line in the money ledger) are marked withdrawn; no row is added or removed."""
+line in the money ledger) are marked withdrawn; no row is added or removed. SQLite rebuilds the
+table to change its constraints, dropping its triggers: the change feed's are made again."""
 
 from typing import Any
 
 from django.conf import settings
 from django.db import migrations, models
+
+from cardroom.core.changes import ChangeFeedTriggers
 
 
 def mark_refunded_withdrawn(apps: Any, schema_editor: Any) -> None:
@@ -68,4 +71,5 @@ class Migration(migrations.Migration):
                 name="tournaments_entrant_status_valid",
             ),
         ),
+        ChangeFeedTriggers("entrant", "entrants", "tournament_id"),
     ]
