@@ -421,7 +421,9 @@ def test_a_tournament_day_from_a_pasted_list_to_the_winner(
     csv = page.request.get(f"{base}{csv_link.get_attribute('href')}")
     assert csv.ok
     lines = csv.text().strip().splitlines()
-    assert len(lines) == 23 and lines[0].startswith("place,name"), lines[:2]  # a header, 22 places
+    assert len(lines) == 23 and lines[0].startswith("place,place_note,name"), lines[
+        :2
+    ]  # a header, 22 places
 
     # The room display, open all day: its JS heap did not grow without bound.
     heap_at_end = heap(cdp)

@@ -137,9 +137,19 @@ def test_the_desk_s_smallest_chip_is_the_smallest_left_from_the_first_hand_after
     ]  # fmt: skip
     table = tournament.tables.get().table
     level_4 = tournament.levels.get(number=4)
-    assert table_hands.tournament_game(table, tournament, level_4)["min_chip"] == 100
+    assert (
+        table_hands.tournament_game(
+            table, tournament, level_4, colour_ups.smallest_chip(tournament, level_4.number)
+        )["min_chip"]
+        == 100
+    )
     level_1 = tournament.levels.get(number=1)
-    assert table_hands.tournament_game(table, tournament, level_1)["min_chip"] == 25
+    assert (
+        table_hands.tournament_game(
+            table, tournament, level_1, colour_ups.smallest_chip(tournament, level_1.number)
+        )["min_chip"]
+        == 25
+    )
 
 
 def test_a_chip_that_has_left_play_stays_as_it_was(director: Any) -> None:
@@ -227,7 +237,12 @@ def test_the_race_is_recorded_with_the_counts_and_the_desk_deals_in_the_new_unit
     assert record.seed == setup.seed
     # Hands after the break are dealt with the black chip as the smallest.
     level_4 = tournament.levels.get(number=4)
-    assert table_hands.tournament_game(table.table, tournament, level_4)["min_chip"] == 100
+    assert (
+        table_hands.tournament_game(
+            table.table, tournament, level_4, colour_ups.smallest_chip(tournament, level_4.number)
+        )["min_chip"]
+        == 100
+    )
 
 
 def test_the_preview_is_the_race_that_is_recorded(director: Any) -> None:
