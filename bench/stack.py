@@ -42,6 +42,9 @@ def production_env(name: str, **changes: str) -> dict[str, str]:
         **os.environ,
         "DJANGO_DEBUG": "false",
         "DJANGO_SECRET_KEY": f"{name}-" + "k" * 50,
+        # The audit chains' key (cardroom/core/audit_keys.py): production refuses to start
+        # without one of its own.
+        "CARDROOM_AUDIT_KEY": "bench:" + "a" * 40,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_SECURE_SSL_REDIRECT": "false",
         **changes,

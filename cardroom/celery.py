@@ -11,6 +11,7 @@ import os
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
 
 from celery import Celery
+from django.conf import settings
 
 from cardroom.waitlists.schedule import OFFERS
 from tournaments.scheduling import LEVEL_ENDS
@@ -29,6 +30,11 @@ PRUNE_CHANGES_EVERY = 60.0
 #: The registered name of ``cardroom.tasks.ping`` (the broker's round trip).
 PING = "cardroom.ping"
 HEARTBEAT_EVERY = 15.0
+#: The registered names of ``cardroom.tasks.audit_checkpoint`` (every minute) and
+#: ``cardroom.tasks.verify_audit_logs`` (``CARDROOM_AUDIT_VERIFY_EVERY`` minutes).
+AUDIT_CHECKPOINT = "cardroom.audit_checkpoint"
+AUDIT_CHECKPOINT_EVERY = 60.0
+VERIFY_AUDIT = "cardroom.verify_audit"
 
 app.conf.beat_schedule = {
     # The deadlines' sweeps (cardroom/core/deadlines.py): each deadline's task is queued for
@@ -50,5 +56,17 @@ app.conf.beat_schedule = {
         "task": PRUNE_CHANGES,
         "schedule": PRUNE_CHANGES_EVERY,
         "options": {"expires": PRUNE_CHANGES_EVERY},
+    },
+    # The audit chains' heads to the checkpoint file, every minute something changed, and a
+    # full verification against it (cardroom/core/checkpoints.py); the floor page shows both.
+    "audit-checkpoint": {
+        "task": AUDIT_CHECKPOINT,
+        "schedule": AUDIT_CHECKPOINT_EVERY,
+        "options": {"expires": AUDIT_CHECKPOINT_EVERY},
+    },
+    "verify-audit": {
+        "task": VERIFY_AUDIT,
+        "schedule": 60.0 * settings.CARDROOM_AUDIT_VERIFY_EVERY,
+        "options": {"expires": 60.0 * settings.CARDROOM_AUDIT_VERIFY_EVERY},
     },
 }

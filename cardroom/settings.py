@@ -10,6 +10,7 @@ from typing import Any
 
 from django.utils.csp import CSP
 
+from cardroom.core.audit_keys import read_keys as read_audit_keys
 from cardroom.core.environment import (
     ImproperlyConfiguredEnv,
     database_from_url,
@@ -35,6 +36,23 @@ if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
     raise ImproperlyConfiguredEnv(
         "DJANGO_SECRET_KEY must not be the development key in production."
     )
+
+# The audit chains' keys (cardroom/core/audit_keys.py): kept outside the database; the first
+# signs, the rest verify rows signed before a rotation. Production refuses to start without one.
+CARDROOM_AUDIT_KEYS = read_audit_keys(
+    env_str("CARDROOM_AUDIT_KEY"), env_str("CARDROOM_AUDIT_KEY_FILE"), debug=DEBUG
+)
+
+# The audit checkpoints (cardroom/core/checkpoints.py): an append-only file the database cannot
+# reach, written every minute something changed; optionally a copy (another disk, a share) and
+# a syslog line per checkpoint (an address: /dev/log, or host:port over UDP).
+CARDROOM_AUDIT_CHECKPOINT_FILE = env_str(
+    "CARDROOM_AUDIT_CHECKPOINT_FILE", str(VAR_DIR / "audit-checkpoints.jsonl")
+)
+CARDROOM_AUDIT_CHECKPOINT_COPY = env_str("CARDROOM_AUDIT_CHECKPOINT_COPY", None)
+CARDROOM_AUDIT_SYSLOG = env_str("CARDROOM_AUDIT_SYSLOG", None)
+# A full verification of every chain against the checkpoints, by the beat (minutes).
+CARDROOM_AUDIT_VERIFY_EVERY = env_int("CARDROOM_AUDIT_VERIFY_EVERY", 60, minimum=1)
 
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"] if DEBUG else []
@@ -365,3 +383,20 @@ LOGGING = {
     # root. Its records go to the one console above, through the same filter.
     "loggers": {"django": {"handlers": ["console"], "level": _LOG_LEVEL, "propagate": False}},
 }
+if CARDROOM_AUDIT_SYSLOG:
+    _host, _colon, _port = CARDROOM_AUDIT_SYSLOG.rpartition(":")
+    _address: Any = (
+        (_host, int(_port))
+        if _colon and _port.isascii() and _port.isdigit()
+        else CARDROOM_AUDIT_SYSLOG
+    )
+    LOGGING["handlers"]["audit_syslog"] = {  # type: ignore[index]
+        "class": "logging.handlers.SysLogHandler",
+        "address": _address,
+        "facility": "auth",
+    }
+    LOGGING["loggers"]["cardroom.audit.checkpoints"] = {  # type: ignore[index]
+        "handlers": ["console", "audit_syslog"],
+        "level": "INFO",
+        "propagate": False,
+    }

@@ -12,6 +12,7 @@ from cardroom.core.api_docs import ApiDocsView
 from cardroom.core.login_throttle import ThrottledLoginView, admin_login
 from cardroom.rulings import views as ruling_views
 from cardroom.rulings.api import RulingViewSet
+from cardroom.screens import audit as audit_views
 from cardroom.screens import board
 from cardroom.screens import views as floor_views
 from cardroom.seats import player_pages
@@ -139,6 +140,9 @@ floor_patterns = [
     path("tables/<id:number>/desk/players/", seat_views.player_names, name="player_names"),
     path("floor/", floor_views.floor, name="floor"),
     path("floor/updates/", floor_views.floor_updates, name="floor_updates"),
+    path("floor/audit/", audit_views.audit_page, name="audit"),
+    path("floor/audit/status/", audit_views.audit_status, name="audit_status"),
+    path("floor/audit/verify/", audit_views.audit_verify, name="audit_verify"),
     path("board/", board.board, name="board"),
     path("board/live/", board.board_live, name="board_live"),
     path("floor/waitlists/", waitlist_views.waitlist_page, name="waitlists"),

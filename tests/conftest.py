@@ -3,7 +3,10 @@
 import contextlib
 import os
 import shutil
+import tempfile
+import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +21,9 @@ from tests.browser.shift import CHROMIUM_ARGS
 # Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run
 # there unless told it is safe (the live server runs in its own thread).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+#: This process's audit checkpoint files (``checkpoint_file_per_test``).
+CHECKPOINTS = tempfile.mkdtemp(prefix="cardroom-checkpoints-")
 
 CHROMIUM = shutil.which("chromium") or (
     "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
@@ -103,6 +109,12 @@ def pytest_configure(config: pytest.Config) -> None:
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             serialize_the_live_server()
         queue_of_this_worker(settings)
+        # The audit checkpoints (cardroom/core/checkpoints.py) go to a directory of this
+        # process's, never the checkout's var/: processes a test starts read it from the
+        # environment; each test gets a file of its own there (``checkpoint_file_per_test``).
+        os.environ["CARDROOM_AUDIT_CHECKPOINT_FILE"] = str(
+            Path(CHECKPOINTS) / "started-processes.jsonl"
+        )
 
 
 def queue_of_this_worker(settings: Any) -> None:
@@ -347,6 +359,26 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
         "executable_path": CHROMIUM,
         "args": CHROMIUM_ARGS,
     }
+
+
+@pytest.fixture(autouse=True)
+def checkpoint_file_per_test() -> Iterator[None]:
+    """Each test writes and reads its own checkpoint file: one left by an earlier test would
+    hold streams that test's database had (and verify_audit would name them as vanished)."""
+    try:
+        from django.conf import settings
+    except ImportError:
+        yield
+        return
+    if not settings.configured:
+        yield
+        return
+    before = settings.CARDROOM_AUDIT_CHECKPOINT_FILE
+    settings.CARDROOM_AUDIT_CHECKPOINT_FILE = str(Path(CHECKPOINTS) / f"{uuid.uuid4().hex}.jsonl")
+    try:
+        yield
+    finally:
+        settings.CARDROOM_AUDIT_CHECKPOINT_FILE = before
 
 
 @pytest.fixture(autouse=True)

@@ -25,6 +25,11 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def world(director: Any, floor_manager: Any) -> dict[str, Any]:
     """A row in every audit log, each written by its service."""
+    return build_world(director, floor_manager)
+
+
+def build_world(director: Any, floor_manager: Any) -> dict[str, Any]:
+    """``world``, for the other audit tests' fixtures."""
     from cardroom.rulings.services import log_ruling
     from cardroom.tables.services import record_action, void_last_action
     from rules import imports

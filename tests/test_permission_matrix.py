@@ -71,6 +71,9 @@ READS: dict[str, tuple[int | str, ...]] = {
     "cardroom:player_names": READ_PAGE,
     "cardroom:floor": READ_PAGE,
     "cardroom:floor_updates": READ_PAGE,
+    "cardroom:audit": MANAGER_PAGE,  # the audit logs' verification: floor managers only
+    "cardroom:audit_status": MANAGER_PAGE,
+    "cardroom:audit_verify": POST_PAGE,
     "cardroom:board": PUBLIC,  # the public board: a TV in the room, players' phones
     "cardroom:board_live": PUBLIC,
     "cardroom:waitlists": READ_PAGE,
@@ -240,6 +243,7 @@ FM, TD, ST, CA = "floor_manager", "director", "staff", "cashier"
 #: log-in page / 401 when anonymous).
 WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "cardroom:table_create": {"POST": (FM,)},
+    "cardroom:audit_verify": {"POST": (FM,)},
     "cardroom:table_validate": {"POST": (FM,)},
     "cardroom:table_edit": {"POST": (FM,)},
     # At the world's cash table; a director opens and closes a tournament's tables (tested in

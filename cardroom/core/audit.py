@@ -30,6 +30,7 @@ tests (and an operator restoring a backup) empties the tables inside it.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -38,11 +39,13 @@ from datetime import UTC, date, datetime
 from typing import Any, cast
 
 from django.apps import apps as live_apps
+from django.conf import settings
 from django.db import connections, migrations, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.backends.signals import connection_created
 from django.db.models import Field, Model
 
+from cardroom.core.audit_keys import AuditKey
 from cardroom.core.operations import DatabaseOnly
 
 
@@ -148,18 +151,58 @@ def canonical(model: type[Model], values: Mapping[str, Any], fields: Sequence[st
     return json.dumps(out, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def digest(*parts: str) -> str:
+def _keys() -> tuple[AuditKey, ...]:
+    keys: tuple[AuditKey, ...] = settings.CARDROOM_AUDIT_KEYS
+    return keys
+
+
+def signing_key() -> AuditKey:
+    """The key new rows are signed with: the first listed (``cardroom/core/audit_keys.py``)."""
+    return _keys()[0]
+
+
+def key_by_id(key_id: str) -> AuditKey | None:
+    return next((key for key in _keys() if key.id == key_id), None)
+
+
+def key_id_of(stored: str) -> str | None:
+    """The key id a stored hash names (``id:mac``), or None for a hash without one (a plain
+    SHA-256 from before the chains were keyed, or one recomputed without the key)."""
+    key_id, colon, mac = stored.partition(":")
+    return key_id if colon and mac else None
+
+
+def sign(text: str, key: AuditKey) -> str:
+    """``id:mac``: HMAC-SHA256 of the text under the key, in hex, cut so that id and mac fill
+    the columns' 64 characters (at least 188 bits of the mac with the longest id: RFC 2104
+    section 5 allows a truncated output of at least half the hash's length)."""
+    mac = hmac.new(key.secret, text.encode(), hashlib.sha256).hexdigest()
+    return f"{key.id}:{mac[: 63 - len(key.id)]}"
+
+
+def digest(*parts: str, key: AuditKey | None = None) -> str:
+    """The keyed hash of the parts, under ``key`` (default: the signing key)."""
+    return sign("\x1f".join(parts), key or signing_key())
+
+
+def legacy_digest(*parts: str) -> str:
+    """The plain SHA-256 the chains used before they were keyed: read only by the migration
+    that signs the rows written before it."""
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
-def row_hash(model: type[Model], values: Mapping[str, Any], prev_hash: str) -> str:
+def row_hash(
+    model: type[Model], values: Mapping[str, Any], prev_hash: str, key: AuditKey | None = None
+) -> str:
     chain = CHAINS[model._meta.label]
-    return digest(model._meta.label, prev_hash, canonical(model, values, chain.fields))
+    return digest(model._meta.label, prev_hash, canonical(model, values, chain.fields), key=key)
 
 
-def seal_hash(model: type[Model], values: Mapping[str, Any], row: str) -> str:
+def seal_hash(
+    model: type[Model], values: Mapping[str, Any], row: str, key: AuditKey | None = None
+) -> str:
     chain = CHAINS[model._meta.label]
-    return digest(model._meta.label, "seal", row, canonical(model, values, chain.sealed))
+    return digest(model._meta.label, "seal", row, canonical(model, values, chain.sealed), key=key)
 
 
 def _heads(model: type[Model], streams: Iterable[Any], using: str) -> dict[Any, str]:
@@ -212,42 +255,108 @@ def link_rows(
 @dataclass(frozen=True)
 class Break:
     table: str
-    row: int
+    #: The row, or None for what no row holds (a vanished stream, the checkpoint file).
+    row: int | None
     what: str
 
     def __str__(self) -> str:
+        if self.row is None:
+            return f"{self.table}: {self.what}"
         return f"{self.table} row {self.row}: {self.what}"
+
+
+#: A stream's head as a checkpoint keeps it: rows in the stream, the last row's hash.
+Head = tuple[int, str]
+
+
+def stream_key(label: str, stream: Any) -> str:
+    """A stream's name in checkpoints and findings: ``app.Model/stream value``."""
+    return f"{label}/{stream}"
+
+
+@dataclass
+class Walk:
+    """What a walk of the chains found: the breaks, and each stream's head as it stands."""
+
+    breaks: list[Break] = field(default_factory=list)
+    heads: dict[str, Head] = field(default_factory=dict)
+    rows: int = 0
 
 
 def verify(apps: Any = None, using: str = "default") -> list[Break]:
     """Walk every chain, in each stream by id: each row's hash recomputed from its fields and
     the row before it. A changed field, a removed or inserted row, a forged seal: a break."""
+    return walk(apps, using).breaks
+
+
+def walk(apps: Any = None, using: str = "default", held: Mapping[str, Head] | None = None) -> Walk:
+    """``verify``, and each stream held against a checkpoint's head of it (``held``): a stream
+    with fewer rows than the checkpoint counted lost rows; one whose row at the checkpoint's
+    count does not carry the checkpoint's hash was cut and written again."""
     registry = apps or live_apps
-    breaks: list[Break] = []
+    found = Walk()
     for label in CHAINS:
         model = registry.get_model(label)
-        breaks += _walk(model, model._base_manager.using(using).all())
-    return breaks
+        _walk(model, model._base_manager.using(using).all(), found, held or {})
+    return found
 
 
 def verify_stream(model: type[Model], stream: Any, using: str = "default") -> list[Break]:
     """Walk one stream of one chain (a tournament's money ledger, say), as ``verify`` walks
     them all: read a row at a time, never the whole stream at once."""
     chain = CHAINS[model._meta.label]
-    return _walk(model, model._base_manager.using(using).filter(**{chain.stream: stream}))
+    found = Walk()
+    queryset = model._base_manager.using(using).filter(**{chain.stream: stream})
+    _walk(model, queryset, found, {})
+    return found.breaks
 
 
-def _walk(model: type[Model], queryset: Any) -> list[Break]:
+def _signed(stored: str, parts: Sequence[str]) -> str | None:
+    """What is wrong with a stored hash of these parts (``digest``), or None."""
+    key_id = key_id_of(stored)
+    if key_id is None:
+        return "not signed with the audit key (recomputed without it?)"
+    key = key_by_id(key_id)
+    if key is None:
+        return f"signed with audit key {key_id!r}, which this server does not hold"
+    if not hmac.compare_digest(stored, digest(*parts, key=key)):
+        return "does not match"
+    return None
+
+
+def _walk(model: type[Model], queryset: Any, found: Walk, held: Mapping[str, Head]) -> None:
     chain = CHAINS[model._meta.label]
-    table = model._meta.db_table
-    names = ["pk", *chain.fields, *chain.sealed, *HASH_FIELDS[: 3 if chain.sealed else 2]]
+    label, table = model._meta.label, model._meta.db_table
+    fields = chain.fields
+    names = ["pk", *fields, *chain.sealed, *HASH_FIELDS[: 3 if chain.sealed else 2]]
     rows = queryset.order_by(chain.stream, "pk").values(*names).iterator()
-    breaks: list[Break] = []
-    stream, head = object(), ""
+    breaks = found.breaks
+    stream: Any = object()
+    name, head, count, last_pk = "", "", 0, 0
+
+    def close() -> None:
+        if not name:
+            return
+        found.heads[name] = (count, head)
+        kept = held.get(name)
+        if kept is not None and count < kept[0]:
+            breaks.append(
+                Break(
+                    table,
+                    last_pk,
+                    f"stream {name} lost rows: {count} now, {kept[0]} at the checkpoint "
+                    "(its tail was deleted)",
+                )
+            )
+
     for row in rows:
         if row[chain.stream] != stream:
-            stream, head = row[chain.stream], ""
-        expected = row_hash(model, row, row["prev_hash"])
+            close()
+            stream, head, count = row[chain.stream], "", 0
+            name = stream_key(label, stream)
+        count += 1
+        found.rows += 1
+        last_pk = row["pk"]
         if row["prev_hash"] != head:
             breaks.append(
                 Break(
@@ -258,21 +367,38 @@ def _walk(model: type[Model], queryset: Any) -> list[Break]:
                     "reordered",
                 )
             )
-        if row["row_hash"] != expected:
+        problem = _signed(row["row_hash"], (label, row["prev_hash"], canonical(model, row, fields)))
+        if problem == "does not match":
             breaks.append(
                 Break(table, row["pk"], "contents changed: row_hash does not match its fields")
             )
+        elif problem:
+            breaks.append(Break(table, row["pk"], f"row_hash {problem}"))
+        kept = held.get(name)
+        if kept is not None and count == kept[0] and row["row_hash"] != kept[1]:
+            breaks.append(
+                Break(
+                    table,
+                    row["pk"],
+                    f"stream {name} was rewritten: its row {count} is not the one the "
+                    "checkpoint signed",
+                )
+            )
         if chain.sealed:
-            field, initial = cast("tuple[str, Any]", chain.unsealed)
+            marker, initial = cast("tuple[str, Any]", chain.unsealed)
             if row["seal_hash"]:
-                if row["seal_hash"] != seal_hash(model, row, row["row_hash"]):
+                sealed = canonical(model, row, chain.sealed)
+                problem = _signed(row["seal_hash"], (label, "seal", row["row_hash"], sealed))
+                if problem == "does not match":
                     what = f"{', '.join(chain.sealed)} changed after sealing"
                     breaks.append(Break(table, row["pk"], what))
-            elif row[field] != initial:
+                elif problem:
+                    breaks.append(Break(table, row["pk"], f"seal_hash {problem}"))
+            elif row[marker] != initial:
                 what = f"{', '.join(chain.sealed)} changed without a seal"
                 breaks.append(Break(table, row["pk"], what))
         head = row["row_hash"]
-    return breaks
+    close()
 
 
 # --- the database's refusal -----------------------------------------------------------------------
@@ -280,10 +406,6 @@ def _walk(model: type[Model], queryset: Any) -> list[Break]:
 PG_FUNCTION = """
 CREATE OR REPLACE FUNCTION cardroom_append_only() RETURNS trigger AS $$
 BEGIN
-    IF current_setting('cardroom.audit_maintenance', true) = 'on' THEN
-        IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
-        RETURN NEW;
-    END IF;
     RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE =
         TG_TABLE_NAME || ' is an append-only audit log: ' || TG_OP || ' refused';
 END
@@ -433,50 +555,118 @@ def rechain(model: type[Model], before: Sequence[str], after: Sequence[str], usi
     column (``model`` is the migration's own). Each row is first checked against the chain as
     it was (``before``): a log already broken is refused, never sealed again under new hashes
     (``verify_audit`` names the break)."""
+    sign_again(model, using, before, after)
+
+
+def _was(stored: str, parts: Sequence[str]) -> bool:
+    """A stored hash is the one these parts had: under the key it names, or, for a hash
+    written before the chains were keyed, the plain SHA-256 of the time."""
+    key_id = key_id_of(stored)
+    if key_id is None:
+        return hmac.compare_digest(stored, legacy_digest(*parts))
+    key = key_by_id(key_id)
+    return key is not None and hmac.compare_digest(stored, digest(*parts, key=key))
+
+
+def sign_again(
+    model: type[Model],
+    using: str,
+    before: Sequence[str] | None = None,
+    after: Sequence[str] | None = None,
+) -> None:
+    """Check every row of a log against its chain as it stands (``before``: the hashed fields
+    then; plain SHA-256 hashes from before the keys are accepted), then link and sign it
+    again under the signing key over ``after``. A migration's tool (``model`` is its own): a
+    log that does not verify is refused, never signed again."""
     label = model._meta.label
-    stream_field = CHAINS[label].stream
+    chain = CHAINS[label]
+    known = {f.attname for f in model._meta.concrete_fields}
+    fields = tuple(f for f in chain.fields if f not in chain.later or f in known)
+    before, after = tuple(before or fields), tuple(after or fields)
     old_head: dict[Any, str] = {}
     new_head: dict[Any, str] = {}
-    rows = model._base_manager.using(using).order_by(stream_field, "pk")
+    rows = model._base_manager.using(using).order_by(chain.stream, "pk")
     with maintenance(using):
         obj: Any
         for obj in rows.iterator():
-            values = {f: getattr(obj, f) for f in {*before, *after}}
-            stream = getattr(obj, stream_field)
-            expected = digest(label, old_head.get(stream, ""), canonical(model, values, before))
-            if obj.prev_hash != old_head.get(stream, "") or obj.row_hash != expected:
+            values = {f: getattr(obj, f) for f in {*before, *after, *chain.sealed}}
+            stream = getattr(obj, chain.stream)
+            was = (label, old_head.get(stream, ""), canonical(model, values, before))
+            sealed_was = (label, "seal", obj.row_hash, canonical(model, values, chain.sealed))
+            if (
+                obj.prev_hash != old_head.get(stream, "")
+                or not _was(obj.row_hash, was)
+                or (chain.sealed and obj.seal_hash and not _was(obj.seal_hash, sealed_was))
+            ):
                 raise AuditError(
-                    f"{label} row {obj.pk} does not verify: the log is not linked again over "
-                    "new fields until manage.py verify_audit finds it intact"
+                    f"{label} row {obj.pk} does not verify: the log is not signed again "
+                    "until manage.py verify_audit finds it intact"
                 )
             old_head[stream] = obj.row_hash
             prev = new_head.get(stream, "")
             new_head[stream] = digest(label, prev, canonical(model, values, after))
-            model._base_manager.using(using).filter(pk=obj.pk).update(
-                prev_hash=prev, row_hash=new_head[stream]
-            )
+            update = {"prev_hash": prev, "row_hash": new_head[stream]}
+            if chain.sealed and obj.seal_hash:
+                update["seal_hash"] = digest(
+                    label, "seal", new_head[stream], canonical(model, values, chain.sealed)
+                )
+            model._base_manager.using(using).filter(pk=obj.pk).update(**update)
 
 
 # --- the deliberate exception ---------------------------------------------------------------------
 
 
+#: The append-only triggers, as PostgreSQL names them (``AppendOnlyTriggers``).
+PG_TRIGGERS = """
+SELECT tgrelid::regclass::text, array_agg(tgname::text ORDER BY tgname)
+FROM pg_trigger
+WHERE tgfoid = 'cardroom_append_only'::regproc AND tgenabled <> 'D'
+GROUP BY tgrelid
+ORDER BY 1
+"""
+
+
 @contextmanager
 def maintenance(using: str = "default") -> Iterator[None]:
-    """Let this connection empty or restore audit tables (the test flush, a restore)."""
+    """Let this connection empty or restore audit tables: the test suite's flush, a restore,
+    a migration that links a log again. No session setting turns the triggers off (any
+    client could set one): on PostgreSQL the triggers are disabled by ``ALTER TABLE``, which
+    only the tables' owner may run, inside this transaction, so they are on again at its end
+    whatever happens; on SQLite the triggers ask a function only Django's own connections
+    register (``register_sqlite_function``), and any other client's write fails."""
     connection = connections[using]
     with transaction.atomic(using=using):
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT set_config('cardroom.audit_maintenance', 'on', true)")
-            yield
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT set_config('cardroom.audit_maintenance', 'off', true)")
-        else:
+        if connection.vendor != "postgresql":
             connection.audit_maintenance = True  # type: ignore[attr-defined]
             try:
                 yield
             finally:
                 connection.audit_maintenance = False  # type: ignore[attr-defined]
+            return
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM pg_proc WHERE proname = 'cardroom_append_only' LIMIT 1")
+            installed = cursor.fetchone() is not None
+            triggers = []
+            if installed:
+                cursor.execute(PG_TRIGGERS)
+                triggers = cursor.fetchall()
+            # A table with foreign-key checks still pending in this transaction cannot be
+            # altered: run them now, and defer them again after (Django's are all
+            # ``DEFERRABLE INITIALLY DEFERRED``, the only deferrable constraints here).
+            if triggers:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            for table, names in triggers:
+                actions = ", ".join(f'DISABLE TRIGGER "{name}"' for name in names)
+                cursor.execute(f"ALTER TABLE {table} {actions}")
+        yield
+        with connection.cursor() as cursor:
+            if triggers:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            for table, names in triggers:
+                actions = ", ".join(f'ENABLE TRIGGER "{name}"' for name in names)
+                cursor.execute(f"ALTER TABLE {table} {actions}")
+            if triggers:
+                cursor.execute("SET CONSTRAINTS ALL DEFERRED")
 
 
 def register_sqlite_function(sender: Any, connection: Any, **kwargs: Any) -> None:

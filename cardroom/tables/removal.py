@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.apps import apps
 from django.db import models, transaction
 from django.db.models import ForeignObjectRel, ProtectedError
 
-from cardroom.core import audit
+from cardroom.core import audit, checkpoints
 from cardroom.core.api_errors import Conflict
 from cardroom.core.locks import lock_row
 from cardroom.seats.models import TableSeat
@@ -57,6 +58,16 @@ def table_holds(table: Table) -> str:
     return words
 
 
+def _own_streams(table: Table) -> list[str]:
+    """The audit streams named by the table itself (its configuration history)."""
+    names = []
+    for label, chain in audit.CHAINS.items():
+        model: Any = apps.get_model(label)
+        if chain.stream == "table_id" and model._base_manager.filter(table_id=table.pk).exists():
+            names.append(audit.stream_key(label, table.pk))
+    return names
+
+
 def delete_table(*, table: Table) -> None:
     """Remove a table set up by mistake. A table with anything on record keeps it: refused
     (``TableHasHistory``), close or break it instead."""
@@ -64,9 +75,11 @@ def delete_table(*, table: Table) -> None:
         locked = lock_row(Table, table.pk)
         if holding := table_holds(locked):
             raise TableHasHistory(locked, holding)
+        # The one deletion of audit rows: a table with nothing on record takes its own
+        # configuration history (a whole stream of its own) with it. The checkpoint file says
+        # so once this commits, so that verify_audit does not name the stream as vanished.
+        checkpoints.remove_on_commit(_own_streams(locked))
         try:
-            # The one deletion of audit rows: a table with nothing on record takes its own
-            # configuration history (a whole stream of its own) with it.
             with audit.maintenance():
                 locked.delete()
         except ProtectedError as exc:  # a record ``table_holds`` does not know yet

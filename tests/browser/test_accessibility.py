@@ -123,6 +123,7 @@ T = {"pk": "tournament"}
 VISITS: tuple[Visit, ...] = (
     Visit("log-in", "login", frozenset({"anonymous"})),
     Visit("floor", "cardroom:floor", READERS),
+    Visit("audit logs", "cardroom:audit", MANAGER),
     Visit("public board", "cardroom:board", EVERYONE),
     Visit("waitlists", "cardroom:waitlists", READERS),
     Visit("kiosk", "cardroom:kiosk", EVERYONE),
@@ -276,6 +277,8 @@ NOT_PAGES = {
     "cardroom:seat_change": "POST only",
     "cardroom:player_names": "the name box's suggestions (a datalist), checked on the desk",
     "cardroom:floor_updates": "the floor's polling fragment",
+    "cardroom:audit_status": "the audit page's polling fragment (its page is checked)",
+    "cardroom:audit_verify": "POST only",
     "cardroom:board_live": "the public board's polling fragment (its page is checked)",
     "cardroom:waitlist_add": "POST only",
     "cardroom:waitlist_open": "POST only",

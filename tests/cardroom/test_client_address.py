@@ -51,6 +51,7 @@ def setting(**env: str) -> int:
 def test_behind_the_tls_proxy_one_proxy_is_trusted_unless_said_otherwise() -> None:
     production = {
         "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "x" * 60, "DJANGO_ALLOWED_HOSTS": "cardroom.example",
+        "CARDROOM_AUDIT_KEY": "room-1:" + "r" * 40,
     }  # fmt: skip
     assert setting(**production) == 0
     assert setting(**production, DJANGO_BEHIND_TLS_PROXY="true") == 1

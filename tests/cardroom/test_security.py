@@ -62,6 +62,7 @@ def test_production_settings_send_hsts_and_secure_cookies(tmp_path: Path) -> Non
             "DJANGO_DEBUG": "false",
             "DJANGO_SECRET_KEY": STRONG_KEY,
             "DJANGO_ALLOWED_HOSTS": "testserver",
+            "CARDROOM_AUDIT_KEY": "room-1:" + "r" * 40,
             "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
         },
         "shell",

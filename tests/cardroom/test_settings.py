@@ -20,6 +20,7 @@ from cardroom.core.environment import (
 
 ROOT = Path(__file__).resolve().parents[2]
 STRONG_KEY = "k8$Zq!v2@LmN9#pR4^tY7&wX1*cB6(eD3)fG5_hJ0+aS-dF=gH[jK]lQ;zX,cV.bN"
+AK = "room-2026:" + "q" * 40  # an audit key (cardroom/core/audit_keys.py)
 
 
 def run_django(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -113,7 +114,26 @@ def test_database_urls(tmp_path: Path) -> None:
             {"DJANGO_DEBUG": "false", "DJANGO_ALLOWED_HOSTS": "cardroom.example"},
             "DJANGO_SECRET_KEY",
         ),
-        ({"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": STRONG_KEY}, "DJANGO_ALLOWED_HOSTS"),
+        (
+            {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": STRONG_KEY, "CARDROOM_AUDIT_KEY": AK},
+            "DJANGO_ALLOWED_HOSTS",
+        ),
+        (
+            {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": STRONG_KEY, "DJANGO_ALLOWED_HOSTS": "x"},
+            "CARDROOM_AUDIT_KEY",
+        ),
+        (
+            {
+                "DJANGO_DEBUG": "false",
+                "DJANGO_SECRET_KEY": STRONG_KEY,
+                "DJANGO_ALLOWED_HOSTS": "x",
+                "CARDROOM_AUDIT_KEY": "dev-insecure:" + "d" * 40,
+            },
+            "development key",
+        ),
+        ({"CARDROOM_AUDIT_KEY": "room:short"}, "shorter than 32"),
+        ({"CARDROOM_AUDIT_KEY": "a key with spaces:" + "s" * 40}, "CARDROOM_AUDIT_KEY"),
+        ({"CARDROOM_AUDIT_KEY_FILE": "/nonexistent/audit.key"}, "CARDROOM_AUDIT_KEY_FILE"),
         ({"CELERY_BROKER_URL": ""}, "CELERY_BROKER_URL"),
         ({"CELERY_BROKER_URL": "notaurl"}, "CELERY_BROKER_URL"),
         ({"CELERY_BROKER_URL": "http://127.0.0.1:6379/0"}, "CELERY_BROKER_URL"),
@@ -141,6 +161,7 @@ def test_production_settings_pass_the_deploy_check() -> None:
             "DJANGO_DEBUG": "false",
             "DJANGO_SECRET_KEY": STRONG_KEY,
             "DJANGO_ALLOWED_HOSTS": "cardroom.example",
+            "CARDROOM_AUDIT_KEY": AK,
         },
         "check",
         "--deploy",

@@ -1,4 +1,5 @@
-"""``manage.py verify_audit``: walk every audit chain and say where one is broken."""
+"""``manage.py verify_audit``: walk every audit chain against the checkpoints and say where one
+is broken."""
 
 from __future__ import annotations
 
@@ -6,60 +7,58 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cardroom.core import audit
-from cardroom.tables.models import Hand
-from rules.engine.button_draw import replay_button_draw
-from tournaments.draw_services import verify_draw
-from tournaments.models import Draw, DrawStatus
-from tournaments.money.ledger import ledger_breaks
+from cardroom.core import audit, checkpoints
+from cardroom.core.numbers import grouped
+from cardroom.screens.audit import run_verification
 
 
 class Command(BaseCommand):
     help = (
-        "Check every audit log: each row's hash against its fields and the row before it in its "
-        "stream, each void or deal against its seal, each revealed draw and each draw for the "
-        "button replayed from its seed, each tournament's money ledger added up line by line. "
-        "Exits 1 and lists every break (table, row, what) if anything was rewritten."
+        "Check every audit log: each row's keyed hash against its fields and the row before it "
+        "in its stream, each void or deal against its seal, each stream against the latest "
+        "checkpoint of it in the checkpoint file (rows lost, a tail cut, a stream vanished), "
+        "the checkpoint file's own signatures and links, each revealed draw and each draw for "
+        "the button replayed from its seed, each tournament's money ledger added up line by "
+        "line. Prints what it checked; exits 1 and lists every finding if anything was "
+        "rewritten."
     )
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--database", default="default", help="The database to check.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        using = options["database"]
-        breaks = audit.verify(using=using)
-        for draw in Draw.objects.using(using).filter(status=DrawStatus.REVEALED).order_by("pk"):
-            check = verify_draw(draw)
-            if not check.ok:
-                breaks.append(
-                    audit.Break(
-                        Draw._meta.db_table,
-                        draw.pk,
-                        "the revealed draw does not replay from its seed: "
-                        + "; ".join(check.problems),
-                    )
-                )
-        # CR-BB.9: a draw for the button kept with a hand deals again from its seed to the same
-        # cards and button (the hand's button may differ: the dealer may have corrected it).
-        drawn = Hand.objects.using(using).exclude(button_draw={}).order_by("pk")
-        for hand_id, record in drawn.values_list("pk", "button_draw"):
-            if not replay_button_draw(record):
-                breaks.append(
-                    audit.Break(
-                        Hand._meta.db_table,
-                        hand_id,
-                        "the draw for the button does not replay from its seed",
-                    )
-                )
-        # Each tournament's money ledger: every line balances and moves only what its kind
-        # moves, and the totals balance (its chain is walked above with every other chain).
-        breaks += ledger_breaks(using)
-        rows = sum(
-            Draw._meta.apps.get_model(label)._base_manager.using(using).count()
-            for label in audit.CHAINS
+        outcome = run_verification("manage.py verify_audit", using=options["database"])
+        verification = outcome.verification
+        held = verification.held
+        self.stdout.write(
+            f"Checked {grouped(verification.walk.rows)} rows in "
+            f"{grouped(verification.streams)} streams of {len(audit.CHAINS)} logs, signed "
+            f"with audit key {audit.signing_key().id!r}."
         )
-        if breaks:
-            for found in breaks:
+        if held.last is None:
+            self.stdout.write(
+                f"No checkpoint in {held.path}: the streams were not held against one "
+                "(manage.py audit_checkpoint writes the first)."
+            )
+        else:
+            self.stdout.write(
+                f"Held against {grouped(len(held.heads))} streams' heads in {held.path}: "
+                f"{grouped(held.lines)} checkpoints, the latest seq {held.last.seq} at "
+                f"{held.last.at} ({checkpoints.age_in_words(held.last.when)} ago)."
+            )
+        if held.torn:
+            self.stdout.write(
+                f"{held.torn} checkpoint line(s) cut short by a stopped writer (each followed "
+                "by a whole one)."
+            )
+        if outcome.findings:
+            for found in outcome.findings:
                 self.stderr.write(f"BREAK {found}")
-            raise CommandError(f"{len(breaks)} break(s) in the audit logs ({rows} rows checked).")
-        self.stdout.write(f"Audit logs intact: {rows} rows in {len(audit.CHAINS)} logs chained.")
+            raise CommandError(
+                f"{len(outcome.findings)} finding(s) in the audit logs "
+                f"({grouped(verification.walk.rows)} rows checked)."
+            )
+        self.stdout.write(
+            f"Audit logs intact: {grouped(verification.walk.rows)} rows in "
+            f"{len(audit.CHAINS)} logs chained."
+        )
