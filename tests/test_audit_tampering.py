@@ -229,7 +229,7 @@ def test_a_forged_checkpoint_line_is_named(world: dict[str, Any]) -> None:
     hand = world["hand"]
     first = checkpoint()
     name = f"cardroom.HandAction/{hand.pk}"
-    count, _head = first.heads[name]
+    count = first.heads[name][0]
     last = HandAction.objects.filter(hand=hand).order_by("-pk").first()
     assert last is not None
     with as_the_owner("cardroom_handaction") as cursor:
@@ -238,7 +238,7 @@ def test_a_forged_checkpoint_line_is_named(world: dict[str, Any]) -> None:
     assert before is not None
     forged = checkpoints.Line(
         seq=first.seq + 1, at=first.at, key=first.key, prev=first.mac, upto=first.upto,
-        heads={name: [count - 1, before.row_hash]}, removed=[],
+        heads={name: [count - 1, before.row_hash, 1]}, removed=[],
     )  # fmt: skip
     forged.mac = audit.sign(forged.signed_text(), AuditKey(first.key, b"not the room's key" * 3))
     path = checkpoints.checkpoint_path()
@@ -432,3 +432,36 @@ def test_no_session_setting_turns_the_triggers_off(world: dict[str, Any]) -> Non
 def test_the_checkpoint_file_path_is_the_tests_own(tmp_path: Path) -> None:
     """The suite never writes the checkout's var/ (tests/conftest.py)."""
     assert "cardroom-checkpoints-" in str(checkpoints.checkpoint_path())
+
+
+def test_a_void_undone_is_named(world: dict[str, Any]) -> None:
+    """The reverse of a forged void: a voided action made live again, seal and all."""
+    hand = world["hand"]
+    voided = HandAction.objects.filter(hand=hand).exclude(voided_at=None).get()
+    held = checkpoint()
+    assert held.heads[f"cardroom.HandAction/{hand.pk}"][2] == 1
+    with as_the_owner("cardroom_handaction") as cursor:
+        cursor.execute(
+            "UPDATE cardroom_handaction SET voided_by_id = NULL, voided_at = NULL, "
+            "void_reason = '', seal_hash = '' WHERE id = %s",
+            [voided.pk],
+        )
+    assert_named(findings(), f"stream cardroom.HandAction/{hand.pk} lost a sealed change")
+
+
+def test_a_void_with_no_new_row_reaches_the_next_checkpoint(
+    world: dict[str, Any], director: Any
+) -> None:
+    from cardroom.tables.services import record_action, void_last_action
+
+    hand = world["hand"]
+    hand.refresh_from_db()
+    record_action(hand=hand, by=director, expected_seq=hand.seq, seat=2, action="call")
+    checkpoint()
+    checkpoint()
+    hand.refresh_from_db()
+    void_last_action(hand=hand, by=director, expected_seq=hand.seq, reason="Misclick.")
+    line = checkpoints.write()
+    assert line is not None
+    assert line.heads[f"cardroom.HandAction/{hand.pk}"][2] == 2
+    assert findings() == []

@@ -482,6 +482,7 @@ class Draw(AppendOnly):
         ),
         sealed=("status", "result", "revealed_at"),
         unsealed=("status", DrawStatus.COMMITTED),
+        sealed_at="revealed_at",
     )
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="draws")

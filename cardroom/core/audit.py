@@ -64,6 +64,9 @@ class Chain:
     later: Mapping[str, Any] = field(default_factory=dict)
     #: A sealed log's row before its once-only change: this field holds this value (no seal).
     unsealed: tuple[str, Any] | None = None
+    #: A sealed log's field that says when its once-only change was made (a checkpoint reads
+    #: the streams sealed since the last one: ``cardroom/core/checkpoints.py``).
+    sealed_at: str | None = None
 
 
 class Chains(Mapping[str, Chain]):
@@ -265,8 +268,9 @@ class Break:
         return f"{self.table} row {self.row}: {self.what}"
 
 
-#: A stream's head as a checkpoint keeps it: rows in the stream, the last row's hash.
-Head = tuple[int, str]
+#: A stream's head as a checkpoint keeps it: rows in the stream, the last row's hash, and for
+#: a sealed log the number of its rows sealed (voided, dealt), else None.
+Head = tuple[int, str, int | None]
 
 
 def stream_key(label: str, stream: Any) -> str:
@@ -332,12 +336,12 @@ def _walk(model: type[Model], queryset: Any, found: Walk, held: Mapping[str, Hea
     rows = queryset.order_by(chain.stream, "pk").values(*names).iterator()
     breaks = found.breaks
     stream: Any = object()
-    name, head, count, last_pk = "", "", 0, 0
+    name, head, count, sealed_count, last_pk = "", "", 0, 0, 0
 
     def close() -> None:
         if not name:
             return
-        found.heads[name] = (count, head)
+        found.heads[name] = (count, head, sealed_count if chain.sealed else None)
         kept = held.get(name)
         if kept is not None and count < kept[0]:
             breaks.append(
@@ -348,11 +352,20 @@ def _walk(model: type[Model], queryset: Any, found: Walk, held: Mapping[str, Hea
                     "(its tail was deleted)",
                 )
             )
+        if kept is not None and kept[2] is not None and sealed_count < kept[2]:
+            breaks.append(
+                Break(
+                    table,
+                    last_pk,
+                    f"stream {name} lost a sealed change ({', '.join(chain.sealed)}): "
+                    f"{sealed_count} now, {kept[2]} at the checkpoint (a void or a deal undone)",
+                )
+            )
 
     for row in rows:
         if row[chain.stream] != stream:
             close()
-            stream, head, count = row[chain.stream], "", 0
+            stream, head, count, sealed_count = row[chain.stream], "", 0, 0
             name = stream_key(label, stream)
         count += 1
         found.rows += 1
@@ -387,6 +400,7 @@ def _walk(model: type[Model], queryset: Any, found: Walk, held: Mapping[str, Hea
         if chain.sealed:
             marker, initial = cast("tuple[str, Any]", chain.unsealed)
             if row["seal_hash"]:
+                sealed_count += 1
                 sealed = canonical(model, row, chain.sealed)
                 problem = _signed(row["seal_hash"], (label, "seal", row["row_hash"], sealed))
                 if problem == "does not match":

@@ -15,9 +15,10 @@ A line::
 
     {"v": 1, "seq": 7, "at": "2026-11-28T10:01:00.000000+00:00", "key": "room-2025",
      "prev": "<line 6's mac>", "upto": {"cardroom.Ruling": 4211, ...},
-     "heads": {"cardroom.Ruling/12": [31, "<hash>"], ...}, "removed": [], "mac": "..."}
+     "heads": {"cardroom.Ruling/12": [31, "<hash>"], "cardroom.HandAction/9": [14, "<hash>", 1]}, "removed": [], "mac": "..."}
 
-``upto`` is each log's highest row id at the checkpoint. The next checkpoint reads the
+A sealed log's head (hand actions, draws) also counts its rows sealed (voided, dealt): a void
+undone is named. ``upto`` is each log's highest row id at the checkpoint. The next checkpoint reads the
 streams with rows after the ``upto`` of the line *before* the last one: each row is looked at
 by two checkpoints a minute apart, so a row whose transaction got its id before a checkpoint
 and committed after it (the desk's transactions wait at most ``CARDROOM_LOCK_TIMEOUT_MS`` for
@@ -49,7 +50,7 @@ from typing import IO, Any
 from django.apps import apps
 from django.conf import settings
 from django.db import models, transaction
-from django.db.models import Count, Max, Model
+from django.db.models import Count, Max, Model, Q
 from django.utils import timezone
 
 from cardroom.core import audit
@@ -190,8 +191,9 @@ def read(path: Path | None = None) -> Held:
                 "inserted or reordered"
             )
         held.lines += 1
-        for name, (count, head) in line.heads.items():
-            held.heads[name] = (int(count), str(head))
+        for name, kept in line.heads.items():
+            sealed = int(kept[2]) if len(kept) > 2 and kept[2] is not None else None
+            held.heads[name] = (int(kept[0]), str(kept[1]), sealed)
             held.removed.discard(name)
         for name in line.removed:
             held.heads.pop(name, None)
@@ -228,29 +230,37 @@ def _models() -> list[tuple[str, type[Model]]]:
 
 
 def _heads_since(
-    model: type[Model], label: str, since: int, using: str
+    model: type[Model], label: str, since: int, since_at: str | None, using: str
 ) -> tuple[dict[str, list[Any]], int]:
-    """Each stream with a row after id ``since``: its rows and last hash; and the log's
-    highest id."""
+    """Each stream with a row after id ``since`` (or, in a sealed log, a row sealed since
+    ``since_at``): its rows, last hash and (sealed logs) rows sealed; and the log's highest
+    id."""
     chain = audit.CHAINS[label]
     rows = model._base_manager.using(using)
     upto = rows.aggregate(top=Max("pk"))["top"] or 0
-    streams = list(
-        rows.filter(pk__gt=since).values_list(chain.stream, flat=True).distinct().order_by()
-    )
+    changed = rows.filter(pk__gt=since)
+    if chain.sealed_at and since_at:
+        changed = rows.filter(Q(pk__gt=since) | Q(**{f"{chain.sealed_at}__gte": since_at}))
+    streams = list(changed.values_list(chain.stream, flat=True).distinct().order_by())
+    counts: dict[str, Any] = {"n": Count("pk"), "last": Max("pk")}
+    if chain.sealed:
+        counts["sealed"] = Count("pk", filter=~Q(seal_hash=""))
     heads: dict[str, list[Any]] = {}
     for start in range(0, len(streams), CHUNK):
         chunk = streams[start : start + CHUNK]
         counted = (
             rows.filter(**{f"{chain.stream}__in": chunk})
             .values(chain.stream)
-            .annotate(n=Count("pk"), last=Max("pk"))
+            .annotate(**counts)
             .order_by()
         )
-        last_ids = {row["last"]: (row[chain.stream], row["n"]) for row in counted}
+        last_ids = {row["last"]: row for row in counted}
         for pk, row_hash in rows.filter(pk__in=list(last_ids)).values_list("pk", "row_hash"):
-            stream, count = last_ids[pk]
-            heads[audit.stream_key(label, stream)] = [count, row_hash]
+            row = last_ids[pk]
+            head = [row["n"], row_hash]
+            if chain.sealed:
+                head.append(row["sealed"])
+            heads[audit.stream_key(label, row[chain.stream])] = head
     return heads, upto
 
 
@@ -308,10 +318,11 @@ def write(using: str = "default", *, force: bool = False, path: Path | None = No
         # Each row is read by two checkpoints (the module's docstring); the first two read
         # every stream.
         since = before.upto if before else {}
+        since_at = before.at if before else None
         heads: dict[str, list[Any]] = {}
         upto: dict[str, int] = {}
         for label, model in _models():
-            found, upto[label] = _heads_since(model, label, since.get(label, 0), using)
+            found, upto[label] = _heads_since(model, label, since.get(label, 0), since_at, using)
             heads.update(found)
         if last is not None and not force:
             changed = upto != last.upto or any(
@@ -368,7 +379,7 @@ def verify(using: str = "default", path: Path | None = None) -> Verification:
     held = read(path)
     walked = audit.walk(using=using, held=held.heads)
     findings = list(walked.breaks)
-    for name, (count, _head) in sorted(held.heads.items()):
+    for name, (count, _head, _sealed) in sorted(held.heads.items()):
         if name in walked.heads:
             continue
         label = name.split("/", 1)[0]

@@ -556,6 +556,7 @@ class HandAction(AppendOnly):
         sealed=("voided_by_id", "voided_at", "void_reason"),
         later={"out_of_turn": False},
         unsealed=("voided_at", None),
+        sealed_at="voided_at",
     )
 
     hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="actions")
@@ -587,6 +588,15 @@ class HandAction(AppendOnly):
         constraints = [
             models.UniqueConstraint(fields=["hand", "seq"], name="one_action_per_hand_seq"),
             chain_unique("hand"),
+        ]
+        # The voids since the last audit checkpoint, read each minute
+        # (``cardroom/core/checkpoints.py``): a few rows among every action of the day.
+        indexes = [
+            models.Index(
+                fields=["voided_at"],
+                name="handaction_voided_at",
+                condition=models.Q(voided_at__isnull=False),
+            )
         ]
 
     def __str__(self) -> str:

@@ -3,6 +3,7 @@ button that verifies now, bounded however many runs are on record."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,6 +17,33 @@ from cardroom.seats.models import SeatEvent
 from tests.test_audit_tampering import as_the_owner
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def tasks_run_at_once() -> Iterator[None]:
+    """Verify now runs on a worker when there is a broker: here, in the request (as in
+    development), whatever the suite's broker."""
+    from celery import current_app
+
+    before = current_app.conf.task_always_eager
+    current_app.conf.task_always_eager = True
+    yield
+    current_app.conf.task_always_eager = before
+
+
+def test_with_a_worker_verify_now_says_it_is_queued(
+    persona_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from celery import current_app
+
+    from cardroom.celery import VERIFY_AUDIT
+
+    sent: list[str] = []
+    monkeypatch.setattr(current_app.tasks[VERIFY_AUDIT], "delay", sent.append)
+    page = persona_client("floor_manager").post(reverse("cardroom:audit_verify")).content.decode()
+    assert sent == ["fm (floor page)"] or sent[0].endswith("(floor page)")
+    assert "Verification queued for a worker" in page
+    assert AuditCheck.objects.count() == 0
 
 
 def test_before_anything_the_page_says_never_and_warns_of_the_development_key(
