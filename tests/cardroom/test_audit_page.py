@@ -77,7 +77,7 @@ def test_verify_now_shows_the_run_and_the_checkpoint_it_held_against(
     assert 'id="audit-status"' in page and "<html" not in page
     run = AuditCheck.objects.get()
     assert run.ok and run.checkpoint_seq == line.seq
-    assert "Intact" in page
+    assert "Intact" in page and 'id="audit-broken"' not in page
     assert f"seq {line.seq}" in page
     assert "floor page" in run.by
 
@@ -95,6 +95,7 @@ def test_a_rewrite_shows_as_findings_on_the_page(persona_client: Any, floor_mana
     client = persona_client("floor_manager")
     page = client.post(reverse("cardroom:audit_verify")).content.decode()
     assert "1 finding" in page
+    assert 'id="audit-broken"' in page and "found 1 finding" in page
     assert "cardroom_seatevent row" in page and "contents changed" in page
     run = AuditCheck.objects.get()
     assert not run.ok and run.finding_count == 1
