@@ -1,7 +1,8 @@
 """What decides a hand's chips is in a chain (``HandRecord``: the deal, the award, a void), and
-``verify_audit`` holds every hand against its records and every cash seat against its log: a
-result, a button, a state or a stack rewritten with plain SQL is named, and so is a record or a
-cash-out removed with the append-only triggers turned off (the owner of the tables can)."""
+``verify_audit`` holds every hand against its records, every cash seat against its log and
+every waitlist entry against its list's log: a result, a button, a state, a stack or a call
+rewritten with plain SQL is named, and so is a record or a cash-out removed with the
+append-only triggers turned off (the owner of the tables can)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import importlib
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from io import StringIO
 from types import SimpleNamespace
 from typing import Any
@@ -19,6 +21,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
 from django.db.backends.utils import CursorWrapper
+from django.utils import timezone
 
 from cardroom.seats import hands as cash_hands
 from cardroom.seats import services as players
@@ -27,6 +30,8 @@ from cardroom.tables.choices import SeatEventKind
 from cardroom.tables.hand_records import RECORDED
 from cardroom.tables.models import Hand, HandRecord, HandRecordKind, HandStatus, Table
 from cardroom.tables.services import award_hand, void_hand
+from cardroom.waitlists import services as waitlists
+from cardroom.waitlists.models import WaitlistEntry
 from tests.cardroom.desk_client import fold_out
 from tests.factories import make_hand, make_table
 
@@ -312,3 +317,63 @@ def test_the_migration_writes_the_records_of_the_hands_already_on_file(
 def _table_order(hand_id: int) -> tuple[int, int]:
     hand = Hand.objects.get(pk=hand_id)
     return hand.table_id, hand.number
+
+
+# --- waitlist calls ---------------------------------------------------------------------------
+
+ENTRY = "cardroom_waitlistentry"
+
+
+@pytest.fixture
+def lists(floor_manager: Any) -> dict[str, Any]:
+    """A list's honest evening: an offer missed twice (off the list), a player seated from the
+    list, one removed, one called to a seat at another table."""
+    table = make_table(number=1, by=floor_manager, seats=9)
+    for seat in range(1, 9):
+        player = players.find_or_create_player(name=f"Seated {seat}", by=floor_manager)
+        players.seat_player(table=table, player=player, seat=seat, buy_in=100, by=floor_manager)
+    game = waitlists.open_list(
+        variant="holdem", structure="no_limit", small_blind=1, big_blind=2, by=floor_manager
+    )
+    ana = waitlists.add_to_list(game_list=game, name="Ana Ruiz", by=floor_manager)
+    bo = waitlists.add_to_list(game_list=game, name="Bo Li", by=floor_manager)
+    waitlists.call_player(entry=ana, table=table, seat=9, by=floor_manager)
+    waitlists.lapse_due(timezone.now() + timedelta(minutes=4))  # Ana misses, Bo is called
+    waitlists.lapse_due(timezone.now() + timedelta(minutes=8))  # Bo misses
+    waitlists.call_player(entry=ana, table=table, seat=9, by=floor_manager)
+    waitlists.lapse_due(timezone.now() + timedelta(minutes=12))  # Ana's second miss
+    bo.refresh_from_db()
+    waitlists.seat_from_list(entry=bo, table=table, seat=9, buy_in=100, by=floor_manager)
+    cy = waitlists.add_to_list(game_list=game, name="Cy Park", by=floor_manager)
+    waitlists.remove_entry(entry=cy, reason="Went home.", by=floor_manager)
+    di = waitlists.add_to_list(game_list=game, name="Di Vo", by=floor_manager)
+    other = make_table(number=2, by=floor_manager, seats=6)
+    waitlists.call_player(entry=di, table=other, seat=1, by=floor_manager)
+    for entry in (ana, bo, cy, di):
+        entry.refresh_from_db()
+    assert [e.status for e in (ana, bo, cy, di)] == ["lapsed", "seated", "removed", "called"]
+    return {"ana": ana, "bo": bo, "cy": cy, "di": di}
+
+
+def test_an_honest_list_verifies_clean(lists: dict[str, Any]) -> None:
+    assert WaitlistEntry._meta.db_table == ENTRY
+    assert verify_audit() == []
+
+
+def test_a_call_given_to_another_seat_with_sql_is_named(lists: dict[str, Any]) -> None:
+    di = lists["di"]
+    execute("UPDATE cardroom_waitlistentry SET called_seat = 2 WHERE id = %s", [di.pk])
+    assert verify_audit() == [
+        f"BREAK {ENTRY} row {di.pk}: called to a seat its log's last call does not name"
+    ]
+
+
+def test_a_player_put_back_on_the_list_with_sql_is_named(lists: dict[str, Any]) -> None:
+    ana = lists["ana"]
+    execute(
+        "UPDATE cardroom_waitlistentry SET status = 'waiting', ended_at = NULL WHERE id = %s",
+        [ana.pk],
+    )
+    assert verify_audit() == [
+        f"BREAK {ENTRY} row {ana.pk}: status 'waiting' differs from the 'lapsed' its log leaves it"
+    ]

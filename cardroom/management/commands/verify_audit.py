@@ -10,6 +10,7 @@ from cardroom.core import audit
 from cardroom.seats.seat_checks import seat_breaks
 from cardroom.tables.hand_records import hand_breaks
 from cardroom.tables.models import Hand
+from cardroom.waitlists.entry_checks import entry_breaks
 from rules.engine.button_draw import replay_button_draw
 from tournaments.draw_services import verify_draw
 from tournaments.models import Draw, DrawStatus
@@ -56,7 +57,7 @@ class Command(BaseCommand):
         # Each tournament's money ledger: every line balances and moves only what its kind
         # moves, and the totals balance (its chain is walked above with every other chain).
         breaks += ledger_breaks(using)
-        breaks += hand_breaks(using) + seat_breaks(using)
+        breaks += hand_breaks(using) + seat_breaks(using) + entry_breaks(using)
         rows = sum(
             Draw._meta.apps.get_model(label)._base_manager.using(using).count()
             for label in audit.CHAINS
