@@ -12,10 +12,12 @@ One mechanism for every audit log:
   columns be set once, from their initial value, and refuses any other change.
 * **Tamper-evident.** Every row stores ``prev_hash`` (the ``row_hash`` of the row before it in
   its stream, ``""`` for the first) and ``row_hash``: SHA-256 over the model's label,
-  ``prev_hash`` and a canonical JSON of the fields listed in ``CHAINS``. A once-only change
+  ``prev_hash`` and a canonical JSON of the fields listed in ``CHAINS`` (an HMAC under the
+  room's audit key, ``cardroom/core/audit_keys.py``: the hash reads ``key-id:mac``). A
+  once-only change
   (void, reveal) is sealed in ``seal_hash``: SHA-256 over ``row_hash`` and the changed
-  fields. Streams (ordered by id) are: per table (table changes, rulings), per hand (hand
-  actions), per ruling (its citations), per tournament (draws, seat moves, reservations,
+  fields. Streams (ordered by id) are: per table (table changes, rulings, hand records: each
+  hand's deal, award and void), per hand (hand actions), per ruling (its citations), per tournament (draws, seat moves, reservations,
   eliminations, reinstatements, balance checks, clock events), per rule (house-rule
   revisions). Rows are linked where they are created (``AppendOnly.save``, ``bulk_create``
   and the tournament's bulk ``_insert``), under the row lock the service already holds on the
@@ -24,7 +26,10 @@ One mechanism for every audit log:
   ``manage.py verify_audit`` walks every chain and reports each break.
 
 The deliberate exception is ``maintenance()``: the test suite's flush between transactional
-tests (and an operator restoring a backup) empties the tables inside it.
+tests (and an operator restoring a backup) empties the tables inside it; on PostgreSQL it
+disables the triggers with ``ALTER TABLE`` inside its transaction (the tables' owner only), never
+through a session setting. What the chains cannot see (a stream's last rows deleted, a whole
+stream deleted) the checkpoints outside the database do: ``cardroom/core/checkpoints.py``.
 """
 
 from __future__ import annotations

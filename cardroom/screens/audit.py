@@ -24,7 +24,10 @@ from cardroom.core.audit_keys import DEV_KEY_ID
 from cardroom.core.checkpoints import AuditCheck
 from cardroom.core.request_types import AuthenticatedRequest
 from cardroom.core.roles import Role, role_required
+from cardroom.seats.seat_checks import seat_breaks
+from cardroom.tables.hand_records import hand_breaks
 from cardroom.tables.models import Hand
+from cardroom.waitlists.entry_checks import entry_breaks
 from rules.engine.button_draw import replay_button_draw
 from tournaments.draw_services import verify_draw
 from tournaments.models import Draw, DrawStatus
@@ -75,6 +78,10 @@ def run_verification(by: str, using: str = "default") -> Outcome:
     # Each tournament's money ledger: every line balances and moves only what its kind
     # moves, and the totals balance (its chain is walked with every other chain).
     verification.findings += ledger_breaks(using)
+    # The mutable rows that hold what the chains decided: each hand against its signed deal,
+    # award and void; each cash seat's stack against its seat events; each waitlist entry
+    # against its events.
+    verification.findings += hand_breaks(using) + seat_breaks(using) + entry_breaks(using)
     last = verification.held.last
     record = AuditCheck.objects.using(using).create(
         by=by[:150],

@@ -613,6 +613,51 @@ class HandAction(AppendOnly):
         return entry
 
 
+class HandRecordKind(models.TextChoices):
+    DEALT = "dealt", "Dealt"
+    AWARDED = "awarded", "Awarded"
+    VOIDED = "voided", "Voided"
+
+
+class HandRecord(AppendOnly):
+    """What decided a hand's chips, as it was decided, one row each time: the deal (who was
+    dealt in with what, the button, the blinds and posts, the game, the dealer's correction,
+    the draw for the button), the award (the pots, who won them, the stacks after) and a void
+    (who, why). The hand row keeps the same values for the desk to read; ``verify_audit`` holds
+    each hand against its records (``cardroom.tables.hand_records``). Chained per table, so a
+    hand's records cannot go missing from the middle of a table's history unseen."""
+
+    #: Its audit chain (``cardroom/core/audit.py``): the stream and the fields hashed.
+    audit_chain = Chain(
+        "table_id", ("table_id", "hand_id", "number", "kind", "record", "by_id", "at")
+    )
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="records")
+    #: The hand's number at its table, as dealt.
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=HandRecordKind)
+    #: The deal's, the award's or the void's columns of the hand as they were written
+    #: (``cardroom.tables.hand_records.RECORDED``).
+    record = models.JSONField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(default=timezone.now, editable=False)
+
+    append_only_message = "A hand's record is append-only: what decided its chips stays as it was."
+
+    class Meta:
+        ordering = ["table", "id"]
+        constraints = [
+            chain_unique("table"),
+            choice_check("kind", HandRecordKind),
+            # A hand is dealt once, awarded at most once, voided at most once.
+            models.UniqueConstraint(fields=["hand", "kind"], name="one_hand_record_of_a_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand #{self.number}: {self.get_kind_display().lower()}"
+
+
 @dataclass
 class Replayed:
     """A hand as one request has read it at step ``seq``: every action in order (voided ones

@@ -18,7 +18,16 @@ from cardroom.core.locks import lock_row, lock_rows
 from cardroom.core.numbers import grouped
 from cardroom.core.reasons import clean_reason
 from cardroom.tables.choices import TableKind, TableStatus
-from cardroom.tables.models import Hand, HandAction, HandStatus, Replayed, Table, TableChange
+from cardroom.tables.hand_records import record_hand
+from cardroom.tables.models import (
+    Hand,
+    HandAction,
+    HandRecordKind,
+    HandStatus,
+    Replayed,
+    Table,
+    TableChange,
+)
 from cardroom.waitlists.base import record_event
 from cardroom.waitlists.models import MustMove, WaitlistEventKind
 from rules.engine.award import award_hand as engine_award
@@ -484,6 +493,8 @@ def start_hand(
             correction=correction or {},
             button_draw=button_draw or {},
         )
+        # The deal as decided (seats, stacks, button, blinds, game), on the table's chain.
+        record_hand(hand, HandRecordKind.DEALT)
         # The deal as replayed above: the answer shows it without reading it back.
         hand.replayed = Replayed(hand.seq, [], dealt)
         return hand
@@ -610,6 +621,7 @@ def void_hand(*, hand: Hand, by: User, expected_seq: int, reason: str) -> Hand:
         locked.save(
             update_fields=["state", "voided_by", "voided_at", "void_reason", "seq", "updated_at"]
         )
+        record_hand(locked, HandRecordKind.VOIDED)
         return locked
 
 
@@ -665,6 +677,8 @@ def award_hand(
         locked.save(
             update_fields=["result", "awarded_by", "awarded_at", "state", "seq", "updated_at"]
         )
+        # The result as awarded, on the table's chain: a result rewritten later differs from it.
+        record_hand(locked, HandRecordKind.AWARDED)
         # The award moves no chips in the betting: the replay stands at the new step.
         locked.replayed = Replayed(locked.seq, read.actions, state)
         if after is not None:

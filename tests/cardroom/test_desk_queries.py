@@ -25,16 +25,18 @@ pytestmark = pytest.mark.django_db
 #: The most queries each request may make, on SQLite and on PostgreSQL (a session, its user
 #: and their roles included for the desk's pages; SQLite's transaction statements and
 #: PostgreSQL's lock timeouts counted). A table's first deal draws for its button.
+#: A deal and an award each write the hand's record on its table's chain: its head read, its
+#: row written (``cardroom.tables.hand_records.record_hand``).
 BOUNDS = {
     "action_htmx": (19, 20),
     "action_api": (8, 9),
-    "deal_htmx": (20, 22),
-    "deal_api": (15, 17),
-    "first_deal_htmx": (21, 23),
-    "first_deal_api": (16, 18),
+    "deal_htmx": (22, 24),
+    "deal_api": (17, 19),
+    "first_deal_htmx": (23, 25),
+    "first_deal_api": (18, 20),
     "proposal_api": (5, 5),
-    "award_htmx": (22, 24),
-    "award_api": (13, 15),
+    "award_htmx": (24, 26),
+    "award_api": (15, 17),
 }
 
 

@@ -19,7 +19,8 @@ class Command(BaseCommand):
         "checkpoint of it in the checkpoint file (rows lost, a tail cut, a stream vanished), "
         "the checkpoint file's own signatures and links, each revealed draw and each draw for "
         "the button replayed from its seed, each tournament's money ledger added up line by "
-        "line. Prints what it checked; exits 1 and lists every finding if anything was "
+        "line, each hand against its signed deal, award and void, each cash seat's stack "
+        "against its seat events, each waitlist entry against its events. Prints what it checked; exits 1 and lists every finding if anything was "
         "rewritten."
     )
 
