@@ -6,6 +6,7 @@ board's field leaves it out, and the director's list and the API say what was pa
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.utils import timezone
 
@@ -207,6 +208,15 @@ def test_the_eliminate_api_refuses_a_withdrawn_entry_with_422(
     )
     assert answer.status_code == 422
     assert answer.json()["error"]["code"] == "withdrawn"
+
+
+def test_a_withdrawn_entry_is_not_re_entered_the_player_enters_anew(director: Any) -> None:
+    tournament, ana = withdrawn_after_the_draw(director)
+    with pytest.raises(ValidationError) as refused:
+        register_entrant(tournament=tournament, name="", reentry_of=ana, by=director)
+    assert "new entry" in refused.value.message_dict["reentry_of"][0]
+    again = register_entrant(tournament=tournament, name=ana.name, by=director)
+    assert again.player_id == ana.player_id and again.reentry_of_id is None
 
 
 # --- 3. the public board -------------------------------------------------------------------
