@@ -41,6 +41,7 @@ from tournaments.models import (
     Tournament,
     TournamentTable,
 )
+from tournaments.money.payments import with_refunds
 from tournaments.serializers import (
     ERRORS,
     REFUSED,
@@ -124,7 +125,7 @@ class TournamentViewSet(
 class EntrantsView(TournamentAPIView):
     @extend_schema(summary="Entrants in entry order", responses={200: EntrantSerializer(many=True)})
     def get(self, request: Request, pk: int) -> Response:
-        entrants = self.tournament().entrants.select_related("reentry_of")
+        entrants = with_refunds(self.tournament().entrants.select_related("reentry_of"))
         return Response(EntrantSerializer(entrants, many=True).data)
 
     @extend_schema(

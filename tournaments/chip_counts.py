@@ -50,7 +50,13 @@ from tournaments.models import (
     TournamentTableStatus,
 )
 from tournaments.money.models import MoveKind
-from tournaments.seating import CORRECTION, cite, lock_tournament, refuse_if_in_hand
+from tournaments.seating import (
+    CORRECTION,
+    cite,
+    lock_tournament,
+    refuse_if_in_hand,
+    refuse_if_withdrawn,
+)
 
 #: RRoP-TR.18: chips found after a pot belong to the player who won it, or are removed from
 #: the tournament: the two places a player's chips may go other than a hand at the desk.
@@ -83,8 +89,10 @@ def check_chips(chips: object, field: str = "chips") -> int:
     return chips
 
 
-def _still_in(tournament: Tournament, entrant: Entrant) -> Entrant:
-    """The entrant as locked writes read it: in this tournament, not out, not finished."""
+def _still_in(tournament: Tournament, entrant: Entrant, *, field: str = "") -> Entrant:
+    """The entrant as locked writes read it: in this tournament, not out, not withdrawn, not
+    finished. ``field``: the form field naming the entrant (the receiver of a move, "to"), on
+    which a withdrawn entry is refused."""
     if tournament.status == TournamentStatus.COMPLETE:
         raise DrawError("complete", f"{tournament} is over: its counts stay as they finished.")
     current = Entrant.objects.get(pk=entrant.pk)
@@ -95,6 +103,11 @@ def _still_in(tournament: Tournament, entrant: Entrant) -> Entrant:
             "not_in_play", f"{current.name} is out: an eliminated player holds no chips.",
             CORRECTION,
         )  # fmt: skip
+    if field and current.status == EntrantStatus.WITHDRAWN:
+        raise ChipsRefused(
+            field, f"{current} withdrew (the entry was refunded): chips go to a player still in."
+        )
+    refuse_if_withdrawn(current, doing="count or move chips for them")
     return current
 
 
@@ -194,7 +207,7 @@ def move_chips(
     with transaction.atomic():
         locked = lock_tournament(from_entrant.tournament_id)
         giver = _still_in(locked, from_entrant)
-        receiver = _still_in(locked, to_entrant) if to_entrant is not None else None
+        receiver = _still_in(locked, to_entrant, field="to") if to_entrant is not None else None
         if receiver is not None and receiver.pk == giver.pk:
             raise ChipsRefused("to", f"{giver.name} cannot give chips to themselves.")
         if chips > giver.chips:
@@ -282,8 +295,7 @@ def bought_in(tournament: Tournament) -> tuple[tuple[str, int], ...]:
     less the entries refunded before play (their stack left play with the refund); each rebuy
     and add-on puts its chips into play (a line of the ledger, ``tournaments.money.payments``),
     a line here of its own (three rebuys of 20,000 chips)."""
-    refunded = tournament.money.filter(kind=MoveKind.REFUND)
-    entries = tournament.entrants.count() - refunded.count()
+    entries = tournament.entrants.exclude(status=EntrantStatus.WITHDRAWN).count()
     stack = tournament.starting_stack
     bought = [(f"{grouped(entries)} entries × {grouped(stack)}", entries * stack)]
     rows = (

@@ -12,7 +12,8 @@ from cardroom.core.parsers import whole_number
 from cardroom.core.reasons import REASON_MAX
 from cardroom.tables.forms import WholeNumberField
 from tournaments.chip_counts import MAX_CHIPS
-from tournaments.models import Entrant, EntrantStatus, SeatAssignment
+from tournaments.models import OUT_OF_PLAY as OUT_OF_PLAY_STATUSES
+from tournaments.models import Entrant, SeatAssignment
 
 #: Digits read before the limit is said in words: enough for any number past ``MAX_CHIPS``.
 _DIGITS_READ = 40
@@ -106,10 +107,11 @@ class TableCountsForm(forms.Form):
 def chips_out(entrant: Entrant, form: MoveChipsForm | None = None) -> dict[str, Any]:
     """The move form for a player holding chips, with where they may go: the players at the
     same table first, then the others still in by entry number (at most ``MOVE_CHOICES``),
-    and out of play. The form starts with all of the player's chips, out of play."""
+    and out of play. The form starts with all of the player's chips, out of play. Players out
+    and withdrawn entries (refunded before the draw) are no choice: they hold no chips."""
     entrant.refresh_from_db()
     live = Entrant.objects.filter(tournament_id=entrant.tournament_id).exclude(
-        status=EntrantStatus.ELIMINATED
+        status__in=OUT_OF_PLAY_STATUSES
     )
     here = SeatAssignment.objects.filter(entrant=entrant, ended_at__isnull=True).first()
     table = list(

@@ -32,6 +32,7 @@ from tournaments.seating import (
     lock_tournament,
     mark_seating_changed,
     refuse_if_in_hand,
+    refuse_if_withdrawn,
 )
 
 
@@ -51,6 +52,7 @@ def reserve_seat(
             raise DrawError("bad_seat", f"{table} has seats 1 to {table.seats}.", SPECIAL_NEEDS)
         if entrant.status == EntrantStatus.ELIMINATED:
             raise DrawError("eliminated", f"{entrant} is out of the tournament.", SPECIAL_NEEDS)
+        refuse_if_withdrawn(entrant, doing="hold a seat for them")
         seating = load_seating(locked, at=[table.number])
         occupant = seating.by_table[table.number].get(seat)
         if occupant is not None and occupant.entrant_id != entrant.pk:

@@ -48,7 +48,6 @@ from tournaments.models import (
     TournamentTable,
     TournamentTableStatus,
 )
-from tournaments.money.models import MoveKind
 from tournaments.seating import (
     FINAL_TABLE,
     Seating,
@@ -57,6 +56,7 @@ from tournaments.seating import (
     lock_tournament,
     mark_seating_changed,
     refuse_if_in_hand,
+    refuse_if_withdrawn,
     seat_dicts,
 )
 
@@ -134,9 +134,10 @@ def _initial_inputs(seating: Seating, reserved: frozenset[SeatRef]) -> dict[str,
     players = sorted(
         number
         # An entry refunded before the draw is not drawn (``money.payments.refund_entry``).
-        for number in tournament.entrants.filter(status=EntrantStatus.REGISTERED)
-        .exclude(money__kind=MoveKind.REFUND)
-        .values_list("number", flat=True)
+        # Registered only: a withdrawn entry (refunded before the draw) is never drawn.
+        for number in tournament.entrants.filter(status=EntrantStatus.REGISTERED).values_list(
+            "number", flat=True
+        )
         if number not in held
     )
     if not players and not held:
@@ -265,13 +266,13 @@ def commit_draw(
         )
         numbers: list[int] = []
         if kind == DrawKind.LATE_ENTRY:
-            # An entry refunded before the initial draw is never drawn.
-            waiting = (
-                locked.entrants.filter(status=EntrantStatus.REGISTERED)
-                .exclude(number__in=list(seating.reserved.values()))
-                .exclude(money__kind=MoveKind.REFUND)
+            # Registered only: a withdrawn entry (refunded before the draw) is never drawn.
+            waiting = locked.entrants.filter(status=EntrantStatus.REGISTERED).exclude(
+                number__in=list(seating.reserved.values())
             )
             if entrants is not None:
+                for named in Entrant.objects.filter(pk__in=[e.pk for e in entrants]):
+                    refuse_if_withdrawn(named, doing="draw them a seat")
                 waiting = waiting.filter(pk__in=[e.pk for e in entrants])
                 if waiting.count() != len(entrants):
                     raise DrawError(

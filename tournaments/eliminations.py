@@ -35,7 +35,6 @@ from tournaments.models import (
     TournamentTableStatus,
 )
 from tournaments.money.bounties import manual_bounties
-from tournaments.money.models import MoveKind
 from tournaments.money.payouts import at_the_bubble, bubble_burst_this_hand
 from tournaments.seating import (
     CORRECTION,
@@ -47,6 +46,7 @@ from tournaments.seating import (
     mark_seating_changed,
     multi_table,
     refuse_if_in_hand,
+    refuse_if_withdrawn,
 )
 
 
@@ -97,14 +97,13 @@ def eliminate_locked(
     enters any more, the clock stops (``clock.services.end_clock``) and hand-for-hand ends
     (``seating.mark_seating_changed``)."""
     entrant = Entrant.objects.get(pk=entrant.pk)
+    refuse_if_withdrawn(entrant, doing="put them out")
     if entrant.status != EntrantStatus.SEATED:
         raise DrawError(
             "not_seated", f"{entrant} is {entrant.get_status_display().lower()}, not seated."
         )
-    # An entry refunded before the draw never played: not one of the players left.
-    left = (
-        locked.entrants.exclude(status__in=OUT_OF_PLAY).exclude(money__kind=MoveKind.REFUND).count()
-    )
+    # Out of play: put out, or withdrawn (refunded before the draw, never played).
+    left = locked.entrants.exclude(status__in=OUT_OF_PLAY).count()
     if left <= 1:
         raise DrawError("winner", f"{entrant} is the last player: the winner.")
     live = SeatAssignment.objects.select_related("table").get(
@@ -163,7 +162,7 @@ def recompute_places(tournament: Tournament) -> None:
     if not tournament.registration_open:
         # An entry refunded before the draw never played: not part of the field.
         final = tournament.entrants.filter(reentries__isnull=True).exclude(
-            money__kind=MoveKind.REFUND
+            status=EntrantStatus.WITHDRAWN
         )
         busts = list(
             tournament.eliminations.standing()

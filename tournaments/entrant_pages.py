@@ -21,6 +21,9 @@ from tournaments.models import (
     SeatAssignment,
     Tournament,
 )
+from tournaments.money.currency import currency_of, format_money
+from tournaments.money.payments import with_refunds
+from tournaments.money.payouts import prices_of
 
 #: Entrants a page of the director's list.
 ENTRANTS_PER_PAGE = 100
@@ -54,17 +57,26 @@ def entrant_tabs(tournament: Tournament, chosen: str) -> list[dict[str, Any]]:
 
 def entrant_page(tournament: Tournament, tab: str, page: Any) -> Page[Entrant]:
     """One page of the tab's entrants (``tab`` unknown: all), each with ``where``: "Table 101
-    seat 3" when seated (one query for the page's seats)."""
+    seat 3" when seated (one query for the page's seats), and ``status_label``: the status, or
+    for a withdrawn entry what it was paid back ("Withdrawn — refunded $120.00", read in the
+    page's own query; the price list's currency read once when the page shows one)."""
     _label, rows = TABS.get(tab, TABS["all"])
-    found: QuerySet[Entrant] = tournament.entrants.filter(rows).order_by("number")
+    found: QuerySet[Entrant] = with_refunds(tournament.entrants.filter(rows)).order_by("number")
     shown = Paginator(found, ENTRANTS_PER_PAGE).get_page(page)
     live = SeatAssignment.objects.filter(
         entrant__in=list(shown), ended_at__isnull=True
     ).select_related("table__table")
     seats = {a.entrant_id: a for a in live}
+    currency = None
     for entrant in shown:
         seat = seats.get(entrant.pk)
         entrant.where = f"{seat.table} seat {seat.seat}" if seat else ""  # type: ignore[attr-defined]
+        label = entrant.get_status_display()
+        if entrant.status == EntrantStatus.WITHDRAWN:
+            currency = currency or currency_of(prices_of(tournament))
+            refunded = format_money(entrant.refunded, currency)  # type: ignore[attr-defined]
+            label = f"Withdrawn — refunded {refunded}"
+        entrant.status_label = label  # type: ignore[attr-defined]
     return shown
 
 

@@ -28,6 +28,7 @@ from tournaments.draws.seats import SeatRef
 from tournaments.models import (
     RULEBOOK_EDITION,
     ClockEvent,
+    Entrant,
     EntrantStatus,
     MoveReason,
     SeatAssignment,
@@ -225,6 +226,18 @@ def desk_hands(tournament: Tournament) -> QuerySet[Hand]:
     they name the entrants), at any of the room tables; a hand dealt there with typed stacks
     names nobody and holds no tournament chips."""
     return Hand.objects.filter(started_at__gte=tournament.created_at).exclude(names={})
+
+
+#: The refusal of a write to an entry refunded before the initial draw: 422 ``withdrawn``.
+WITHDRAWN = "withdrawn"
+
+
+def refuse_if_withdrawn(entrant: Entrant, *, doing: str) -> None:
+    """An entry refunded before the initial draw (``EntrantStatus.WITHDRAWN``, the one record
+    of a refund on the entrant, ``money.payments.refund_entry``) never plays: no seat, no
+    chips, no place. ``DrawError("withdrawn")`` says so, with what was asked (``doing``)."""
+    if entrant.status == EntrantStatus.WITHDRAWN:
+        raise DrawError(WITHDRAWN, f"{entrant} withdrew (the entry was refunded): cannot {doing}.")
 
 
 def refuse_if_in_hand(tournament: Tournament, entrant_ids: Collection[int], *, doing: str) -> None:

@@ -217,15 +217,27 @@ class AnteTypeInSerializer(serializers.Serializer[Any]):
 
 
 class EntrantSerializer(serializers.ModelSerializer[Entrant]):
+    """An entry; a withdrawn one (refunded before the initial draw) with when and what it was
+    paid back, read from entrants annotated by ``money.payments.with_refunds`` (an entrant
+    without the annotation reads as not refunded: a new registration)."""
+
     reentry_of = serializers.IntegerField(
         source="reentry_of.number", read_only=True, allow_null=True
     )
+    withdrawn_at = serializers.DateTimeField(
+        read_only=True, allow_null=True, help_text="When the entry was refunded; null if not."
+    )
+    refunded = serializers.IntegerField(
+        read_only=True, default=0,
+        help_text="What the refund paid the player back, in the currency's minor unit "
+        "(0 when not refunded).",
+    )  # fmt: skip
 
     class Meta:
         model = Entrant
         fields = [
             "number", "name", "status", "late", "alternate", "reentry_of", "special_needs",
-            "place", "chips", "registered_at",
+            "place", "chips", "registered_at", "withdrawn_at", "refunded",
         ]  # fmt: skip
 
 

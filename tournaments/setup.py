@@ -371,6 +371,12 @@ def _reentering(tournament: Tournament, reentry_of: Entrant, names: Sequence[str
     if len(names) > 1:
         raise ValidationError({"reentry_of": "Re-enter one player at a time."})
     previous = Entrant.objects.get(pk=reentry_of.pk)
+    if previous.tournament_id == tournament.pk and previous.status == EntrantStatus.WITHDRAWN:
+        # A refunded entry never played: the player comes back as a new entry, not a re-entry.
+        raise ValidationError(
+            {"reentry_of": f"{previous} withdrew (the entry was refunded): register the player "
+                           "as a new entry, not a re-entry."}
+        )  # fmt: skip
     if previous.tournament_id != tournament.pk or previous.status != EntrantStatus.ELIMINATED:
         raise ValidationError({"reentry_of": "Only an eliminated entry re-enters."})
     again = previous.reentries.order_by("number").first()

@@ -63,7 +63,13 @@ from cardroom.waitlists import services as waitlists
 from cardroom.waitlists.models import GameList, WaitlistEntry
 from tournaments.clock.display import level_line, room_state
 from tournaments.clock.reading import read_clock
-from tournaments.models import ClockState, Tournament, TournamentStatus, TournamentTableStatus
+from tournaments.models import (
+    ClockState,
+    EntrantStatus,
+    Tournament,
+    TournamentStatus,
+    TournamentTableStatus,
+)
 from tournaments.results import public_names, winner
 
 logger = logging.getLogger(__name__)
@@ -299,7 +305,8 @@ def _tournament_finished(tournament: Tournament) -> dict[str, Any]:
         "finished": True,
         "winner": public_names([first])[first.pk] if first is not None else "",
         "clock": ClockState.ENDED.value,
-        "entries": tournament.entrants.count(),
+        # The field: a withdrawn entry (refunded before the draw) never played.
+        "entries": tournament.entrants.exclude(status=EntrantStatus.WITHDRAWN).count(),
     }
 
 

@@ -8,7 +8,9 @@
   the window of levels; a rebuy only at or below the ceiling stack. The chips go onto the
   player's count at once and the ledger line records them, so the chips bought
   (``chip_counts.bought_in``) and the counts stay equal.
-- ``refund_entry``: an entry paid back before it was ever played.
+- ``refund_entry``: an entry paid back before it was ever played; the entry is then withdrawn
+  (``EntrantStatus.WITHDRAWN``), the one mark of a refund every other reader goes by
+  (``with_refunds`` adds the amount and the time for the pages and the API).
 - ``add_room_money``: added money or an overlay, the room's own money into the pool.
 
 Every payment locks the tournament row first (``seating.lock_tournament``): two cashiers taking
@@ -26,7 +28,8 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Count, F
+from django.db.models import Count, F, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from cardroom.core.api_errors import Conflict, Refusal
@@ -157,7 +160,7 @@ class Offer:
     refusal: str = ""
 
 
-def _refuse_not_playing(locked: Tournament, current: Entrant, what: str, *, refunded: bool) -> None:
+def _refuse_not_playing(locked: Tournament, current: Entrant, what: str) -> None:
     if locked.status == TournamentStatus.COMPLETE:
         raise PaymentRefused("complete", f"{locked} is over: no {what} any more.")
     if current.tournament_id != locked.pk:
@@ -166,14 +169,13 @@ def _refuse_not_playing(locked: Tournament, current: Entrant, what: str, *, refu
         raise PaymentRefused(
             "not_in_play", f"{current.name} is out: a player coming back is a re-entry.", REENTRY
         )
-    if refunded:
+    if current.status == EntrantStatus.WITHDRAWN:
         raise PaymentRefused("refunded", f"{current}'s entry was refunded: not in play.")
 
 
 def _still_playing(locked: Tournament, entrant: Entrant, what: str) -> Entrant:
     current = Entrant.objects.get(pk=entrant.pk)
-    refunded = MoneyMove.objects.filter(entrant_id=current.pk, kind=MoveKind.REFUND).exists()
-    _refuse_not_playing(locked, current, what, refunded=refunded)
+    _refuse_not_playing(locked, current, what)
     return current
 
 
@@ -235,7 +237,7 @@ def offers(
 ) -> dict[int, tuple[Offer, Offer]]:
     """Each listed player's rebuy and add-on offers, by entrant id, read without locking (the
     payment decides) from the entrants as given: the same few queries whatever their number
-    (the rebuys and add-ons made, the refunds, the level being played)."""
+    (the rebuys and add-ons made, the level being played; a refund is the entrant's status)."""
     ids = [entrant.pk for entrant in entrants]
     bought = (
         MoneyMove.objects.filter(entrant_id__in=ids, kind__in=[MoveKind.REBUY, MoveKind.ADDON])
@@ -243,11 +245,6 @@ def offers(
         .annotate(n=Count("id"))
     )
     made = {(row["entrant_id"], row["kind"]): row["n"] for row in bought}
-    refunded = set(
-        MoneyMove.objects.filter(entrant_id__in=ids, kind=MoveKind.REFUND).values_list(
-            "entrant_id", flat=True
-        )
-    )
     level = level_now(tournament) if prices is not None and ids else 0
 
     def one(entrant: Entrant, kind: MoveKind) -> Offer:
@@ -257,9 +254,7 @@ def offers(
         try:
             if prices is None:
                 raise PaymentRefused("no_prices", "The event has no prices yet.")
-            _refuse_not_playing(
-                tournament, entrant, "chips bought", refunded=entrant.pk in refunded
-            )
+            _refuse_not_playing(tournament, entrant, "chips bought")
             refuse = _refuse_rebuy if rebuy else _refuse_addon
             refuse(tournament, prices, entrant, count=count, level=level)
         except PaymentRefused as refused:
@@ -367,6 +362,17 @@ def refund_entry(*, entrant: Entrant, by: User, reason: str) -> MoneyMove:
         )  # fmt: skip
         Entrant.objects.filter(pk=current.pk).update(chips=0, status=EntrantStatus.WITHDRAWN)
     return line
+
+
+def with_refunds(entrants: QuerySet[Entrant]) -> QuerySet[Entrant]:
+    """The entrants, each with what a withdrawn entry was paid back: ``refunded`` (the refund
+    line's amount to the player, in the minor unit; 0 for an entry not refunded) and
+    ``withdrawn_at`` (when; None). Read in the entrants' own query, whatever their number."""
+    line = MoneyMove.objects.filter(entrant_id=OuterRef("pk"), kind=MoveKind.REFUND)
+    return entrants.annotate(
+        refunded=Coalesce(Subquery(line.values("player_out")[:1]), 0),
+        withdrawn_at=Subquery(line.values("at")[:1]),
+    )
 
 
 def add_room_money(

@@ -135,11 +135,8 @@ def prices_of(tournament: Tournament) -> Prices | None:
 
 def entry_count(tournament: Tournament) -> int:
     """The entries the places paid are counted from: every entry and re-entry (each is an
-    entrant), less those refunded unplayed."""
-    refunded = MoneyMove.objects.filter(
-        tournament_id=tournament.pk, kind=MoveKind.REFUND, entrant__isnull=False
-    ).values("entrant_id")
-    return tournament.entrants.exclude(pk__in=refunded).count()
+    entrant), less those withdrawn (refunded unplayed)."""
+    return tournament.entrants.exclude(status=EntrantStatus.WITHDRAWN).count()
 
 
 def prize_pool(tournament: Tournament) -> PoolSummary:

@@ -296,7 +296,7 @@ def test_a_refunded_entry_is_withdrawn_on_the_list_out_of_the_counts_and_may_ent
     assert 'Waiting for a seat <span class="count">(2)</span>' in page
     assert 'Refunded <span class="count">(1)</span>' in page
     row = page.split(f'id="entrant-{ana.number}"', 1)[1].split("</tr>", 1)[0]
-    assert "Withdrawn (refunded)" in row
+    assert "Withdrawn — refunded $115.00" in row
     refunded = client.get(f"/tournaments/{tournament.pk}/?tab=withdrawn").content.decode()
     assert f'id="entrant-{ana.number}"' in refunded
     again = register_entrant(tournament=tournament, name=ana.name, by=director)
