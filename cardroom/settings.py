@@ -81,6 +81,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Before anything else: a request queued longer than its client waits is not worked on.
+    "cardroom.core.middleware.QueueDeadlineMiddleware",
     # First: an API body over its limit is refused (413, JSON) before anything reads it.
     "cardroom.core.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -350,6 +352,10 @@ CARDROOM_TRUSTED_PROXIES = env_int(
     1 if not DEBUG and env_bool("DJANGO_BEHIND_TLS_PROXY", False) else 0,
     minimum=0,
 )
+# Behind a trusted proxy that stamps X-Request-Start (nginx: proxy_set_header X-Request-Start
+# "t=${msec}"), a request that waited longer than this in the queue is answered 503 at once
+# (cardroom/core/middleware.py); 0: never.
+CARDROOM_QUEUE_DEADLINE_MS = env_int("CARDROOM_QUEUE_DEADLINE_MS", 10_000, minimum=0)
 
 
 def _no_traceback_below_500(record: Any) -> bool:

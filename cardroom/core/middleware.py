@@ -5,6 +5,7 @@ anything reads it."""
 
 import logging
 import re
+import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -97,3 +98,60 @@ class BodySizeLimitMiddleware:
                     status=413,
                 )
         return self.get_response(request)
+
+
+# --- overload: a request its client has given up on ---------------------------------------------
+
+
+def queued_since(header: str) -> float | None:
+    """The moment (Unix seconds) a proxy received the request, from ``X-Request-Start``:
+    ``t=<seconds>.<milliseconds>`` as nginx's ``$msec`` writes it, or whole milliseconds or
+    microseconds; None for anything else (ASCII digits only)."""
+    value = header.strip().removeprefix("t=")
+    whole, dot, fraction = value.partition(".")
+    if not (whole.isascii() and whole.isdigit()) or (
+        dot and not (fraction.isascii() and fraction.isdigit())
+    ):
+        return None
+    if len(whole) > 20:
+        return None
+    seconds = float(f"{whole}.{fraction or 0}")
+    if seconds > 1e14:  # microseconds
+        return seconds / 1e6
+    if seconds > 1e11:  # milliseconds
+        return seconds / 1e3
+    return seconds
+
+
+class QueueDeadlineMiddleware:
+    """Under overload a request can wait in the queue in front of the workers for longer than
+    its client waits for an answer (a poll's browser has moved on, a phone has given up): work
+    done on it is wasted, and delays every request behind it. A request the proxy stamped
+    (``X-Request-Start``, trusted only with ``CARDROOM_TRUSTED_PROXIES``) longer ago than
+    ``CARDROOM_QUEUE_DEADLINE_MS`` is answered 503 at once, before a session, a user or a
+    query is read; the client's next poll is served fresh. A deadline of 0 turns it off."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        deadline_ms: int = settings.CARDROOM_QUEUE_DEADLINE_MS
+        header = request.META.get("HTTP_X_REQUEST_START")
+        if header and deadline_ms and settings.CARDROOM_TRUSTED_PROXIES:
+            since = queued_since(str(header))
+            if since is not None and (time.time() - since) * 1000 > deadline_ms:
+                return self.dropped(request)
+        return self.get_response(request)
+
+    @staticmethod
+    def dropped(request: HttpRequest) -> HttpResponse:
+        message = "The room's server was too busy to answer in time; try again."
+        response: HttpResponse
+        if request.path.startswith("/api/"):
+            response = JsonResponse(
+                {"error": {"code": "service_unavailable", "message": message}}, status=503
+            )
+        else:
+            response = HttpResponse(message, status=503, content_type="text/plain")
+        response["Retry-After"] = "2"
+        return response
