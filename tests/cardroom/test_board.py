@@ -256,21 +256,6 @@ def test_a_seat_change_shows_once_the_cache_expires(fake_clock: FakeClock) -> No
     assert "Open seats 5" in games(after.content.decode())["1/2 No-limit Hold'em"]
 
 
-@pytest.fixture
-def shared_memory_cache(settings: Any) -> Iterator[None]:
-    """A shared cache outside the database, as the broker's Redis is in production (the
-    suite's own is the database cache): what a poll reads there is no query."""
-    from django.core.cache import caches
-
-    settings.CACHES = {
-        **settings.CACHES,
-        "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "b"},
-    }
-    caches["throttle"].clear()
-    yield
-    caches["throttle"].clear()
-
-
 def test_another_process_shares_the_build(
     fake_clock: FakeClock, django_assert_num_queries: Any
 ) -> None:
