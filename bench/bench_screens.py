@@ -47,7 +47,6 @@ def _setup() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    call_command("createcachetable", verbosity=0)
 
 
 def _room(cash_tables: int, waiting: int, entrants: int) -> tuple[Any, Any, Any]:

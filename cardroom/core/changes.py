@@ -25,7 +25,9 @@ database connection that notes each ``INSERT``, ``UPDATE`` or ``DELETE`` of a ta
 versions once the transaction commits (a write rolled back bumps nothing). A screen keys what it
 built by the versions it shows: an unchanged poll reads one cache entry and no database, a
 changed one builds again. A write made outside Django (``psql``) bumps nothing: the screens also
-build again when what they keep expires.
+build again when what they keep expires. Without a cache outside the database (no Redis: the
+shared cache is the database's), a read of the cache is a query anyway: the version is then the
+feed's newest change (``latest``) and nothing is bumped.
 """
 
 from __future__ import annotations
@@ -162,12 +164,21 @@ def _version_key(topic: str) -> str:
     return f"cardroom-version:{topic}"
 
 
+def on_database_cache() -> bool:
+    """Whether the shared cache is the database's (no Redis configured)."""
+    return isinstance(shared_cache(), DatabaseCache)
+
+
 def versions(topics: Iterable[str]) -> tuple[int, ...]:
     """The current version of each topic: one read of the shared cache, no database. A topic
     with no version yet (a cache emptied or restarted) starts at the clock in nanoseconds,
     above any version it had before, so nothing built before is taken for current."""
-    keys = [_version_key(str(topic)) for topic in topics]
+    if on_database_cache():
+        # No cache outside the database (no Redis): the feed's newest change is the version,
+        # one indexed query, and nothing is bumped (``note_writes``).
+        return (latest(topics),)
     store = shared_cache()
+    keys = [_version_key(str(topic)) for topic in topics]
     found = store.get_many(keys)
     if missing := [key for key in keys if key not in found]:
         for key in missing:
@@ -217,7 +228,7 @@ def note_writes(
 ) -> Any:
     """The execute wrapper: runs the statement, then notes the topic of a table it wrote."""
     result = execute(sql, params, many, context)
-    if sql[:1] in "IUDiud" and (found := WRITE.match(sql)):
+    if sql[:1] in "IUDiud" and (found := WRITE.match(sql)) and not on_database_cache():
         topic = _topics_by_table().get(found[1])
         if topic is not None:
             db = context["connection"]
@@ -227,11 +238,6 @@ def note_writes(
             # savepoint adds no callback (the two stand or fall together); outside a transaction
             # (autocommit) ``on_commit`` bumps at once. A callback dropped by a rollback leaves
             # its topics to the next commit's (a harmless extra build).
-            if not db.in_atomic_block and isinstance(shared_cache(), DatabaseCache):
-                # Autocommit with the database cache: its SQL must not run on this connection
-                # in the middle of the statement (SQLite loses the write); bumped with the next
-                # commit's, or shown when the screens' copies expire.
-                return result
             queued = db.run_on_commit
             if not (queued and queued[-1][1] is pending and queued[-1][0] == set(db.savepoint_ids)):
                 # Manual transactions (no atomic block): bumped with the next commit's.
