@@ -411,3 +411,21 @@ def login_page(live_server: Any, page: Any) -> Iterator[Callable[[str, str], Any
         return page
 
     yield do_login
+
+
+@pytest.fixture
+def shared_memory_cache(settings: Any) -> Iterator[None]:
+    """A shared cache outside the database, as the broker's Redis is in production (the
+    suite's own is the database cache): what a poll reads there is no query."""
+    from django.core.cache import caches
+
+    settings.CACHES = {
+        **settings.CACHES,
+        "throttle": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "shared",
+        },
+    }
+    caches["throttle"].clear()
+    yield
+    caches["throttle"].clear()

@@ -15,21 +15,45 @@ commits: a reader looks back ``OVERLAP`` before the time it last read, so a writ
 committed just after that read is still seen (the screens then send a card twice at worst,
 never miss one). Changes are kept ``RETAIN``; a reader whose last read is older gets
 everything again (``stale``), and ``prune`` (every minute, from the beat) drops the rest.
+
+The public screens (the board, the room display) are polled far more often than anything
+changes, so they do not read the feed on every poll: each topic also has a **version** in the
+shared cache (``versions``), a number that only grows, bumped after the commit of any
+transaction that wrote a row of that topic's models. ``watch_writes`` puts a wrapper on every
+database connection that notes each ``INSERT``, ``UPDATE`` or ``DELETE`` of a table with a feed
+(the ORM's saves, ``update()`` and bulk writes alike, as the triggers see them all) and bumps the
+versions once the transaction commits (a write rolled back bumps nothing). A screen keys what it
+built by the versions it shows: an unchanged poll reads one cache entry and no database, a
+changed one builds again. A write made outside Django (``psql``) bumps nothing: the screens also
+build again when what they keep expires. Without a cache outside the database (no Redis: the
+shared cache is the database's), a read of the cache is a query anyway: the version is then the
+feed's newest change (``latest``) and nothing is bumped.
 """
 
 from __future__ import annotations
 
+import logging
+import re
+import time
 from collections import defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from contextlib import suppress
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any, cast
 
 from django.apps import apps as live_apps
+from django.conf import settings
+from django.core.cache import BaseCache, caches
+from django.core.cache.backends.db import DatabaseCache
 from django.db import connection, models
 from django.db.models import Field, Model
+from django.db.transaction import TransactionManagementError
 
 from cardroom.core.operations import DatabaseOnly
+
+logger = logging.getLogger(__name__)
 
 #: A change is stamped before its transaction commits; one that commits this much later shows.
 OVERLAP = timedelta(seconds=10)
@@ -125,6 +149,107 @@ def prune(now: datetime) -> int:
     """Drop the changes older than ``RETAIN``. Returns how many."""
     deleted, _ = Change.objects.filter(at__lt=now - RETAIN).delete()
     return deleted
+
+
+# --- the screens' versions, in the shared cache ---------------------------------------------
+
+
+def shared_cache() -> BaseCache:
+    """The broker's Redis when one is configured (the public rate limits' alias), else the
+    database cache: shared by every web process and worker either way."""
+    return caches["throttle" if "throttle" in settings.CACHES else "default"]
+
+
+def _version_key(topic: str) -> str:
+    return f"cardroom-version:{topic}"
+
+
+def on_database_cache() -> bool:
+    """Whether the shared cache is the database's (no Redis configured)."""
+    return isinstance(shared_cache(), DatabaseCache)
+
+
+def versions(topics: Iterable[str]) -> tuple[int, ...]:
+    """The current version of each topic: one read of the shared cache, no database. A topic
+    with no version yet (a cache emptied or restarted) starts at the clock in nanoseconds,
+    above any version it had before, so nothing built before is taken for current."""
+    if on_database_cache():
+        # No cache outside the database (no Redis): the feed's newest change is the version,
+        # one indexed query, and nothing is bumped (``note_writes``).
+        return (latest(topics),)
+    store = shared_cache()
+    keys = [_version_key(str(topic)) for topic in topics]
+    found = store.get_many(keys)
+    if missing := [key for key in keys if key not in found]:
+        for key in missing:
+            store.add(key, time.time_ns(), None)
+        found |= store.get_many(missing)
+    return tuple(int(found[key]) for key in keys)
+
+
+def bump(topics: Iterable[str]) -> None:
+    """A new version of each topic (after the commit of a write of its rows)."""
+    store = shared_cache()
+    for topic in topics:
+        key = _version_key(str(topic))
+        try:
+            store.incr(key)
+        except ValueError:  # none yet: start one above any it had, as ``versions`` does
+            store.set(key, time.time_ns(), None)
+
+
+@cache
+def _topics_by_table() -> dict[str, str]:
+    """Each database table with a feed, and its topic."""
+    return {
+        live_apps.get_model(label)._meta.db_table: feed.topic for label, feed in feeds().items()
+    }
+
+
+WRITE = re.compile(r'\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+[`"]?(\w+)', re.IGNORECASE)
+
+
+@dataclass
+class Pending:
+    """The topics a connection's open transaction wrote, bumped once on its commit."""
+
+    topics: set[str] = field(default_factory=set)
+
+    def __call__(self) -> None:
+        topics, self.topics = self.topics, set()
+        try:
+            bump(topics)
+        except Exception:  # a cache outage: the screens build again when their copies expire
+            logger.warning("screen versions not bumped", exc_info=True)
+
+
+def note_writes(
+    execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]
+) -> Any:
+    """The execute wrapper: runs the statement, then notes the topic of a table it wrote."""
+    result = execute(sql, params, many, context)
+    if sql[:1] in "IUDiud" and (found := WRITE.match(sql)) and not on_database_cache():
+        topic = _topics_by_table().get(found[1])
+        if topic is not None:
+            db = context["connection"]
+            pending = db.__dict__.setdefault("cardroom_pending", Pending())
+            pending.topics.add(topic)
+            # One bump a commit: a statement right after another of this wrapper's in the same
+            # savepoint adds no callback (the two stand or fall together); outside a transaction
+            # (autocommit) ``on_commit`` bumps at once. A callback dropped by a rollback leaves
+            # its topics to the next commit's (a harmless extra build).
+            queued = db.run_on_commit
+            if not (queued and queued[-1][1] is pending and queued[-1][0] == set(db.savepoint_ids)):
+                # Manual transactions (no atomic block): bumped with the next commit's.
+                with suppress(TransactionManagementError):
+                    db.on_commit(pending, robust=True)
+    return result
+
+
+def watch_writes(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """``connection_created``: the wrapper on the connection, once."""
+    if note_writes not in connection.execute_wrappers:
+        connection.execute_wrappers.append(note_writes)
 
 
 # --- the database's triggers ----------------------------------------------------------------

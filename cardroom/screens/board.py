@@ -16,11 +16,14 @@ writes nothing (the timers' own task lapses entries; a call-in past its deadline
 shown meanwhile).
 
 Cost: thousands of phones polling every few seconds must cost almost nothing. The board is
-built (a handful of queries and one render) at most once per ``SHARED_TTL`` seconds for every
-web process together, in the shared cache (the broker's Redis when one is configured, the
-alias the public rate limits use; else the database cache), keyed by the newest change it shows
-in the room's change feed, so a change shows at once; each process also keeps it ``LOCAL_TTL`` seconds in
-memory, so most requests do no I/O at all. Answers carry a strong ``ETag`` (a hash of the exact
+built (a handful of queries and one render) once for every web process together, in the shared
+cache (the broker's Redis when one is configured, the alias the public rate limits use; else
+the database cache), keyed by the versions of the topics it shows (``changes.versions``: bumped
+by the commit of any write of a table, a seat map, a list, a tournament, …), so a change shows
+at the next poll; each process also keeps its last copy in memory. An unchanged poll reads the
+versions (one cache read, no database) and answers from memory. A build is kept at most
+``SHARED_TTL`` seconds: what changes with time alone (a level reached on time, a hand's
+recency, a call-in's deadline) and a write made outside Django show then. Answers carry a strong ``ETag`` (a hash of the exact
 bytes) and ``Cache-Control: public, max-age`` of the TTL: a poll whose copy is current gets a
 bodiless 304. Setting ``CARDROOM_BOARD_CACHE = False`` (the load test's comparison) builds
 every answer afresh with no ETag.
@@ -43,8 +46,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
-from django.core.cache import BaseCache, caches
-from django.db import DatabaseError
 from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
 from django.http import HttpRequest, HttpResponse
@@ -76,9 +77,8 @@ logger = logging.getLogger(__name__)
 
 #: A table dealt without a seat map counts as running this long after its last hand started.
 RECENT_HAND_MINUTES = 10
-#: Seconds a built board is served from the shared cache / from a process's memory.
+#: Seconds a built board is served (from the shared cache or a process's memory) at most.
 SHARED_TTL = 2
-LOCAL_TTL = 1
 #: What browsers and proxies may keep without asking again (seconds).
 MAX_AGE = 2
 #: The most tournaments shown (the TV has room for a few; the day's are rarely more).
@@ -376,12 +376,11 @@ BOARD_TOPICS = (
 
 
 def board_version() -> str:
-    """The newest change the board shows (the room's change feed, ``cardroom/core/changes.py``:
-    one indexed look-up a topic), so a change is shown at once rather than when the cached
-    board expires. A level reached on time shows when the cached board expires."""
+    """The versions of the topics the board shows (``changes.versions``: the shared cache, no
+    database), so a change is shown at the next poll rather than when the cached board expires."""
     try:
-        return str(changes.latest(BOARD_TOPICS))
-    except DatabaseError:  # an outage: the board expires on its time to live alone
+        return "-".join(map(str, changes.versions(BOARD_TOPICS)))
+    except Exception:  # a cache outage: the board expires on its time to live alone
         logger.warning("board version unreadable", exc_info=True)
         return "?"
 
@@ -394,25 +393,19 @@ def build(now: datetime | None = None) -> Built:
     return Built(page, etag_of(page), live, live_etag, clock())
 
 
-def _shared() -> BaseCache:
-    """The broker's Redis when one is configured (the public rate limits' alias), else the
-    database cache: shared by every web process either way."""
-    return caches["throttle" if "throttle" in settings.CACHES else "default"]
-
-
 _memo: tuple[str, Built] | None = None
 
 
 def current() -> Built:
-    """The board as of at most ``LOCAL_TTL + SHARED_TTL`` seconds ago, built at most once per
-    ``SHARED_TTL`` for all processes (modulo two processes missing at the same instant)."""
+    """The board as of the versions it shows, built at most ``SHARED_TTL`` seconds ago, built
+    once for all processes (modulo two processes missing at the same instant)."""
     global _memo
     now = clock()
-    memo = _memo
-    if memo is not None and now - memo[1].built_at < LOCAL_TTL:
-        return memo[1]
     key = f"cardroom-board:{board_version()}"
-    cache = _shared()
+    memo = _memo
+    if memo is not None and memo[0] == key and 0 <= now - memo[1].built_at < SHARED_TTL:
+        return memo[1]
+    cache = changes.shared_cache()
     found: Built | None = None
     try:
         found = cache.get(key)

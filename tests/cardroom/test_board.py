@@ -102,14 +102,14 @@ def test_phantom_games_are_not_shown_as_running(fake_clock: FakeClock) -> None:
 
     dealt = make_table(number=9, small_blind=2, big_blind=5, min_buy_in=100, max_buy_in=500)
     hand = make_hand(table=dealt, stacks={1: 500, 2: 500, 5: 500})
-    fake_clock.now += board.LOCAL_TTL + board.SHARED_TTL
+    fake_clock.now += board.SHARED_TTL
     found = games(live().content.decode())
     assert re.search(r"Tables 1 Open seats 6 ", found["2/5 No-limit Hold'em"])
     # Ten minutes after its last hand started, a table without a seat map is not running.
     type(hand).objects.filter(pk=hand.pk).update(
         started_at=timezone.now() - timedelta(minutes=board.RECENT_HAND_MINUTES, seconds=5)
     )
-    fake_clock.now += board.LOCAL_TTL + board.SHARED_TTL
+    fake_clock.now += board.SHARED_TTL
     assert games(live().content.decode()) == {}
 
 
@@ -135,7 +135,7 @@ def test_a_voided_hand_does_not_make_a_table_run(fake_clock: FakeClock) -> None:
     Hand.objects.filter(pk=played.pk).update(state=HandStatus.COMPLETE)
     voided = make_hand(table=table, stacks={1: 500, 2: 500})
     void_hand(hand=voided, by=by, expected_seq=voided.seq, reason="Fouled deck")
-    fake_clock.now += board.LOCAL_TTL + board.SHARED_TTL
+    fake_clock.now += board.SHARED_TTL
     found = games(live().content.decode())["5/10 Pot-limit Omaha"]
     assert "Table 4 3/9" in found and re.search(r"Open seats 6 ", found), found
 
@@ -248,8 +248,8 @@ def test_a_seat_change_shows_once_the_cache_expires(fake_clock: FakeClock) -> No
     assert live().content == before.content
     # ...and a poll with the old tag is still a 304 until then.
     assert live(inm=before["ETag"]).status_code == 304
-    # Once the cache expires (at most LOCAL_TTL + SHARED_TTL seconds), the change shows.
-    fake_clock.now += board.LOCAL_TTL + board.SHARED_TTL
+    # Once the cache expires (at most SHARED_TTL seconds), the change shows.
+    fake_clock.now += board.SHARED_TTL
     after = live(inm=before["ETag"])
     assert after.status_code == 200
     assert after["ETag"] != before["ETag"]
@@ -259,18 +259,123 @@ def test_a_seat_change_shows_once_the_cache_expires(fake_clock: FakeClock) -> No
 def test_another_process_shares_the_build(
     fake_clock: FakeClock, django_assert_num_queries: Any
 ) -> None:
-    """A second web process (its memo empty) takes the build from the shared cache."""
+    """A second web process (its memo empty) takes the build from the shared cache (here the
+    database cache: the versions and the build, two queries)."""
     fill(make_table(number=1), 3)
     first = live()
     board.forget()  # as another process
     fake_clock.now += 0.2
-    # The change feed's newest change (one query), the built board from the database cache,
-    # no build.
     with django_assert_num_queries(2):
         second = live()
     assert second["ETag"] == first["ETag"]
-    with django_assert_num_queries(0):  # this process's memo: no I/O at all
+    with django_assert_num_queries(1):  # this process's memo: the versions alone
         live()
+
+
+@pytest.mark.usefixtures("shared_memory_cache")
+def test_an_unchanged_poll_reads_no_database(
+    fake_clock: FakeClock, django_assert_num_queries: Any
+) -> None:
+    """With the shared cache outside the database (Redis in production), a poll whose board
+    has not changed, in this process or another, and its conditional form, make no query."""
+    fill(make_table(number=1), 3)
+    first = live()
+    with django_assert_num_queries(0):
+        assert live().content == first.content
+        assert live(inm=first["ETag"]).status_code == 304
+        board.forget()  # as another process
+        fake_clock.now += 0.2
+        assert live()["ETag"] == first["ETag"]
+
+
+def committed(capture: Any, write: Any) -> Any:
+    """``write`` as its own transaction, committed: its on-commit work runs."""
+    from django.db import transaction
+
+    with capture(execute=True), transaction.atomic():
+        return write()
+
+
+@pytest.mark.usefixtures("shared_memory_cache")
+def test_every_change_the_board_shows_shows_at_the_next_poll(
+    fake_clock: FakeClock,
+    director: Any,
+    floor_manager: Any,
+    django_capture_on_commit_callbacks: Any,
+    django_assert_num_queries: Any,
+) -> None:
+    """A seat taken, a table's stakes edited by ``update()``, a list opened and joined, a
+    tournament's clock started: each shows at the very next poll, within the time to live, and
+    the poll after it is again free."""
+    from cardroom.waitlists import services as waitlists
+    from tests.tournaments.factories import make_tournament
+    from tournaments.clock.services import start_clock
+
+    table = committed(django_capture_on_commit_callbacks, lambda: make_table(number=1))
+    committed(django_capture_on_commit_callbacks, lambda: fill(table, 3))
+    tournament = committed(
+        django_capture_on_commit_callbacks,
+        lambda: make_tournament(by=director, tables=1, entrants=9),
+    )
+    seen = [live()]
+
+    def shows(write: Any, piece: str) -> None:
+        committed(django_capture_on_commit_callbacks, write)
+        fake_clock.now += 0.01  # well inside SHARED_TTL
+        answer = live(inm=seen[-1]["ETag"])
+        assert answer.status_code == 200, piece
+        assert piece in text(answer.content.decode())
+        seen.append(answer)
+        with django_assert_num_queries(0):
+            assert live(inm=answer["ETag"]).status_code == 304
+
+    def sit_down() -> None:
+        from cardroom.seats import services as players
+
+        player = players.find_or_create_player(name="Late Arrival", by=floor_manager)
+        players.seat_player(table=table, player=player, seat=9, buy_in=100, by=floor_manager)
+
+    shows(sit_down, "Open seats 5")
+    shows(
+        lambda: Table.objects.filter(pk=table.pk).update(small_blind=2, big_blind=5),
+        "2/5 No-limit Hold'em",
+    )
+    game_list = []
+    shows(
+        lambda: game_list.append(
+            waitlists.open_list(
+                variant="holdem", structure="no_limit", small_blind=5, big_blind=10,
+                by=floor_manager,
+            )
+        ),
+        "Not running yet",
+    )  # fmt: skip
+    shows(
+        lambda: waitlists.add_to_list(
+            game_list=game_list[0], name="Nadia Kowalski", source="floor", by=floor_manager
+        ),
+        "N.K.",
+    )
+    shows(lambda: start_clock(tournament=tournament, by=director), "Level 1")
+
+
+@pytest.mark.usefixtures("shared_memory_cache")
+def test_a_change_rolled_back_does_not_move_the_board_on(
+    fake_clock: FakeClock, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.db import transaction
+
+    table = committed(django_capture_on_commit_callbacks, lambda: make_table(number=1))
+    committed(django_capture_on_commit_callbacks, lambda: fill(table, 3))
+    version = board.board_version()
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        Table.objects.filter(pk=table.pk).update(small_blind=2, big_blind=5)
+        raise RuntimeError
+    assert callbacks == [] and board.board_version() == version
 
 
 def test_anonymous_and_cacheable_by_anyone() -> None:
@@ -384,7 +489,7 @@ def test_a_list_change_shows_without_waiting_for_the_shared_cache(
     before = live()
     with django_capture_on_commit_callbacks(execute=True):
         waitlists.add_to_list(game_list=nl, name="Nadia Kowalski", source="floor", by=floor_manager)
-    fake_clock.now += board.LOCAL_TTL  # well inside SHARED_TTL
+    fake_clock.now += 0.1  # well inside SHARED_TTL
     after = live(inm=before["ETag"])
     assert after.status_code == 200
     assert "Waiting 1" in games(after.content.decode())["1/2 No-limit Hold'em"]
@@ -419,7 +524,7 @@ def test_a_seat_map_table_everyone_left_is_not_running(fake_clock: FakeClock) ->
     )  # fmt: skip
     assert "Table 2 3/9" in games(live().content.decode())["1/2 No-limit Hold'em"]
     TableSeat.objects.filter(table=table).update(left_at=timezone.now())
-    fake_clock.now += board.LOCAL_TTL + board.SHARED_TTL
+    fake_clock.now += board.SHARED_TTL
     assert games(live().content.decode()) == {}
 
 

@@ -70,13 +70,15 @@ def test_every_post_needs_the_csrf_token(director: Any, running: Tournament) -> 
 
 @pytest.mark.parametrize("name", ["time", "step", "insert", "add"])
 def test_each_change_answers_the_editor_and_moves_the_display_on(
-    persona_client: Any, running: Tournament, name: str
+    persona_client: Any, running: Tournament, name: str, django_capture_on_commit_callbacks: Any
 ) -> None:
     client = persona_client("director")
     state_url = reverse("tournaments:clock_state", args=[running.pk])
     before = client.get(state_url).json()["version"]
     url, data = urls(running)[name]
-    answer = client.post(url, data, headers=HTMX)
+    # The display's shared reading moves on with the change's commit.
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(url, data, headers=HTMX)
     assert answer.status_code == 200
     assert 'id="clock-structure"' in answer.content.decode()
     assert "<html" not in answer.content.decode()
@@ -186,16 +188,19 @@ def test_a_structure_that_ran_out_says_so_and_offers_levels(
 
 
 def test_the_public_board_follows_an_edit_at_its_next_build(
-    persona_client: Any, running: Tournament
+    persona_client: Any, running: Tournament, django_capture_on_commit_callbacks: Any
 ) -> None:
-    """The board's version is the change feed's newest change: an edit moves it, so the next
-    poll builds the board again, with the new next level (and the ran-out words, later)."""
+    """The board's version moves on with an edit's commit, so the next poll builds the board
+    again, with the new next level (and the ran-out words, later)."""
     Tournament.objects.filter(pk=running.pk).update(status="running")
     version = board.board_version()
     second = Level.objects.get(tournament=running, number=2)
     url = reverse("tournaments:structure_step", args=[running.pk, second.pk])
     data = {"small_blind": "250", "big_blind": "500", "ante": "", "minutes": "20"}
-    persona_client("director").post(url, {**data, "reason": "Faster", "do": "save"}, headers=HTMX)
+    with django_capture_on_commit_callbacks(execute=True):
+        persona_client("director").post(
+            url, {**data, "reason": "Faster", "do": "save"}, headers=HTMX
+        )
     assert board.board_version() != version
     (shown,) = [t for t in board.snapshot()["tournaments"] if t["id"] == running.pk]
     assert shown["next"] == "Level 2 · 250 / 500"

@@ -1,6 +1,11 @@
 """The room display's state: what the clock screen on the wall shows, read from the server's clock.
 
-The screen polls this small state and counts down by itself between polls. Times are given as
+The screen polls this small state and counts down by itself between polls. Every display of a
+tournament shares one reading of its state (``display_state``), kept in the shared cache until
+the tournament or its clock changes (its topic's version, ``cardroom.core.changes.versions``),
+its level ends, or ``DISPLAY_TTL`` passes (the counts of players and chips, which every award
+moves, are at most that old); a poll in between reads one cache entry and moves the time left
+on to its own ``now``: no database. Times are given as
 the server's ``now`` and the instants the level and the time to the next break end, in
 milliseconds since the epoch, so a display whose own clock is wrong still shows the server's
 time: it counts down from ``ends_at - (its now + (server_now - its now at the answer))``.
@@ -9,12 +14,15 @@ time: it counts down from ``ends_at - (its now + (server_now - its now at the an
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.core import signing
 from django.db.models import Count, Q
 
+from cardroom.core import changes
+from cardroom.core.changes import Topic
 from cardroom.core.numbers import grouped
 from tournaments.chip_counts import chips_in_play
 from tournaments.clock.reading import ClockReading, level_dict, read_clock
@@ -104,6 +112,46 @@ def room_state(tournament: Tournament, levels: Sequence[Level], now: datetime) -
         # public screen may show (the TV link is public: never a full name).
         **finish(tournament),
     }
+
+
+#: Seconds every display of a tournament shares one reading of its state at most.
+DISPLAY_TTL = 5
+
+
+def display_state(pk: int, now: datetime) -> dict[str, Any] | None:
+    """``room_state`` of tournament ``pk`` as of ``now`` (None when there is none), read from
+    the shared cache while its reading is current: the tournament and its clock unchanged (the
+    ``tournament`` topic's version: a start, a pause, a level or a colour-up edited, the finish)
+    and its level not yet ended."""
+    now_ms = (now - EPOCH) // MS
+    store = changes.shared_cache()
+    try:
+        (version,) = changes.versions((Topic.TOURNAMENT,))
+        key = f"cardroom-display:{pk}:{version}"
+        kept = store.get(key)
+    except Exception:  # a cache outage costs a reading, never the display
+        key, kept = "", None
+    if isinstance(kept, dict) and not (kept["ends_at"] is not None and now_ms >= kept["ends_at"]):
+        return moved_on(kept, now_ms)
+    tournament = Tournament.objects.filter(pk=pk).first()
+    if tournament is None:
+        return None
+    state = room_state(tournament, list(tournament.levels.all()), now)
+    if key:
+        with suppress(Exception):  # a cache outage: the next poll reads again
+            store.set(key, state, DISPLAY_TTL)
+    return state
+
+
+def moved_on(state: dict[str, Any], now_ms: int) -> dict[str, Any]:
+    """A reading of the state moved on to ``now_ms`` within its level: a running clock's time
+    left counts down to the instants it ends at; a paused or stopped one's stays put."""
+    moved = {**state, "server_now": now_ms}
+    if state["ends_at"] is not None:
+        moved["remaining_ms"] = max(0, state["ends_at"] - now_ms)
+    if state["next_break_at"] is not None:
+        moved["next_break_ms"] = max(0, state["next_break_at"] - now_ms)
+    return moved
 
 
 #: How many of the biggest stacks the room display shows.

@@ -10,7 +10,7 @@ from functools import wraps
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from cardroom.core.request_types import AuthenticatedRequest
 from cardroom.core.roles import READERS, Role, role_required
 from tournaments.clock.display import (
+    display_state,
     room_labels,
     room_state,
     tv_link_opens,
@@ -74,8 +75,9 @@ def clock_display(request: HttpRequest, pk: int) -> HttpResponse:
 @reader_or_tv_link
 def clock_state(request: HttpRequest, pk: int) -> JsonResponse:
     """What the room display polls: a fixed-size GET, the state as of the server's clock."""
-    tournament = tournament_or_404(pk)
-    state = room_state(tournament, list(tournament.levels.all()), timezone.now())
+    state = display_state(pk, timezone.now())
+    if state is None:
+        raise Http404("No such tournament.")
     return JsonResponse(state, headers={"Cache-Control": "no-store"})
 
 
