@@ -322,7 +322,7 @@ def test_a_checkpoint_cut_short_by_a_killed_writer_leaves_no_gap(
     from cardroom.rulings.services import log_ruling
 
     checkpoint()
-    real_append = checkpoints._append
+    real_append = checkpoints.append_line
 
     def killed(handle: Any, line: checkpoints.Line, ends_mid_line: bool) -> None:
         handle.write(line.text().encode()[:40])
@@ -333,10 +333,10 @@ def test_a_checkpoint_cut_short_by_a_killed_writer_leaves_no_gap(
         table=world["ruling"].table, director=director, situation="Angle shot.",
         decision="Warned.", citations=[(world["house"].citation_id, "")],
     )  # fmt: skip
-    monkeypatch.setattr(checkpoints, "_append", killed)
+    monkeypatch.setattr(checkpoints, "append_line", killed)
     with pytest.raises(SystemExit):
         checkpoints.write()
-    monkeypatch.setattr(checkpoints, "_append", real_append)
+    monkeypatch.setattr(checkpoints, "append_line", real_append)
     line = checkpoint()
     assert line.seq == 2 and f"cardroom.Ruling/{ruling.table_id}" in line.heads
     report, found = run_verify()

@@ -577,6 +577,23 @@ def rechain(model: type[Model], before: Sequence[str], after: Sequence[str], usi
     sign_again(model, using, before, after)
 
 
+def sign_app(app_label: str) -> migrations.RunPython:
+    """A data migration: every log of the app checked and signed again under the signing key
+    (``sign_again``); a log a later migration makes has no rows yet."""
+
+    def forwards(apps: Any, schema_editor: Any) -> None:
+        for label in CHAINS:
+            if not label.startswith(f"{app_label}."):
+                continue
+            try:
+                model = apps.get_model(label)
+            except LookupError:  # made by a later migration
+                continue
+            sign_again(model, schema_editor.connection.alias)
+
+    return migrations.RunPython(forwards, migrations.RunPython.noop, elidable=False)
+
+
 def _was(stored: str, parts: Sequence[str]) -> bool:
     """A stored hash is the one these parts had: under the key it names, or, for a hash
     written before the chains were keyed, the plain SHA-256 of the time."""

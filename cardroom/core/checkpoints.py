@@ -275,7 +275,7 @@ def _locked(path: Path) -> Iterator[IO[bytes]]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _append(handle: IO[bytes], line: Line, ends_mid_line: bool) -> None:
+def append_line(handle: IO[bytes], line: Line, ends_mid_line: bool) -> None:
     text = ("\n" if ends_mid_line else "") + line.text() + "\n"
     handle.seek(0, os.SEEK_END)
     handle.write(text.encode())
@@ -331,7 +331,7 @@ def write(using: str = "default", *, force: bool = False, path: Path | None = No
             if not changed:
                 return None
         line = _new_line(last, upto=upto, heads=heads, removed=[])
-        _append(handle, line, ends_mid_line)
+        append_line(handle, line, ends_mid_line)
         return line
 
 
@@ -348,7 +348,7 @@ def record_removal(names: Iterable[str], path: Path | None = None) -> Line | Non
         if last is None:
             return None
         line = _new_line(last, upto=dict(last.upto), heads={}, removed=names)
-        _append(handle, line, ends_mid_line)
+        append_line(handle, line, ends_mid_line)
         return line
 
 

@@ -1,5 +1,6 @@
-"""The audit chains signed with a key kept outside the database (``cardroom/core/audit.py``),
-and no session setting that turns the append-only triggers off.
+"""The floor's audit chains signed with a key kept outside the database
+(``cardroom/core/audit.py``), and no session setting that turns the append-only triggers off
+(the rulebook's and the tournaments' logs are signed by their own apps' migrations).
 
 Every row written before is first checked against its plain SHA-256 chain, then linked and
 signed again with HMAC-SHA256 under the room's signing key; a log that does not verify stops
@@ -47,23 +48,6 @@ class ReplaceTriggerFunction(DatabaseOnly):
             schema_editor.execute(WITH_SWITCH)
 
 
-def sign_every_log(apps: Any, schema_editor: Any) -> None:
-    using = schema_editor.connection.alias
-    for label in audit.CHAINS:
-        try:
-            model = apps.get_model(label)
-        except LookupError:  # a log made by a later migration: no rows yet
-            continue
-        audit.sign_again(model, using)
-
-
 class Migration(migrations.Migration):
-    dependencies = [
-        ("cardroom", "0026_cashier_role"),
-        ("rules", "0010_room_rulebook_editions"),
-        ("tournaments", "0016_entrant_withdrawn"),
-    ]
-    operations = [
-        ReplaceTriggerFunction(),
-        migrations.RunPython(sign_every_log, migrations.RunPython.noop, elidable=False),
-    ]
+    dependencies = [("cardroom", "0026_cashier_role")]
+    operations = [ReplaceTriggerFunction(), audit.sign_app("cardroom")]
