@@ -43,6 +43,7 @@ RUNS: tuple[tuple[str, str, dict[str, str | None]], ...] = (
     ("bench_web", "bench_web", {}),
     ("bench_desk", "bench_desk", {}),
     ("bench_waitlists", "bench_waitlists", {}),
+    ("bench_floor", "bench_floor", {}),
 )
 
 
