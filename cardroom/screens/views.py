@@ -6,6 +6,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from cardroom.core import changes
 from cardroom.core.request_types import AuthenticatedRequest
 from cardroom.core.roles import READERS, role_required
 from cardroom.screens.floor import (
@@ -25,13 +26,14 @@ from cardroom.screens.floor import (
 @role_required(*READERS)
 def floor(request: AuthenticatedRequest) -> HttpResponse:
     filters = FloorFilter(request.GET or None)
-    now = timezone.now()  # before the read: the first poll asks for what changed since
+    now = timezone.now()
+    mark = changes.mark_now(now)  # before the read: the first poll asks for what changed since
     shown = cards(tables_for_floor(filters), now)
     context = {
         "form": filters.form,
         "cards": shown,
         "feed": recent_rulings(),
-        "cursor": page_cursor(shown, now),
+        "cursor": page_cursor(shown, now, mark),
         "query": filter_query(filters),
     }
     # A new filter swaps the grid and the poller with it (the poller carries the filter).
