@@ -1,7 +1,7 @@
 """What the floor dashboard shows, read in a fixed number of queries however many tables.
 
 Live updates. Every open dashboard polls ``/floor/updates/`` with its filter and one cursor
-of fixed size, ``<server time in ms>.<mark>.<digest>``, which each answer replaces (never
+of fixed size, ``<server time in ms>.<mark, 19 digits>.<digest>``, which each answer replaces (never
 appends), so a poll's work grows with what changed since the last one, not with the room:
 
 * the mark is the room's change feed (``cardroom/core/changes.py``) as far as this page has
@@ -181,6 +181,41 @@ class Card:
 
 
 # --- which tables ---------------------------------------------------------------------------
+
+#: The most cards one page shows: a bigger room is split in sections of this many tables (in
+#: number order) that the floor person picks, so the page and its polls stay quick at any size.
+SECTION = 200
+
+
+def section_of(query: Mapping[str, Any]) -> int:
+    """The section a query asks for (``section``, from 1), the first for anything else."""
+    text = query.get("section")
+    number = whole_number(text, 6) if isinstance(text, str) else None
+    return number if number else 1
+
+
+@dataclass(frozen=True)
+class Section:
+    """One of the sections a filter's tables are split in: its number and its tables' range."""
+
+    number: int
+    first: int
+    last: int
+
+
+def sections(filters: FloorFilter) -> list[Section]:
+    """The sections of the filter's tables, none when they fit one page: one query."""
+    numbers = list(filtered_tables(filters).values_list("number", flat=True))
+    if len(numbers) <= SECTION:
+        return []
+    return [
+        Section(k // SECTION + 1, numbers[k], numbers[min(k + SECTION, len(numbers)) - 1])
+        for k in range(0, len(numbers), SECTION)
+    ]
+
+
+def in_section(tables: QuerySet[Table], section: int) -> QuerySet[Table]:
+    return tables[(section - 1) * SECTION : section * SECTION]
 
 
 def filtered_tables(filters: FloorFilter | Mapping[str, Any] | None = None) -> QuerySet[Table]:
@@ -387,8 +422,12 @@ def digest(cards_held: Iterable[tuple[int, int]]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
+#: The mark's digits in a cursor, zero-padded: every poll's request is the same size.
+MARK_DIGITS = 19
+
+
 def make_cursor(now: datetime, mark: int, held: str) -> str:
-    return f"{int(now.timestamp() * 1000)}.{mark}.{held}"
+    return f"{int(now.timestamp() * 1000)}.{mark:0{MARK_DIGITS}d}.{held}"
 
 
 #: A cursor past the start of 9999-12-31 is no time at all (``datetime`` ends that day, and a
@@ -402,7 +441,7 @@ def read_cursor(cursor: str) -> tuple[datetime, int, str] | None:
     ``int``, a 500) and its time within a date ("999999999999999" was "year out of range")."""
     text, _, rest = cursor.partition(".")
     marked, _, held = rest.partition(".")
-    millis, mark = whole_number(text, 15), whole_number(marked, 18)
+    millis, mark = whole_number(text, 15), whole_number(marked, MARK_DIGITS)
     if millis is None or mark is None or millis > LAST_MILLIS or len(held) != 12:
         return None
     return datetime.fromtimestamp(millis / 1000, tz=UTC), mark, held
@@ -423,10 +462,13 @@ class Update:
 
 
 def poll(
-    filters: FloorFilter | Mapping[str, Any] | None, cursor: str, now: datetime | None = None
+    filters: FloorFilter | Mapping[str, Any] | None,
+    cursor: str,
+    now: datetime | None = None,
+    section: int = 1,
 ) -> Update:
     now = now or timezone.now()
-    shown = list(filtered_tables(filters).values_list("pk", "number"))
+    shown = list(in_section(filtered_tables(filters), section).values_list("pk", "number"))
     held = digest(shown)
     read = read_cursor(cursor)
     # A cursor from the future (past the overlap any clock skew needs) was not made here; one
@@ -443,7 +485,7 @@ def poll(
         after = changes.changes_after(read[1], now)
     if read is None or after is None:
         mark = changes.mark_now(now)  # before the cards are read: a change after is sent next
-        grid = cards(tables_for_floor(filters), now)
+        grid = cards(in_section(tables_for_floor(filters), section), now)
         return Update(make_cursor(now, mark, held), grid, [], recent_rulings())
     found = after.found
     changed = tables_changed(found, read[0], now, {pk for pk, _ in shown})
@@ -464,10 +506,12 @@ def recent_rulings(limit: int = 10) -> list[Ruling]:
     )
 
 
-def filter_query(filters: FloorFilter) -> str:
-    """The page's filter as a query string (only the filter's own fields: never a cursor)."""
+def filter_query(filters: FloorFilter, section: int = 1) -> str:
+    """The page's filter and section as a query string (never a cursor)."""
     query = QueryDict(mutable=True)
     for name in filters.filters:
         if value := (filters.data or {}).get(name):
             query[name] = value
+    if section > 1:
+        query["section"] = str(section)
     return query.urlencode()
