@@ -44,6 +44,7 @@ RUNS: tuple[tuple[str, str, dict[str, str | None]], ...] = (
     ("bench_desk", "bench_desk", {}),
     ("bench_waitlists", "bench_waitlists", {}),
     ("bench_screens", "bench_screens", {}),
+    ("bench_floor", "bench_floor", {}),
 )
 
 

@@ -131,6 +131,60 @@ def changed_since(since: datetime, topics: Iterable[str] | None = None) -> dict[
     return changed
 
 
+#: The most changes one read takes after a mark; a reader further behind reads everything.
+MOST_AFTER = 5000
+
+
+@dataclass(frozen=True)
+class After:
+    """The changes after a reader's mark (``changes_after``): each topic's items, and the mark to
+    read from next time."""
+
+    found: dict[str, set[int]]
+    mark: int
+
+
+def changes_after(mark: int, now: datetime, most: int | None = MOST_AFTER) -> After | None:
+    """The changes with an id past ``mark``, and the next mark: the highest id up to which every
+    change is read. Ids are handed out when a row is written and its transaction may commit
+    later, so a missing id is a change still being written: the mark stays below it (its
+    changes after are read again next time) until it shows, or until it is older than
+    ``OVERLAP`` (a write rolled back, whose id never shows). One indexed range read, of the
+    changes since the last read only. None when more than ``most`` changed since (the reader
+    is better off reading everything)."""
+    rows = (
+        Change.objects.filter(pk__gt=mark).order_by("pk").values_list("pk", "topic", "item", "at")
+    )
+    if most is not None:
+        rows = rows[: most + 1]
+    read = list(rows)
+    if most is not None and len(read) > most:
+        return None
+    found: dict[str, set[int]] = defaultdict(set)
+    settled = True
+    for pk, topic, item, at in read:
+        found[topic].add(item)
+        # A gap before this change: its writer may still commit, unless this change (written
+        # after the gap's id was handed out) is older than a commit can lag.
+        if settled and (pk == mark + 1 or at <= now - OVERLAP):
+            mark = pk
+        else:
+            settled = False
+    return After(dict(found), mark)
+
+
+def mark_now(now: datetime) -> int:
+    """The mark of a reader reading everything now: the highest id up to which every change is
+    committed (or older than ``OVERLAP``). Reads the changes of the last ``OVERLAP`` only,
+    through the index on ``at``: its next read after this mark sends a change at most once."""
+    before = (
+        Change.objects.filter(at__lte=now - OVERLAP).order_by("-at").values_list("pk", flat=True)
+    ).first() or 0
+    after = changes_after(before, now, most=None)
+    assert after is not None  # no limit: always an answer
+    return after.mark
+
+
 def latest(topics: Iterable[str]) -> int:
     """The newest change of these topics (0 before any): one query, an indexed look-up a topic
     (``MAX(id)`` over the ``(topic, id)`` index, on SQLite and PostgreSQL alike)."""

@@ -1,15 +1,20 @@
 """What the floor dashboard shows, read in a fixed number of queries however many tables.
 
 Live updates. Every open dashboard polls ``/floor/updates/`` with its filter and one cursor
-of fixed size, ``<server time in ms>.<digest>``, which each answer replaces (never appends):
+of fixed size, ``<server time in ms>.<mark, 19 digits>.<digest>``, which each answer replaces (never
+appends), so a poll's work grows with what changed since the last one, not with the room:
 
-* the time is when the server last answered this page; a card is sent again when the room's
-  change feed (``cardroom/core/changes.py``) has a change for it since then, less the feed's
-  overlap (a write stamped just before the last answer may commit just after it): its table,
-  hands, rulings, seat map, must-moves, the waitlists of its game, the tournament seating at
-  it, the tournament and its clock. The database's triggers write the feed from the rows
-  themselves, so no write can forget it; a level reached on time, which no write records, is
-  read from the running clocks. A cursor older than the feed keeps gets the whole grid.
+* the mark is the room's change feed (``cardroom/core/changes.py``) as far as this page has
+  read it, every change up to it included (``changes.changes_after``): a card is sent again
+  when the feed has a change for it past the mark, and only then: its table, hands, rulings,
+  seat map, must-moves, the waitlists of its game, the tournament seating at it, the
+  tournament and its clock. The database's triggers write the feed from the rows themselves,
+  so no write can forget it. A change still being written when the page last read (its id
+  handed out, its transaction not committed) keeps the mark below it, so it is read when it
+  commits: a card may be sent twice then, never missed.
+* the time is when the server last answered this page: a level reached on time since, which
+  no write records, is read from the running clocks. A cursor older than the feed keeps gets
+  the whole grid.
 * the digest names the cards the page holds (ids and numbers, in order, for its filter). When
   the filter's set of tables changes (a table opened under "open tables", renumbered, added
   to a tournament) the whole grid is sent instead: an update never names a card the page
@@ -52,6 +57,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
     TournamentTable,
+    TournamentTableStatus,
 )
 
 
@@ -176,6 +182,41 @@ class Card:
 
 # --- which tables ---------------------------------------------------------------------------
 
+#: The most cards one page shows: a bigger room is split in sections of this many tables (in
+#: number order) that the floor person picks, so the page and its polls stay quick at any size.
+SECTION = 200
+
+
+def section_of(query: Mapping[str, Any]) -> int:
+    """The section a query asks for (``section``, from 1), the first for anything else."""
+    text = query.get("section")
+    number = whole_number(text, 6) if isinstance(text, str) else None
+    return number if number else 1
+
+
+@dataclass(frozen=True)
+class Section:
+    """One of the sections a filter's tables are split in: its number and its tables' range."""
+
+    number: int
+    first: int
+    last: int
+
+
+def sections(filters: FloorFilter) -> list[Section]:
+    """The sections of the filter's tables, none when they fit one page: one query."""
+    numbers = list(filtered_tables(filters).values_list("number", flat=True))
+    if len(numbers) <= SECTION:
+        return []
+    return [
+        Section(k // SECTION + 1, numbers[k], numbers[min(k + SECTION, len(numbers)) - 1])
+        for k in range(0, len(numbers), SECTION)
+    ]
+
+
+def in_section(tables: QuerySet[Table], section: int) -> QuerySet[Table]:
+    return tables[(section - 1) * SECTION : section * SECTION]
+
 
 def filtered_tables(filters: FloorFilter | Mapping[str, Any] | None = None) -> QuerySet[Table]:
     """The tables a filter shows (a query's values, or the filter already read from one), in
@@ -279,29 +320,38 @@ def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
 
 
 def seatings_at(table_ids: Sequence[int], now: datetime) -> dict[int, Seating]:
-    """The tournament in play at each room table: three queries for any number of tables."""
-    in_play = (
-        TournamentTable.objects.in_play()
-        .filter(table_id__in=table_ids)
-        .select_related("tournament")
-        .prefetch_related(Prefetch("tournament__levels", queryset=Level.objects.order_by("number")))
-    )
-    places = {place.pk: place for place in in_play}
+    """The tournament in play at each room table: four queries for any number of tables. Each
+    tournament, its levels and its clock are read once, however many of its tables are shown."""
+    places = {
+        place.pk: place
+        for place in TournamentTable.objects.in_play().filter(table_id__in=table_ids)
+    }
+    if not places:
+        return {}
+    tournaments = {
+        tournament.pk: (tournament, levels, read_clock(tournament, list(levels), now))
+        for tournament in Tournament.objects.filter(
+            pk__in={place.tournament_id for place in places.values()}
+        ).prefetch_related(Prefetch("levels", queryset=Level.objects.order_by("number")))
+        for levels in [tuple(tournament.levels.all())]
+    }
     seats: dict[int, set[int]] = defaultdict(set)
     for table_id, seat in SeatAssignment.objects.filter(
         table_id__in=places, ended_at__isnull=True
     ).values_list("table_id", "seat"):
         seats[table_id].add(seat)
-    return {
-        place.table_id: Seating(
-            tournament=place.tournament,
+    seatings = {}
+    for place in places.values():
+        tournament, levels, clock = tournaments[place.tournament_id]
+        place.tournament = tournament  # the one read above, shared by its tables
+        seatings[place.table_id] = Seating(
+            tournament=tournament,
             table=place,
-            clock=read_clock(place.tournament, list(place.tournament.levels.all()), now),
+            clock=clock,
             seats=frozenset(seats[place.pk]),
-            levels=tuple(place.tournament.levels.all()),
+            levels=levels,
         )
-        for place in places.values()
-    }
+    return seatings
 
 
 # --- what changed ---------------------------------------------------------------------------
@@ -313,10 +363,11 @@ AT_A_TABLE = (Topic.TABLE, Topic.HAND, Topic.RULING, Topic.SEATS, Topic.MUST_MOV
 def tables_changed(
     found: Mapping[str, set[int]], since: datetime, now: datetime, shown: set[int]
 ) -> set[int]:
-    """The shown tables whose card changed since ``since`` (less the feed's overlap): ``found``,
-    the change feed's changes since then (``cardroom/core/changes.py``), mapped to tables (a list's change to the
+    """The shown tables whose card changed since the last read: ``found``, the change feed's
+    changes since then (``cardroom/core/changes.py``), mapped to tables (a list's change to the
     tables of its game, a tournament's to its tables), and the tables where a running clock
-    reached a level on time, which no write recorded. A few queries, however many tables."""
+    reached a level on time after ``since``, which no write recorded. A few queries, however
+    many tables, each reading what changed only."""
     tables = set().union(*(found.get(topic, set()) for topic in AT_A_TABLE))
     if lists := found.get(Topic.LIST):
         games = Q()
@@ -324,31 +375,37 @@ def tables_changed(
             "variant", "structure", "small_blind", "big_blind"
         ):
             games |= Q(variant=variant, structure=structure, small_blind=small, big_blind=big)
-        tables |= set(Table.objects.filter(games, pk__in=shown).values_list("pk", flat=True))
-    places = TournamentTable.objects.filter(
-        Q(pk__in=found.get(Topic.TOURNAMENT_TABLE, ()))
-        | Q(tournament_id__in=found.get(Topic.TOURNAMENT, ()))
+        tables |= set(Table.objects.filter(games).values_list("pk", flat=True))
+    # The clocks are read from the time, not written: a level reached after the last read is
+    # new to the page (no overlap: no transaction commits it late).
+    running = Tournament.objects.filter(clock_state=ClockState.RUNNING).exclude(
+        status=TournamentStatus.COMPLETE
     )
-    tables |= set(places.values_list("table_id", flat=True))
-    running = list(
-        TournamentTable.objects.in_play()
-        .filter(table_id__in=shown, tournament__clock_state=ClockState.RUNNING)
-        .values_list("table_id", "tournament_id")
-    )
-    starts = levels_started({tournament for _, tournament in running}, now)
-    early = since - changes.OVERLAP
-    tables |= {table for table, tournament in running if starts.get(tournament, early) > early}
+    reached = [t for t, at in levels_started(running, now).items() if at > since]
+    moved = found.get(Topic.TOURNAMENT_TABLE, set())
+    if moved or reached or found.get(Topic.TOURNAMENT):
+        places = TournamentTable.objects.filter(
+            Q(pk__in=moved)
+            | Q(tournament_id__in=found.get(Topic.TOURNAMENT, set()))
+            | Q(tournament_id__in=reached, status=TournamentTableStatus.ACTIVE)
+        )
+        tables |= set(places.values_list("table_id", flat=True))
     return tables & shown
 
 
-def levels_started(tournament_ids: Iterable[int], now: datetime) -> dict[int, datetime]:
-    """When each running clock entered the level it shows now (or ran out of levels): a level
-    reached on time changes the cards even before the clock's tick records it."""
-    ids = list(tournament_ids)
-    if not ids:
-        return {}
+def levels_started(
+    tournaments: Iterable[int] | QuerySet[Tournament], now: datetime
+) -> dict[int, datetime]:
+    """When each running clock (tournaments, or their ids) entered the level it shows now (or
+    ran out of levels): a level reached on time changes the cards even before the clock's tick
+    records it."""
+    if not isinstance(tournaments, QuerySet):
+        ids = list(tournaments)
+        if not ids:
+            return {}
+        tournaments = Tournament.objects.filter(pk__in=ids)
     started = {}
-    for tournament in Tournament.objects.filter(pk__in=ids).prefetch_related("levels"):
+    for tournament in tournaments.prefetch_related("levels"):
         if tournament.level_started_at is None:
             continue
         durations = {level.number: level.duration for level in tournament.levels.all()}
@@ -365,8 +422,12 @@ def digest(cards_held: Iterable[tuple[int, int]]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
-def make_cursor(now: datetime, held: str) -> str:
-    return f"{int(now.timestamp() * 1000)}.{held}"
+#: The mark's digits in a cursor, zero-padded: every poll's request is the same size.
+MARK_DIGITS = 19
+
+
+def make_cursor(now: datetime, mark: int, held: str) -> str:
+    return f"{int(now.timestamp() * 1000)}.{mark:0{MARK_DIGITS}d}.{held}"
 
 
 #: A cursor past the start of 9999-12-31 is no time at all (``datetime`` ends that day, and a
@@ -374,19 +435,20 @@ def make_cursor(now: datetime, held: str) -> str:
 LAST_MILLIS = int(datetime(9999, 12, 31, tzinfo=UTC).timestamp()) * 1000
 
 
-def read_cursor(cursor: str) -> tuple[datetime, str] | None:
-    """The time and the cards a cursor names, or None for one this server never made: its
-    milliseconds in ASCII digits ("²²²" passed ``isdigit`` and failed ``int``, a 500) and
-    within a date ("999999999999999" was "year out of range", a 500)."""
-    text, _, held = cursor.partition(".")
-    millis = whole_number(text, 15)
-    if millis is None or millis > LAST_MILLIS or len(held) != 12:
+def read_cursor(cursor: str) -> tuple[datetime, int, str] | None:
+    """The time, the change feed's mark and the cards a cursor names, or None for one this
+    server never made: its numbers in ASCII digits ("²²²" passed ``isdigit`` and failed
+    ``int``, a 500) and its time within a date ("999999999999999" was "year out of range")."""
+    text, _, rest = cursor.partition(".")
+    marked, _, held = rest.partition(".")
+    millis, mark = whole_number(text, 15), whole_number(marked, MARK_DIGITS)
+    if millis is None or mark is None or millis > LAST_MILLIS or len(held) != 12:
         return None
-    return datetime.fromtimestamp(millis / 1000, tz=UTC), held
+    return datetime.fromtimestamp(millis / 1000, tz=UTC), mark, held
 
 
-def page_cursor(shown: Sequence[Card], now: datetime) -> str:
-    return make_cursor(now, digest((card.table.pk, card.table.number) for card in shown))
+def page_cursor(shown: Sequence[Card], now: datetime, mark: int) -> str:
+    return make_cursor(now, mark, digest((card.table.pk, card.table.number) for card in shown))
 
 
 @dataclass(frozen=True)
@@ -400,27 +462,40 @@ class Update:
 
 
 def poll(
-    filters: FloorFilter | Mapping[str, Any] | None, cursor: str, now: datetime | None = None
+    filters: FloorFilter | Mapping[str, Any] | None,
+    cursor: str,
+    now: datetime | None = None,
+    section: int = 1,
 ) -> Update:
     now = now or timezone.now()
-    shown = list(filtered_tables(filters).values_list("pk", "number"))
+    shown = list(in_section(filtered_tables(filters), section).values_list("pk", "number"))
     held = digest(shown)
-    new_cursor = make_cursor(now, held)
     read = read_cursor(cursor)
     # A cursor from the future (past the overlap any clock skew needs) was not made here; one
-    # older than the feed keeps may have missed changes already dropped.
+    # older than the feed keeps may have missed changes already dropped; one with more
+    # changes since than a poll reads is better off with the grid.
+    after = None
     if (
-        read is None
-        or read[1] != held
-        or read[0] > now + changes.OVERLAP
-        or changes.stale(read[0], now)
+        read is not None
+        and read[2] == held
+        and read[0] <= now + changes.OVERLAP
+        and not changes.stale(read[0], now)
+        and read[1] <= changes.latest(Topic.values)
     ):
-        return Update(new_cursor, cards(tables_for_floor(filters), now), [], recent_rulings())
-    since = read[0]
-    found = changes.changed_since(since)
-    changed = tables_changed(found, since, now, {pk for pk, _ in shown})
+        after = changes.changes_after(read[1], now)
+    if read is None or after is None:
+        mark = changes.mark_now(now)  # before the cards are read: a change after is sent next
+        grid = cards(in_section(tables_for_floor(filters), section), now)
+        return Update(make_cursor(now, mark, held), grid, [], recent_rulings())
+    found = after.found
+    changed = tables_changed(found, read[0], now, {pk for pk, _ in shown})
     fresh = cards(tables_for_floor(filters).filter(pk__in=changed), now) if changed else []
-    return Update(new_cursor, None, fresh, recent_rulings() if Topic.RULING in found else None)
+    return Update(
+        make_cursor(now, after.mark, held),
+        None,
+        fresh,
+        recent_rulings() if Topic.RULING in found else None,
+    )
 
 
 def recent_rulings(limit: int = 10) -> list[Ruling]:
@@ -431,10 +506,12 @@ def recent_rulings(limit: int = 10) -> list[Ruling]:
     )
 
 
-def filter_query(filters: FloorFilter) -> str:
-    """The page's filter as a query string (only the filter's own fields: never a cursor)."""
+def filter_query(filters: FloorFilter, section: int = 1) -> str:
+    """The page's filter and section as a query string (never a cursor)."""
     query = QueryDict(mutable=True)
     for name in filters.filters:
         if value := (filters.data or {}).get(name):
             query[name] = value
+    if section > 1:
+        query["section"] = str(section)
     return query.urlencode()

@@ -2,9 +2,9 @@
 (function () {
   "use strict";
 
-  // An update may resend a card that has not changed (a poll overlaps the one before it so a
-  // late commit is never missed): keep the card in place, and the focus in it, when it shows
-  // exactly what the page already has.
+  // An update may resend a card that has not changed (a change still being written when the
+  // page last read is read again once it commits, so it is never missed): keep the card in
+  // place, and the focus in it, when it shows exactly what the page already has.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     var fragment = event.detail.fragment;

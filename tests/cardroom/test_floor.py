@@ -38,7 +38,7 @@ def card_of(html: str, number: int) -> str:
 
 
 def cursor_of(html: str) -> str:
-    found = re.search(r'id="poller"[^>]*? hx-get="[^"]*v=([0-9]+\.[0-9a-f]{12})"', html)
+    found = re.search(r'id="poller"[^>]*? hx-get="[^"]*v=([0-9]+\.[0-9]+\.[0-9a-f]{12})"', html)
     assert found, "the page has no poller with a cursor"
     return found.group(1)
 
@@ -225,9 +225,9 @@ def test_a_level_reached_on_time_reaches_the_cards_without_any_write(director: A
     assert [card.table.number for card in update.changed] == [41]
     level = update.changed[0].level
     assert level is not None and (level.small_blind, level.big_blind) == (200, 400)
-    # Sent again while within the overlap (the page skips it: same version), then no more.
-    again = poll({}, update.cursor, now=later + OVERLAP)
-    assert [card.version for card in again.changed] == [update.changed[0].version]
+    # Sent once: the next poll, even within the feed's overlap, has nothing new.
+    again = poll({}, update.cursor, now=later + timedelta(seconds=3))
+    assert again.changed == []
     quiet = poll({}, again.cursor, now=later + OVERLAP + timedelta(seconds=3))
     assert quiet.changed == []
     # Past the last level the structure has run out: the card says so once (play goes on at
@@ -352,3 +352,102 @@ def test_tournament_cards_show_the_tournament_level_and_who_is_seated_now(
     after = client.get("/floor/updates/", {"v": cursor}).content.decode()
     assert f"Seats: <strong>{len(seats) - 1}/9</strong>" in card_of(after, 41)
     assert "Level 2: 200/400" in card_of(after, 41)
+
+
+def poll_queries(client: Any, cursor: str) -> tuple[int, str]:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get("/floor/updates/", {"v": cursor}, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    return len(captured), response.content.decode()
+
+
+def test_a_poll_reads_what_changed_in_the_same_queries_however_many_tables(
+    persona_client: Any, floor_manager: Any
+) -> None:
+    """A poll from the page sends only the card changed after it, and a poll after that none:
+    an exact mark on the change feed, not a time overlap (which sent the card again for 10 s)."""
+    client = persona_client("staff")
+    counts = []
+    for size in (5, 20):
+        floor_with(size, floor_manager)
+        # The tables' own writes settled (on PostgreSQL an earlier test's rolled-back ids are
+        # gaps, passed once older than a commit can lag).
+        age_everything()
+        cursor = cursor_of(client.get("/floor/").content.decode())
+        quiet_queries, quiet = poll_queries(client, cursor)
+        assert quiet.count("table-card") == 0 and 'id="floor-cards"' not in quiet
+        table = Table.objects.get(number=2)
+        set_table_status(
+            table=table, by=floor_manager, status="closed" if table.status == "open" else "open"
+        )
+        changed_queries, changed = poll_queries(client, cursor_of(quiet))
+        assert re.findall(r'<article id="card-(\d+)"', changed) == ["2"]
+        again_queries, again = poll_queries(client, cursor_of(changed))
+        assert again.count("table-card") == 0
+        counts.append((quiet_queries, changed_queries, again_queries))
+    assert counts[0] == counts[1], counts
+
+
+def test_a_change_still_being_written_holds_the_mark_until_it_shows(floor_manager: Any) -> None:
+    """Ids are handed out before a transaction commits: a gap in the feed is a change that may
+    still show, so the mark stays below it (the changes after it are read again) until it
+    shows or is older than a commit can lag."""
+    from django.db.models import Max
+
+    from cardroom.core.changes import changes_after
+
+    make_table(number=1, by=floor_manager)
+    now = timezone.now()
+    mark = Change.objects.aggregate(last=Max("pk"))["last"]
+    first = Change.objects.create(topic="table", item=1, at=now, pk=mark + 1)
+    Change.objects.create(topic="table", item=2, at=now, pk=mark + 3)  # mark + 2 pending
+    after = changes_after(mark, now)
+    assert after is not None and after.mark == first.pk and after.found == {"table": {1, 2}}
+    again = changes_after(after.mark, now)
+    assert again is not None and again.mark == first.pk and again.found == {"table": {2}}
+    # The missing change never showed (rolled back): once older than the overlap, passed.
+    later = changes_after(after.mark, now + OVERLAP)
+    assert later is not None and later.mark == mark + 3
+    assert changes_after(later.mark, now + OVERLAP) == type(later)({}, mark + 3)
+
+
+def test_a_cursor_marked_past_the_feed_gets_the_whole_grid(
+    persona_client: Any, floor_manager: Any
+) -> None:
+    from django.db.models import Max
+
+    make_table(number=1, by=floor_manager)
+    client = persona_client("staff")
+    millis, _, held = cursor_of(client.get("/floor/").content.decode()).split(".")
+    past = Change.objects.aggregate(last=Max("pk"))["last"] + 1
+    _, html = poll_queries(client, f"{millis}.{past:019d}.{held}")
+    assert 'id="floor-cards" class="cards" hx-swap-oob="true"' in html
+
+
+def test_a_big_room_is_split_in_sections_the_floor_picks_each_polled_alone(
+    persona_client: Any, floor_manager: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardroom.screens import floor
+
+    monkeypatch.setattr(floor, "SECTION", 3)
+    floor_with(7, floor_manager)
+    age_everything()
+    client = persona_client("staff")
+    first = client.get("/floor/").content.decode()
+    assert re.findall(r'<article id="card-(\d+)"', first) == ["1", "2", "3"]
+    assert ">Tables 1–3</a>" in first and ">Tables 7–7</a>" in first
+    assert 'href="/floor/?section=3" aria-current' not in first
+    last = client.get("/floor/", {"section": "3"}).content.decode()
+    assert re.findall(r'<article id="card-(\d+)"', last) == ["7"]
+    assert 'href="/floor/?section=3" aria-current="page"' in last
+    poller = last.split('id="poller"')[1].split(">")[0]
+    assert "section=3" in poller
+    # A change in another section is not this section's; one in it is.
+    set_table_status(table=Table.objects.get(number=2), by=floor_manager, status="closed")
+    quiet = client.get(f"/floor/updates/?section=3&v={cursor_of(last)}").content.decode()
+    assert "table-card" not in quiet
+    set_table_status(table=Table.objects.get(number=7), by=floor_manager, status="closed")
+    changed = client.get(f"/floor/updates/?section=3&v={cursor_of(quiet)}").content.decode()
+    assert re.findall(r'<article id="card-(\d+)"', changed) == ["7"]
+    for odd in ("0", "x", "²", "999999"):  # no such section: the first, or none past the end
+        assert client.get("/floor/", {"section": odd}).status_code == 200
