@@ -14,7 +14,7 @@ from cardroom.core import audit, checkpoints
 from cardroom.core.api_errors import Conflict
 from cardroom.core.locks import lock_row
 from cardroom.seats.models import TableSeat
-from cardroom.tables.models import Table
+from cardroom.tables.models import HandRecord, Table
 
 
 class TableHasHistory(Conflict):
@@ -40,7 +40,7 @@ def table_holds(table: Table) -> str:
         if not isinstance(relation, ForeignObjectRel) or relation.on_delete is not models.PROTECT:
             continue
         model: Any = relation.related_model
-        if model is TableSeat:  # its seat events say it all
+        if model in (TableSeat, HandRecord):  # its seat events, its hands, say it all
             continue
         rows = model._default_manager.filter(**{relation.field.name: table})
         if not (count := rows.count()):
