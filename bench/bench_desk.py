@@ -23,15 +23,10 @@ Runs against the configured database (``DATABASE_URL``; a scratch SQLite file ot
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import statistics
 import sys
-import time
-from collections import defaultdict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +38,13 @@ if "DATABASE_URL" not in os.environ:  # a fresh scratch database each run
     os.environ["DATABASE_URL"] = "sqlite:///var/bench-desk.sqlite3"
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost")
 
-from bench.harness import WrongAnswer, expect_response, expect_that, sized  # noqa: E402
+from bench.harness import (  # noqa: E402
+    Measured,
+    WrongAnswer,
+    expect_response,
+    expect_that,
+    sized,
+)
 
 #: Players at each table; a hand's actions to its showdown (six a street).
 PLAYERS = 6
@@ -70,42 +71,8 @@ def _setup() -> None:
     settings.DEBUG = False
 
 
-class Counter:
-    """Counts the queries run inside ``counting()`` (an execute wrapper: nearly free)."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        self.count += 1
-        return execute(sql, params, many, context)
-
-    @contextmanager
-    def counting(self) -> Iterator[None]:
-        from django.db import connection
-
-        self.count = 0
-        with connection.execute_wrapper(self):
-            yield
-
-
-class Figures:
+class Figures(Measured):
     """Per family and table kind: each request's queries and CPU milliseconds."""
-
-    def __init__(self) -> None:
-        self.queries: dict[str, list[int]] = defaultdict(list)
-        self.cpu_ms: dict[str, list[float]] = defaultdict(list)
-        self.counter = Counter()
-
-    def timed(self, family: str, request: Callable[[], Any]) -> Any:
-        gc.collect()
-        with self.counter.counting():
-            started = time.thread_time()
-            response = request()
-            cpu = (time.thread_time() - started) * 1000
-        self.queries[family].append(self.counter.count)
-        self.cpu_ms[family].append(cpu)
-        return response
 
     def result(self) -> dict[str, float]:
         figures: dict[str, float] = {}

@@ -16,10 +16,15 @@ runs every benchmark this way, so none can rot unnoticed.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
-from collections.abc import Iterable
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from html import unescape
+from typing import Any
 
 QUICK_VARIABLE = "BENCH_QUICK"
 
@@ -103,3 +108,42 @@ def floor_poll_url(html: bytes | str) -> str:
     if found is None:
         raise WrongAnswer(f"the answer has no #poller to poll with: {text[:400]!r}")
     return unescape(found.group(1))
+
+
+class Counter:
+    """Counts the queries run inside ``counting()`` (an execute wrapper: nearly free)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        self.count += 1
+        return execute(sql, params, many, context)
+
+    @contextmanager
+    def counting(self) -> Iterator[None]:
+        from django.db import connection
+
+        self.count = 0
+        with connection.execute_wrapper(self):
+            yield
+
+
+class Measured:
+    """Per family: each timed request's queries and CPU milliseconds (this thread's CPU, after
+    a garbage collection, so that one request does not pay for another's garbage)."""
+
+    def __init__(self) -> None:
+        self.queries: dict[str, list[int]] = defaultdict(list)
+        self.cpu_ms: dict[str, list[float]] = defaultdict(list)
+        self.counter = Counter()
+
+    def timed(self, family: str, request: Callable[[], Any]) -> Any:
+        gc.collect()
+        with self.counter.counting():
+            started = time.thread_time()
+            response = request()
+            cpu = (time.thread_time() - started) * 1000
+        self.queries[family].append(self.counter.count)
+        self.cpu_ms[family].append(cpu)
+        return response
