@@ -652,11 +652,13 @@ def sign_again(
 # --- the deliberate exception ---------------------------------------------------------------------
 
 
-#: The append-only triggers, as PostgreSQL names them (``AppendOnlyTriggers``).
+#: The append-only triggers, as PostgreSQL names them (``AppendOnlyTriggers``): none before
+#: the first migration makes their function.
 PG_TRIGGERS = """
 SELECT tgrelid::regclass::text, array_agg(tgname::text ORDER BY tgname)
 FROM pg_trigger
-WHERE tgfoid = 'cardroom_append_only'::regproc AND tgenabled <> 'D'
+WHERE tgfoid IN (SELECT oid FROM pg_proc WHERE proname = 'cardroom_append_only')
+  AND tgenabled <> 'D'
 GROUP BY tgrelid
 ORDER BY 1
 """
@@ -680,12 +682,8 @@ def maintenance(using: str = "default") -> Iterator[None]:
                 connection.audit_maintenance = False  # type: ignore[attr-defined]
             return
         with connection.cursor() as cursor:
-            cursor.execute("SELECT 1 FROM pg_proc WHERE proname = 'cardroom_append_only' LIMIT 1")
-            installed = cursor.fetchone() is not None
-            triggers = []
-            if installed:
-                cursor.execute(PG_TRIGGERS)
-                triggers = cursor.fetchall()
+            cursor.execute(PG_TRIGGERS)
+            triggers = cursor.fetchall()
             # A table with foreign-key checks still pending in this transaction cannot be
             # altered: run them now, and defer them again after (Django's are all
             # ``DEFERRABLE INITIALLY DEFERRED``, the only deferrable constraints here).
