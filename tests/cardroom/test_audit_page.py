@@ -39,6 +39,7 @@ def test_with_a_worker_verify_now_says_it_is_queued(
     from cardroom.celery import VERIFY_AUDIT
 
     sent: list[str] = []
+    current_app.conf.task_always_eager = False  # a broker and a worker (the fixture restores it)
     monkeypatch.setattr(current_app.tasks[VERIFY_AUDIT], "delay", sent.append)
     page = persona_client("floor_manager").post(reverse("cardroom:audit_verify")).content.decode()
     assert sent == ["fm (floor page)"] or sent[0].endswith("(floor page)")
