@@ -12,8 +12,9 @@ tournament's audit chain:
   tournament). A player still holding chips is not put out until they are
   (``eliminations.eliminate_player``).
 
-Locking: each write takes the tournament row first (``seating.lock_tournament``), as the desk's
-deal and settle do, so a count and a hand at the desk are served one after the other. A player
+Locking: each write locks the tournament row first, exclusive (``seating.lock_tournament``);
+the desk's deal and settle hold it shared (``seating.share_tournament``), so a count waits for
+the hands being dealt or pushed and they for it, while they go on beside each other. A player
 dealt into a hand not yet pushed keeps the count the hand was dealt with: the change is refused
 (``seating.refuse_if_in_hand``, 409 ``in_hand``). A hand proposed before the change and dealt
 after it is refused by the desk's own check (the proposal's stacks changed: 409).

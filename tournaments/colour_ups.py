@@ -19,8 +19,9 @@ of TDA Rules 24 and 25, whose text is not in the bundled sources):
 
 The race's result is written as a table count (``chip_counts.record_table_counts``: one
 ``ChipCount`` row a player, reason "Chip race at …") and a ``ChipRace`` row with the inputs, the
-seed and the result, both in the tournament's audit chain. Locking: the tournament row first
-(``seating.lock_tournament``), as every count and the desk's deal do; a player in a hand not yet
+seed and the result, both in the tournament's audit chain. Locking: the tournament row first,
+exclusive (``seating.lock_tournament``), as every count does; the desk's deal holds it shared,
+so the race waits for a deal under way and a deal for the race; a player in a hand not yet
 pushed keeps the count the hand was dealt with, so the race waits (``refuse_if_in_hand``).
 """
 

@@ -1,9 +1,13 @@
 """The seating as it stands, and what every tournament write shares: the locked tournament row,
 the rule references stored with the records, the seating version. Seating changes are recorded as
 ``SeatMove`` rows, draws as ``Draw`` rows (committed before the deal, revealed after), both
-append-only; every write locks the tournament row first (:func:`lock_tournament`), so two directors
-drawing, breaking, balancing or eliminating at once are served one after the other; the
-database's unique live-seat constraints back that up.
+append-only; every seating write locks the tournament row first, exclusive
+(:func:`lock_tournament`), so two directors drawing, breaking, balancing or eliminating at once
+are served one after the other; the database's unique live-seat constraints back that up. The
+desk's deals and awards hold the row shared instead (:func:`share_tournament`,
+``table_hands``): they read the seating and write only their own table's hand and players'
+chips, so a deal at one table does not wait for a deal at another, while every seating write
+waits for the hands being dealt or pushed, and they for it.
 
 The poker of seating (who goes where, and why) is ``tournaments.draws``, pure Python; the
 service modules (``setup``, ``draw_services``, ``eliminations``, ``director_seats``,
@@ -19,7 +23,7 @@ from typing import NamedTuple
 
 from django.db.models import Count, Q, QuerySet
 
-from cardroom.core.locks import lock_row
+from cardroom.core.locks import lock_row, queue_for, share_row
 from cardroom.tables.models import Hand, HandStatus
 from tournaments.draws.balancing import SeatedPlayer
 from tournaments.draws.errors import ALTERNATES_AND_LATE_ENTRIES, FINAL_TABLE_SIZE, DrawError
@@ -59,8 +63,21 @@ def cite(*rules: str) -> list[dict[str, str]]:
 
 
 def lock_tournament(tournament_id: int) -> Tournament:
-    """The tournament row, locked until the transaction ends: every seating write starts here."""
+    """The tournament row, locked exclusive until the transaction ends: every write that changes
+    the seating, the chips, the money or the clock starts here. It waits its turn in the row's
+    queue (``cardroom.core.locks.queue_for``) behind the deals and awards holding the row
+    shared, and those asking after it wait for it."""
+    queue_for(Tournament, tournament_id, shared=False)
     return lock_row(Tournament, tournament_id)
+
+
+def share_tournament(tournament_id: int) -> Tournament:
+    """The tournament row, held shared until the transaction ends (``locks.share_row``): the
+    desk's deal or award at one table, which reads the seating, the level and hand-for-hand as
+    they stand and changes none of them. Shared holders do not wait for each other; an
+    exclusive one (``lock_tournament``) waits for them all. Never followed by
+    ``lock_tournament`` in the same transaction (two awards both asking would deadlock)."""
+    return share_row(Tournament, tournament_id)
 
 
 def the(name: str) -> str:

@@ -24,10 +24,20 @@ Rules applied (each cited where it decides something):
 The TDA texts behind the last three are not in the bundled books, so Cardroom writes its
 procedure down (the CR book's TP section, ``rules/rulebooks/procedures.toml``) and cites that.
 
-Locking: every write takes the tournament row first (``seating.lock_tournament``, as every seating
-change does), then the room table or the hand (``cardroom.tables.services``): an elimination at the
-desk and a balancing move or a table break are served one after the other, never deadlocked.
-A player dealt into a hand not yet settled is not moved or put out (``seating.refuse_if_in_hand``).
+Locking: a deal or an award holds the tournament row shared (``seating.share_tournament``),
+then locks the room table (the deal) or the hand (the award, ``cardroom.tables.services``). It
+reads the seating, the level and hand-for-hand, which only exclusive writers change, and writes
+its own table's hand, button and players' chips, which no other deal or award touches (a
+player sits at one table, and a player dealt into a hand not yet settled is not moved or put
+out: ``seating.refuse_if_in_hand``; every other write of their chips, a count, a chip race, a
+rebuy, holds the tournament exclusive). So deals and awards at different tables go on side by
+side, and a balancing move, a table break or a chip count (``seating.lock_tournament``) waits
+for those under way, and they for it. An award that changes the tournament itself holds it
+exclusive: a player out (the finishing place, the payouts, the bounties, the balancing check,
+perhaps the tournament's end), or hand-for-hand, where the last table's award moves the round
+on. It learns so once it holds the row shared (``TournamentWide``), so its transaction is
+rolled back and the award is made again from the start with the row locked exclusive, never
+turning the shared hold into an exclusive one: two awards doing so at once would deadlock.
 """
 
 from __future__ import annotations
@@ -71,7 +81,7 @@ from tournaments.models import (
     TournamentTable,
 )
 from tournaments.money.bounties import hand_bounties
-from tournaments.seating import HAND_FOR_HAND, desk_hands, lock_tournament
+from tournaments.seating import HAND_FOR_HAND, desk_hands, lock_tournament, share_tournament
 
 DEAD_BUTTON = "CR-BB.1"
 NEW_LIMITS = citations.NEW_LEVEL_NEXT_HAND
@@ -81,6 +91,12 @@ NO_STRADDLE = "RRoP-14.14"
 SIMULTANEOUS = citations.SAME_HAND_BUSTS
 BIG_BLIND_ANTE = "CR-DM.2"
 CHIP_RACE = citations.CHIP_RACE
+
+
+class TournamentWide(Exception):
+    """An award holding the tournament shared changes the tournament itself (a player out,
+    hand-for-hand's round): ``settle_tournament_hand`` rolls it back and makes it again with
+    the tournament locked exclusive. Never seen outside this module."""
 
 
 class CannotDeal(Refusal):
@@ -477,14 +493,16 @@ def deal_tournament_hand(
     """Deal the proposal, or the dealer's correction of its button or blinds (``small`` 0: a
     dead small blind; recorded with the reason, which a correction needs). With ``version``
     from the proposal, a proposal changed since (a player moved, a new level) is a 409. The
-    tournament row is locked first, so the seating read is the seating dealt; the table's
-    button is updated to the hand's. ``tournament_table``: ``tournament_table_for(table)``,
+    tournament row is held shared first, so the seating read is the seating dealt while deals
+    at other tables go on; the table's button is updated to the hand's. ``tournament_table``: ``tournament_table_for(table)``,
     when the caller has just read it (the proposal reads it again under the lock)."""
     ttable = tournament_table or tournament_table_for(table)
     if ttable is None:
         raise CannotDeal(f"{table} is not a table of a tournament in play.")
     with transaction.atomic():
-        tournament = lock_tournament(ttable.tournament_id)
+        # Shared: the deal reads the seating and hand-for-hand's round and writes only this
+        # table's hand and button (the table's row lock keeps a second deal here out).
+        tournament = share_tournament(ttable.tournament_id)
         if tournament.hand_for_hand:
             played = _played_this_round(table, tournament, _round_started(tournament))
             if played is not None:
@@ -538,15 +556,53 @@ def settle_tournament_hand(
     """Push the pots (``services.award_hand``) and put the chips back on the entrants; a player
     left with none is out in the same transaction, those who started the hand with more chips
     finishing higher. Hand-for-hand: the last table to finish the hand moves play on to the
-    next one. The tournament row is locked before the hand. ``tournament_table``:
+    next one. The tournament row is held before the hand: shared, or exclusive when the award
+    puts a player out or hand-for-hand is on (``TournamentWide``). Called outside any
+    transaction holding the tournament. ``tournament_table``:
     ``tournament_table_for(hand.table)``, when the caller has just read it."""
     ttable = tournament_table or tournament_table_for(hand.table)
     if ttable is None or not hand.names:
         raise Conflict("not_tournament_hand", f"{hand} was not dealt from a tournament's seating.")
+
+    def attempt(shared: bool) -> Hand:
+        return _settle(
+            ttable, shared=shared, hand=hand, by=by, expected_seq=expected_seq, showdown=showdown
+        )
+
+    try:
+        return attempt(shared=True)
+    except TournamentWide:
+        # Rolled back, the shared hold with it (PostgreSQL's manual, "Explicit Locking": a
+        # lock taken after a savepoint is released when the savepoint is rolled back, row
+        # locks as table locks; so too inside a caller's transaction): the award again, from
+        # the start, the tournament locked exclusive.
+        return attempt(shared=False)
+
+
+def _settle(
+    ttable: TournamentTable,
+    *,
+    shared: bool,
+    hand: Hand,
+    by: User,
+    expected_seq: int,
+    showdown: dict[str, Any] | None,
+) -> Hand:
+    """The award in one transaction, the tournament held ``shared`` (``TournamentWide`` as soon
+    as it would change the tournament) or locked exclusive."""
     with transaction.atomic():
-        tournament = lock_tournament(ttable.tournament_id)
+        if shared:
+            tournament = share_tournament(ttable.tournament_id)
+            if tournament.hand_for_hand:
+                # TDA RP-8: the last table to push the round's hand moves it on; two awards
+                # holding the row shared would each see the other's table still playing.
+                raise TournamentWide
+        else:
+            tournament = lock_tournament(ttable.tournament_id)
 
         def apply(locked: Hand, result: dict[str, Any]) -> None:
+            if shared and any(entry["stack"] == 0 for entry in result["stacks"]):
+                raise TournamentWide  # a player out: a place, the money, perhaps the end
             _apply_award(tournament, ttable, locked, result, by)
 
         settled = services.award_hand(

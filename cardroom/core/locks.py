@@ -12,10 +12,23 @@ them here, for the rest of its transaction (``lock_row``, ``lock_rows``).
   A later statement of the same transaction that waits too long fails with PostgreSQL's
   ``lock_not_available`` (SQLSTATE 55P03): ``api_errors`` answers it the same way, and the
   pages' middleware says so.
+* Shared or exclusive. A write that decides on a parent row as it stands, without changing
+  it, while others do the same beside it (a deal at one table of a tournament, a deal at
+  another), holds the row shared (``share_row``); a write that changes what the row decides
+  for all of them holds it exclusive (``queue_for`` then ``lock_row``). Shared holders never
+  wait for each other; an exclusive holder waits for them all, and they for it. The two
+  kinds meet first in the row's queue (``queue_for``, a transaction-level advisory lock):
+  PostgreSQL grants those in order of request, so a shared request made while an exclusive
+  one waits queues behind it. Row locks alone would not: a ``FOR SHARE`` on a row already
+  held shared is granted at once, past a ``FOR UPDATE`` waiting there, which a steady stream
+  of shared holders can keep waiting for seconds. A transaction never turns its shared hold
+  into an exclusive one (two doing so at once would deadlock): it rolls back and starts again
+  holding the row exclusive.
 * SQLite has no row locks (``select_for_update`` does nothing there): its writers queue for
-  the whole database file.
+  the whole database file, and the queue and the shared hold are plain reads.
 """
 
+import zlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -71,4 +84,54 @@ def lock_row[M: Model](rows: QuerySet[M] | type[M], pk: Any) -> M:
     if not found:
         model: Any = query.model  # the stubs know no model's own DoesNotExist here
         raise model.DoesNotExist(f"No {model._meta.verbose_name} {pk}.")
+    return found[0]
+
+
+def queue_key(model: type[Model], pk: Any) -> tuple[int, int]:
+    """The advisory lock's two 32-bit keys for ``model``'s row ``pk``: the model's label hashed,
+    and the primary key (folded into 31 bits: two rows sharing a key only wait for each other)."""
+    label = zlib.crc32(model._meta.label_lower.encode()) - 2**31
+    return label, int(pk) % 2**31
+
+
+def queue_for(model: type[Model], pk: Any, *, shared: bool, using: str = "default") -> None:
+    """Take ``model``'s row ``pk``'s place in its queue until the transaction ends (PostgreSQL:
+    ``pg_advisory_xact_lock``, ``_shared`` when ``shared``): requests are served in order, so a
+    shared one never passes an exclusive one already waiting. ``RowsBusy`` after the bounded
+    wait; nothing on SQLite."""
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        return
+    set_lock_timeout(using)
+    function = "pg_advisory_xact_lock_shared" if shared else "pg_advisory_xact_lock"
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT {function}(%s, %s)", queue_key(model, pk))
+    except OperationalError as exc:
+        if lock_not_available(exc):
+            raise RowsBusy(model) from exc
+        raise
+
+
+def share_row[M: Model](model: type[M], pk: Any, *, using: str = "default") -> M:
+    """The row ``pk`` of ``model``, held shared until the transaction ends: its place in the
+    queue (``queue_for``), then ``SELECT ... FOR SHARE`` (Django's ``select_for_update`` has no
+    shared mode), so any write of the row itself waits too. ``DoesNotExist`` when there is
+    none; a plain read on SQLite."""
+    connection = connections[using]
+    manager = model._default_manager.db_manager(using)
+    if connection.vendor != "postgresql":
+        return manager.get(pk=pk)
+    queue_for(model, pk, shared=True, using=using)
+    # The ORM's own query for the row, with the shared lock Django's API cannot ask for.
+    sql, params = manager.filter(pk=pk).query.sql_with_params()
+    try:
+        found = list(manager.raw(sql + " FOR SHARE", params))
+    except OperationalError as exc:
+        if lock_not_available(exc):
+            raise RowsBusy(model) from exc
+        raise
+    if not found:
+        missing: Any = model  # the stubs know no model's own DoesNotExist here
+        raise missing.DoesNotExist(f"No {model._meta.verbose_name} {pk}.")
     return found[0]

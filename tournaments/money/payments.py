@@ -13,9 +13,10 @@
   (``with_refunds`` adds the amount and the time for the pages and the API).
 - ``add_room_money``: added money or an overlay, the room's own money into the pool.
 
-Every payment locks the tournament row first (``seating.lock_tournament``): two cashiers taking
-one player's last rebuy, or a rebuy and the clock passing the last rebuy level, are served one
-after the other, and the ledger's chain never forks. A refusal the state decides (a limit
+Every payment locks the tournament row first, exclusive (``seating.lock_tournament``): two
+cashiers taking one player's last rebuy, or a rebuy and the clock passing the last rebuy level,
+are served one after the other, and the ledger's chain never forks; a rebuy's chips wait for the
+deals and awards holding the row shared (``table_hands``), which read and write the counts. A refusal the state decides (a limit
 reached, a window closed, the player in a hand) is a 409 with the rule; a bad amount or method
 is a 422.
 """

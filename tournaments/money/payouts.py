@@ -4,9 +4,10 @@ locked when the bubble bursts), what each finisher is owed, and paying it.
 
 The arithmetic is ``tournaments.prizes.payouts`` (pure); this module reads its inputs from the
 price list (``Prices``) and the ledger (``MoneyMove``) and writes the results: a new
-``PayoutTable`` version, or a ``PAYOUT`` line. Every write locks the tournament row first
-(``seating.lock_tournament``), as every seating and money write does, so a payment, an edit
-of the table and the bust that locks it are served one after the other.
+``PayoutTable`` version, or a ``PAYOUT`` line. Every write locks the tournament row first,
+exclusive (``seating.lock_tournament``), as every seating and money write does, so a payment,
+an edit of the table and the bust that locks it are served one after the other (a desk award
+that puts a player out is made with the row exclusive too: ``table_hands``).
 
 The seeds say nothing of payouts; what is not the TDA's is published practice, named where it
 is applied:
