@@ -45,6 +45,7 @@ RUNS: tuple[tuple[str, str, dict[str, str | None]], ...] = (
     ("bench_waitlists", "bench_waitlists", {}),
     ("bench_screens", "bench_screens", {}),
     ("bench_floor", "bench_floor", {}),
+    ("bench_locks", "bench_locks", POSTGRES),
 )
 
 
