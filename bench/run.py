@@ -6,6 +6,7 @@ Prints the figures and writes them to ``bench-results/<timestamp>.json`` and
 The rulebook search runs on both backends: SQLite FTS5 (a scratch file) and PostgreSQL full
 text (a scratch database, dropped and made afresh, at ``BENCH_POSTGRES_URL``, default
 ``postgres://postgres@127.0.0.1:5432/cardroom_bench``; reported as skipped when unreachable).
+The tournament's lock waits (``bench_locks``) run on PostgreSQL only: SQLite has no row locks.
 
 Every benchmark checks each answer it times (``bench/harness.py``): a wrong one stops it, and
 the run, with the benchmark's message. ``--quick`` (``BENCH_QUICK=1``): every benchmark at
