@@ -16,6 +16,7 @@ from django.db import connection
 
 from cardroom.core import audit
 from cardroom.core.locks import RowsBusy
+from cardroom.tables import services
 from cardroom.tables.models import Hand
 from tests.races import in_threads, then_meet
 from tests.tournaments.factories import make_tournament
@@ -150,10 +151,10 @@ def test_a_deal_and_an_award_go_on_while_another_table_of_the_tournament_deals_o
     tournament = two_tables(director)
     pushed = folded_hand(tournament, 1, director)
     if held_by == "deal":
-        held = stopped_inside(table_hands, "_proposal", deal(tournament, 2, director))
+        held = stopped_inside(services, "start_hand", deal(tournament, 2, director))
     else:
         other_hand = folded_hand(tournament, 2, director)
-        held = stopped_inside(table_hands, "_apply_award", award(other_hand, director))
+        held = stopped_inside(services, "award_hand", award(other_hand, director))
     with held as other:
         assert award(pushed, director)() == "awarded"
         assert deal(tournament, 1, director)() == "dealt"
@@ -171,7 +172,7 @@ def test_a_deal_waits_for_a_balancing_check_and_a_check_for_a_deal(
     with stopped_inside(balance_checks, "load_seating", check(tournament)) as checking:
         assert in_threads(deal(tournament, 1, director)) == ["busy"]
         assert checking == []
-    with stopped_inside(table_hands, "_proposal", deal(tournament, 1, director)) as dealing:
+    with stopped_inside(services, "start_hand", deal(tournament, 1, director)) as dealing:
         done: list[str] = []
         started(check(tournament), done).join()
         assert done == ["busy"]
@@ -188,7 +189,7 @@ def test_a_deal_asking_after_a_seating_write_began_waiting_queues_behind_it(
     settings.CARDROOM_LOCK_TIMEOUT_MS = 0  # wait as long as it takes
     tournament = two_tables(director)
     order: list[str] = []
-    with stopped_inside(table_hands, "_proposal", deal(tournament, 1, director)):
+    with stopped_inside(services, "start_hand", deal(tournament, 1, director)):
         checking = started(check(tournament), order)
         assert poll(lambda: waiting_for_locks() == 1), order
         dealing = started(deal(tournament, 2, director), order)
