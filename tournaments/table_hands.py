@@ -34,8 +34,9 @@ rebuy, holds the tournament exclusive). So deals and awards at different tables 
 side, and a balancing move, a table break or a chip count (``seating.lock_tournament``) waits
 for those under way, and they for it. An award that changes the tournament itself holds it
 exclusive: a player out (the finishing place, the payouts, the bounties, the balancing check,
-perhaps the tournament's end), or hand-for-hand, where the last table's award moves the round
-on. It learns so once it holds the row shared (``TournamentWide``), so its transaction is
+perhaps the tournament's end, and rows on the tournament's audit chain, which link under its
+exclusive lock: ``cardroom/core/audit.py``), or hand-for-hand, where the last table's award
+moves the round on. It learns so once it holds the row shared (``TournamentWide``), so its transaction is
 rolled back and the award is made again from the start with the row locked exclusive, never
 turning the shared hold into an exclusive one: two awards doing so at once would deadlock.
 """
