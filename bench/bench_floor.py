@@ -11,13 +11,20 @@ dashboard then asks, per family:
 - ``page``: the floor page (``GET /floor/``): the whole room up to ``SECTION`` tables, else
   its first section (``cardroom.screens.floor``);
 - ``poll_unchanged``: a poll with nothing written since the last one;
-- ``poll_changed_1`` and ``poll_changed_10``: a poll after an action at 1 and at 10 tables
-  (each changed table's card must be in the answer).
+- ``poll_changed_1``, ``poll_changed_10`` and ``poll_changed_50``: a poll after an action at
+  1, 10 and 50 tables of the section shown (each changed table's card must be in the answer).
+  50 is what a poll carries at the largest events' rate of change: 60 desk actions and 15
+  deals and awards a second across 700 tables, polled every 3 s, a section of 200 tables.
 
 Every timed request is checked (``bench.harness.expect``): a redirect, an error page or an
 answer without what it is meant to hold stops the run. A poll's figures must not grow with the
 number of tables: ``BENCH_FLOOR_TABLES=100`` (any size) runs at another size to compare.
-``BENCH_QUICK=1``: 8 tables, two requests a family.
+``BENCH_QUICK=1``: 8 tables, two requests a family (a change at every table for 50).
+
+On PostgreSQL the figures add the database's side: the CPU its backend spent on the requests
+of each family (``utime`` and ``stime`` of ``/proc/<backend pid>/stat``, in clock ticks of 10 ms,
+summed over the family's requests and divided by their number: a mean, where the process's
+own figure is a median). On SQLite the database works in this process, inside its figure.
 
 Runs against the configured database (``DATABASE_URL``; a scratch SQLite file otherwise),
 ``ANALYZE``d once the room is built, as a room's database is after a day's autovacuum.
@@ -55,7 +62,8 @@ from bench.harness import (  # noqa: E402
 #: Tables of one tournament at most; seats a tournament table; cash tables among them.
 PER_TOURNAMENT = 100
 SEATS = 9
-FAMILIES = ("page", "poll_unchanged", "poll_changed_1", "poll_changed_10")
+CHANGED = (1, 10, 50)
+FAMILIES = ("page", "poll_unchanged", *(f"poll_changed_{n}" for n in CHANGED))
 
 
 def tables() -> int:
@@ -80,12 +88,47 @@ def _setup() -> None:
     settings.DEBUG = False
 
 
+def backend_cpu_ticks() -> tuple[int, int] | None:
+    """The PostgreSQL backend serving this process: its pid and the CPU it has used so far
+    (``utime`` + ``stime``, clock ticks); None on SQLite or where ``/proc`` does not say."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:  # a server on another machine, or in a container of its own
+        return None
+    # The fields after the command's name, which is in parentheses and may hold spaces.
+    fields = stat.rsplit(")", 1)[1].split()
+    return pid, int(fields[11]) + int(fields[12])  # utime and stime: fields 14 and 15
+
+
 class Figures(Measured):
-    """Per family: each request's queries and CPU milliseconds."""
+    """Per family: each request's queries, CPU milliseconds and cards, and the PostgreSQL
+    backend's CPU ticks over the family's requests."""
 
     def __init__(self) -> None:
         super().__init__()
         self.cards: dict[str, list[int]] = defaultdict(list)
+        self.backend_ticks: dict[str, int] = defaultdict(int)
+        self.tick_ms = 1000 / os.sysconf("SC_CLK_TCK")
+
+    def timed(self, family: str, request: Any) -> Any:
+        before = backend_cpu_ticks()
+        response = super().timed(family, request)
+        after = backend_cpu_ticks()
+        if before is not None and after is not None:
+            expect_that(f"{family}: one PostgreSQL backend", before[0] == after[0])
+            self.backend_ticks[family] += after[1] - before[1]
+        return response
+
+    def clear(self) -> None:
+        for figures in (self.queries, self.cpu_ms, self.cards, self.backend_ticks):
+            figures.clear()
 
     def result(self) -> dict[str, float]:
         figures: dict[str, float] = {}
@@ -93,6 +136,9 @@ class Figures(Measured):
             expect_that(f"{family}: measured", bool(self.queries[family]))
             figures[f"{family}_queries"] = max(self.queries[family])
             figures[f"{family}_cpu_ms"] = statistics.median(self.cpu_ms[family])
+            if backend_cpu_ticks() is not None:
+                ticks = self.backend_ticks[family]
+                figures[f"{family}_pg_cpu_ms"] = ticks * self.tick_ms / len(self.cpu_ms[family])
             figures[f"{family}_cards"] = max(self.cards[family])
         return figures
 
@@ -217,15 +263,15 @@ def bench_floor() -> dict[str, float]:
     # A warm-up page and poll, not counted: the first request loads templates and URLs.
     dashboard.page(shown)
     dashboard.poll_once("warm-up", [])
-    figures.queries.clear()
-    figures.cpu_ms.clear()
-    figures.cards.clear()
+    figures.clear()
     for round_ in range(sized(5, 2)):
         dashboard.page(shown)
         dashboard.poll_once("warm-up", [])  # the page's first poll
         dashboard.poll_once("poll_unchanged", [])
-        for changed in (1, 10):
-            picked = [hands[(round_ * 37 + k * 61) % len(hands)] for k in range(changed)]
+        for changed in CHANGED:
+            # Distinct tables, as many as the section has at most (61 is prime to 200 and to 8).
+            at = min(changed, len(hands))
+            picked = [hands[(round_ * 37 + k * 61) % len(hands)] for k in range(at)]
             for hand in picked:
                 act(hand, director)
             dashboard.poll_once(f"poll_changed_{changed}", [h.table.number for h in picked])
@@ -244,14 +290,19 @@ def run() -> dict[str, float]:
 
 
 def table(result: dict[str, Any]) -> str:
-    """Per family: the queries, the CPU milliseconds and the cards sent of one request."""
+    """Per family: the queries, the CPU milliseconds (this process; the PostgreSQL backend's
+    where measured) and the cards sent of one request."""
     lines = [
         f"{int(result['tables'])} tables in play",
-        f"{'family':<18}{'queries':>9}{'ms':>10}{'cards':>8}",
+        f"{'family':<18}{'queries':>9}{'ms':>10}{'pg ms':>8}{'cards':>8}",
     ]
     for family in FAMILIES:
         queries, cpu = result[f"{family}_queries"], result[f"{family}_cpu_ms"]
-        lines.append(f"{family:<18}{queries:>9}{cpu:>10.2f}{result[f'{family}_cards']:>8}")
+        pg = result.get(f"{family}_pg_cpu_ms")
+        backend = "-" if pg is None else f"{pg:.1f}"
+        lines.append(
+            f"{family:<18}{queries:>9}{cpu:>10.2f}{backend:>8}{result[f'{family}_cards']:>8}"
+        )
     return "\n".join(lines)
 
 

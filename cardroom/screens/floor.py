@@ -35,20 +35,21 @@ import django_filters
 from django import forms
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import QueryDict
+from django.urls import reverse
 from django.utils import timezone
 
 from cardroom.core import changes
 from cardroom.core.changes import Topic
+from cardroom.core.numbers import grouped
 from cardroom.core.parsers import whole_number
 from cardroom.rulings.models import Ruling
 from cardroom.seats import services as players
-from cardroom.tables.choices import TableKind, Variant
+from cardroom.tables.choices import TableKind, TableStatus, Variant
 from cardroom.tables.filters import TableFilter, filtered
 from cardroom.tables.models import Hand, HandStatus, Table
-from cardroom.tables.services import engine_state
+from cardroom.tables.services import played_actions, state_after
 from cardroom.waitlists import services as waitlists
 from cardroom.waitlists.models import EntryStatus, GameList, MustMove, WaitlistEntry
-from rules.engine.state import snapshot
 from tournaments.clock.reading import ClockReading, read_clock
 from tournaments.models import (
     ClockState,
@@ -94,38 +95,110 @@ class FloorFilter(TableFilter):
         assert isinstance(field, forms.ChoiceField)
         # The field's choices already start with its empty label, which django-filters adds
         # again when choices are set: keep only the real ones (else "Cash and tournament" twice).
-        field.choices = [
-            *(c for c in cast("Iterable[Any]", field.choices) if c[0] != ""),
-            *((str(t.pk), t.name) for t in live_tournaments().only("pk", "name")),
-        ]
+        kinds = [c for c in cast("Iterable[Any]", field.choices) if c[0] != ""]
+
+        def choices() -> list[tuple[str, str]]:
+            return [*kinds, *((str(t.pk), t.name) for t in live_tournaments().only("pk", "name"))]
+
+        # Read when the form is shown or a tournament is asked for, not by every poll.
+        field.choices = choices
+
+
+def level_label(clock: ClockReading, levels: Sequence[Level]) -> str:
+    """The level as the room calls it: breaks are steps of the structure but not levels."""
+    level = clock.level
+    if level is None:
+        return "No levels"
+    if level.is_break:
+        return "Break"
+    played = sum(1 for lv in levels if not lv.is_break and lv.number <= level.number)
+    ante = f" ante {level.ante}" if level.ante else ""
+    return f"Level {played}: {level.small_blind}/{level.big_blind}{ante}"
+
+
+@dataclass(frozen=True)
+class Stage:
+    """What a tournament's cards say of it, worked out once for all its tables shown: its
+    clock, the level as the room calls it, the game and the clock's badge (None while it runs)."""
+
+    tournament: Tournament
+    clock: ClockReading
+    levels: tuple[Level, ...]
+    level_label: str
+    game_label: str
+    clock_badge: str | None
+
+    @classmethod
+    def of(cls, tournament: Tournament, levels: tuple[Level, ...], now: datetime) -> Stage:
+        clock = read_clock(tournament, list(levels), now)
+        badge = None
+        if clock.state == ClockState.FINISHED:
+            badge = "No more levels"
+        elif clock.state != ClockState.RUNNING:
+            state = str(clock.state)
+            badge = state[:1].upper() + state[1:]  # as the template filter capfirst
+        label = level_label(clock, levels)
+        return cls(tournament, clock, levels, label, tournament.game_label, badge)
 
 
 @dataclass(frozen=True)
 class Seating:
     """The tournament playing at a room table now: its table there, clock and seated players."""
 
-    tournament: Tournament
+    stage: Stage
     table: TournamentTable
-    clock: ClockReading
     seats: frozenset[int] = field(default_factory=frozenset)
-    levels: tuple[Level, ...] = ()
+
+    @property
+    def tournament(self) -> Tournament:
+        return self.stage.tournament
+
+    @property
+    def clock(self) -> ClockReading:
+        return self.stage.clock
 
     @property
     def level_label(self) -> str:
-        """The level as the room calls it: breaks are steps of the structure but not levels."""
-        level = self.clock.level
-        if level is None:
-            return "No levels"
-        if level.is_break:
-            return "Break"
-        played = sum(1 for lv in self.levels if not lv.is_break and lv.number <= level.number)
-        ante = f" ante {level.ante}" if level.ante else ""
-        return f"Level {played}: {level.small_blind}/{level.big_blind}{ante}"
+        return self.stage.level_label
+
+
+def numbered(name: str) -> tuple[str, str]:
+    """A URL taking one id (``cardroom:desk``), reversed once: what goes before and after it."""
+    mark = "918273645546372819"  # an id no page has, as long as the ``id`` converter takes
+    head, _, tail = reverse(name, args=[int(mark)]).partition(mark)
+    return head, tail
+
+
+@dataclass(frozen=True)
+class Links:
+    """Where the cards link, reversed once for all the cards of an answer (each card's number
+    or ruling put in place): reversing five URLs a card was a fifth of rendering it."""
+
+    desk: tuple[str, str]
+    status: tuple[str, str]
+    ruling: tuple[str, str]
+    new_ruling: str
+    waitlists: str
+
+    @classmethod
+    def reversed(cls) -> Links:
+        return cls(
+            numbered("cardroom:desk"),
+            numbered("cardroom:table_status"),
+            numbered("cardroom:ruling_detail"),
+            reverse("cardroom:ruling_create"),
+            reverse("cardroom:waitlists"),
+        )
+
+    @staticmethod
+    def to(url: tuple[str, str], number: int) -> str:
+        return f"{url[0]}{number}{url[1]}"
 
 
 @dataclass(frozen=True)
 class Card:
     table: Table
+    links: Links
     hand: Hand | None
     street: str | None
     pot: int | None
@@ -157,8 +230,57 @@ class Card:
         return [seat for seat in range(1, self.max_seats + 1) if seat not in self.seated]
 
     @property
+    def number(self) -> str:
+        """The table's number as text (what the template would make of it, without its
+        localizing each of the number's five uses a card)."""
+        return str(self.table.number)
+
+    @property
+    def seats_label(self) -> str:
+        """Seats taken of the table's: "7/9"."""
+        return f"{self.seats_taken}/{self.max_seats}"
+
+    @property
+    def open_label(self) -> str:
+        """The open seats as the card lists them: "all open", "open 2, 7", "open none"."""
+        if not self.seated:
+            return "all open"
+        return f"open {', '.join(map(str, self.open_seats)) or 'none'}"
+
+    @property
     def level(self) -> Level | None:
         return self.seating.clock.level if self.seating else None
+
+    @property
+    def status_label(self) -> str:
+        return TableStatus(self.table.status).label
+
+    @property
+    def kind_label(self) -> str:
+        return TableKind(self.table.kind).label
+
+    @property
+    def buy_in(self) -> str:
+        """A cash table's buy-in range, grouped, between an en dash: "40\u20131,000"."""
+        return f"{grouped(self.table.min_buy_in)}\u2013{grouped(self.table.max_buy_in)}"
+
+    @property
+    def desk_url(self) -> str:
+        return self.links.to(self.links.desk, self.table.number)
+
+    @property
+    def status_url(self) -> str:
+        return self.links.to(self.links.status, self.table.number)
+
+    @property
+    def new_ruling_url(self) -> str:
+        """A new ruling at this table (and its hand in progress)."""
+        hand = f"&hand={self.hand.pk}" if self.hand else ""
+        return f"{self.links.new_ruling}?table={self.table.number}{hand}"
+
+    @property
+    def last_ruling_url(self) -> str:
+        return self.links.to(self.links.ruling, getattr(self.table, "last_ruling_id", 0))
 
     @property
     def version(self) -> str:
@@ -241,24 +363,38 @@ def tables_for_floor(filters: FloorFilter | Mapping[str, Any] | None = None) -> 
     )
 
 
-def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
-    """The cards for ``tables``: seven queries more than the tables', however many there are."""
-    tables = tables.prefetch_related(
-        Prefetch(
-            "hands",
-            queryset=Hand.objects.filter(state=HandStatus.IN_PROGRESS).prefetch_related("actions"),
-            to_attr="live_hands",
-        )
-    )
+#: What a card reads of a hand in progress: the engine's replay of it, its number and step.
+LIVE_HAND_FIELDS = ("id", "table_id", "number", "seq", "button", "seats", "game", "blinds", "posts")
+
+
+def cards(
+    tables: QuerySet[Table], now: datetime | None = None, tournaments: Iterable[Tournament] = ()
+) -> list[Card]:
+    """The cards for ``tables``: at most twelve queries more than the tables', however many
+    there are (fewer without cash tables, or with their ``tournaments`` already read, as
+    ``running_tournaments`` reads them). What a card shows is read once for all of them (each
+    tournament's clock and levels, the hands' actions as values, the links); a card adds no
+    query, and no URL reversed."""
+    now = now or timezone.now()
     rows = list(tables)
+    if not rows:
+        return []
+    hands = {
+        hand.table_id: hand
+        for hand in Hand.objects.filter(
+            table_id__in=[t.pk for t in rows], state=HandStatus.IN_PROGRESS
+        ).only(*LIVE_HAND_FIELDS)
+    }
+    played = played_actions(hand.pk for hand in hands.values())
+    # The seats of a cash table's last hand, for a table dealt from typed stacks.
+    cash = [t for t in rows if t.kind != TableKind.TOURNAMENT]
     last_deals = {
         table_id: (seats, names)
         for table_id, seats, names in Hand.objects.filter(
-            pk__in=[t.last_deal_id for t in rows if t.last_deal_id]  # type: ignore[attr-defined]
+            pk__in=[t.last_deal_id for t in cash if t.last_deal_id]  # type: ignore[attr-defined]
         ).values_list("table_id", "seats", "names")
     }
-    seatings = seatings_at([t.pk for t in rows], now or timezone.now())
-    cash = [t for t in rows if t.kind == TableKind.CASH]
+    seatings = seatings_at([t.pk for t in rows], now, tournaments)
     seat_maps = players.seat_summaries(cash)
     lists = waitlists.open_lists_waiting() if cash else []  # only for cash tables' cards
     moving = {
@@ -270,21 +406,20 @@ def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
     offers: dict[int, list[WaitlistEntry]] = defaultdict(list)
     for entry in (
         WaitlistEntry.objects.filter(
-            status=EntryStatus.CALLED,
-            called_table__in=cash,
-            call_expires_at__gt=now or timezone.now(),
+            status=EntryStatus.CALLED, called_table__in=cash, call_expires_at__gt=now
         )
         .select_related("player")
         .order_by("called_seat", "pk")
     ):
         offers[cast(int, entry.called_table_id)].append(entry)
+    links = Links.reversed()
     result = []
     for table in rows:
-        hand = table.live_hands[0] if table.live_hands else None
+        hand = hands.get(table.pk)
         street = pot = None
         if hand is not None:
-            state = snapshot(engine_state(hand))
-            street, pot = state["street"], state["pot"]
+            state = state_after(hand, played.get(hand.pk, []))
+            street, pot = state.street, state.pot
         seating = seatings.get(table.pk)
         seat_map = seat_maps.get(table.pk)
         dealt, names = last_deals.get(table.pk) or ([], {})
@@ -305,6 +440,7 @@ def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
         result.append(
             Card(
                 table,
+                links,
                 hand,
                 street,
                 pot,
@@ -319,21 +455,39 @@ def cards(tables: QuerySet[Table], now: datetime | None = None) -> list[Card]:
     return result
 
 
-def seatings_at(table_ids: Sequence[int], now: datetime) -> dict[int, Seating]:
-    """The tournament in play at each room table: four queries for any number of tables. Each
-    tournament, its levels and its clock are read once, however many of its tables are shown."""
+#: A tournament's levels, in the structure's order.
+LEVELS_IN_ORDER = Prefetch("levels", queryset=Level.objects.order_by("number"))
+
+
+def running_tournaments() -> list[Tournament]:
+    """The tournaments whose clock runs, their levels in order: read once a poll, both for the
+    levels reached on time (``tables_changed``) and for their tables' cards (``cards``)."""
+    running = Tournament.objects.filter(clock_state=ClockState.RUNNING).exclude(
+        status=TournamentStatus.COMPLETE
+    )
+    return list(running.prefetch_related(LEVELS_IN_ORDER))
+
+
+def seatings_at(
+    table_ids: Sequence[int], now: datetime, known: Iterable[Tournament] = ()
+) -> dict[int, Seating]:
+    """The tournament in play at each room table: four queries for any number of tables (two
+    when ``known``, read with ``levels_in_order``, holds their tournaments). Each tournament,
+    its levels and its clock are read once, however many of its tables are shown."""
     places = {
         place.pk: place
         for place in TournamentTable.objects.in_play().filter(table_id__in=table_ids)
     }
     if not places:
         return {}
-    tournaments = {
-        tournament.pk: (tournament, levels, read_clock(tournament, list(levels), now))
-        for tournament in Tournament.objects.filter(
-            pk__in={place.tournament_id for place in places.values()}
-        ).prefetch_related(Prefetch("levels", queryset=Level.objects.order_by("number")))
-        for levels in [tuple(tournament.levels.all())]
+    wanted = {place.tournament_id for place in places.values()}
+    tournaments = {t.pk: t for t in known if t.pk in wanted}
+    if missing := wanted - tournaments.keys():
+        read = Tournament.objects.filter(pk__in=missing).prefetch_related(LEVELS_IN_ORDER)
+        tournaments |= {t.pk: t for t in read}
+    stages = {
+        pk: Stage.of(tournament, tuple(tournament.levels.all()), now)
+        for pk, tournament in tournaments.items()
     }
     seats: dict[int, set[int]] = defaultdict(set)
     for table_id, seat in SeatAssignment.objects.filter(
@@ -342,15 +496,9 @@ def seatings_at(table_ids: Sequence[int], now: datetime) -> dict[int, Seating]:
         seats[table_id].add(seat)
     seatings = {}
     for place in places.values():
-        tournament, levels, clock = tournaments[place.tournament_id]
-        place.tournament = tournament  # the one read above, shared by its tables
-        seatings[place.table_id] = Seating(
-            tournament=tournament,
-            table=place,
-            clock=clock,
-            seats=frozenset(seats[place.pk]),
-            levels=levels,
-        )
+        stage = stages[place.tournament_id]
+        place.tournament = stage.tournament  # the one read above, shared by its tables
+        seatings[place.table_id] = Seating(stage, place, frozenset(seats[place.pk]))
     return seatings
 
 
@@ -361,7 +509,11 @@ AT_A_TABLE = (Topic.TABLE, Topic.HAND, Topic.RULING, Topic.SEATS, Topic.MUST_MOV
 
 
 def tables_changed(
-    found: Mapping[str, set[int]], since: datetime, now: datetime, shown: set[int]
+    found: Mapping[str, set[int]],
+    since: datetime,
+    now: datetime,
+    shown: set[int],
+    running: Iterable[Tournament],
 ) -> set[int]:
     """The shown tables whose card changed since the last read: ``found``, the change feed's
     changes since then (``cardroom/core/changes.py``), mapped to tables (a list's change to the
@@ -378,9 +530,6 @@ def tables_changed(
         tables |= set(Table.objects.filter(games).values_list("pk", flat=True))
     # The clocks are read from the time, not written: a level reached after the last read is
     # new to the page (no overlap: no transaction commits it late).
-    running = Tournament.objects.filter(clock_state=ClockState.RUNNING).exclude(
-        status=TournamentStatus.COMPLETE
-    )
     reached = [t for t, at in levels_started(running, now).items() if at > since]
     moved = found.get(Topic.TOURNAMENT_TABLE, set())
     if moved or reached or found.get(Topic.TOURNAMENT):
@@ -393,19 +542,12 @@ def tables_changed(
     return tables & shown
 
 
-def levels_started(
-    tournaments: Iterable[int] | QuerySet[Tournament], now: datetime
-) -> dict[int, datetime]:
-    """When each running clock (tournaments, or their ids) entered the level it shows now (or
-    ran out of levels): a level reached on time changes the cards even before the clock's tick
-    records it."""
-    if not isinstance(tournaments, QuerySet):
-        ids = list(tournaments)
-        if not ids:
-            return {}
-        tournaments = Tournament.objects.filter(pk__in=ids)
+def levels_started(tournaments: Iterable[Tournament], now: datetime) -> dict[int, datetime]:
+    """When each running clock (``tournaments``, their levels read) entered the level it shows
+    now (or ran out of levels): a level reached on time changes the cards even before the
+    clock's tick records it."""
     started = {}
-    for tournament in tournaments.prefetch_related("levels"):
+    for tournament in tournaments:
         if tournament.level_started_at is None:
             continue
         durations = {level.number: level.duration for level in tournament.levels.all()}
@@ -488,8 +630,11 @@ def poll(
         grid = cards(in_section(tables_for_floor(filters), section), now)
         return Update(make_cursor(now, mark, held), grid, [], recent_rulings())
     found = after.found
-    changed = tables_changed(found, read[0], now, {pk for pk, _ in shown})
-    fresh = cards(tables_for_floor(filters).filter(pk__in=changed), now) if changed else []
+    running = running_tournaments()
+    changed = tables_changed(found, read[0], now, {pk for pk, _ in shown}, running)
+    fresh = []
+    if changed:
+        fresh = cards(tables_for_floor(filters).filter(pk__in=changed), now, running)
     return Update(
         make_cursor(now, after.mark, held),
         None,

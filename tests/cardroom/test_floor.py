@@ -13,7 +13,13 @@ from cardroom.core.changes import OVERLAP, Change
 from cardroom.rulings.models import Ruling
 from cardroom.screens.floor import poll
 from cardroom.tables.models import Hand, Table
-from cardroom.tables.services import record_action, set_table_status, void_hand, void_last_action
+from cardroom.tables.services import (
+    engine_state,
+    record_action,
+    set_table_status,
+    void_hand,
+    void_last_action,
+)
 from tests.factories import make_hand, make_table
 
 pytestmark = pytest.mark.django_db
@@ -451,3 +457,41 @@ def test_a_big_room_is_split_in_sections_the_floor_picks_each_polled_alone(
     assert re.findall(r'<article id="card-(\d+)"', changed) == ["7"]
     for odd in ("0", "x", "²", "999999"):  # no such section: the first, or none past the end
         assert client.get("/floor/", {"section": odd}).status_code == 200
+
+
+def test_a_poll_sends_fifty_changed_cards_in_the_queries_it_sends_two_in(
+    persona_client: Any, floor_manager: Any, director: Any
+) -> None:
+    """A poll's queries do not grow with the cards it sends: what a card shows is read once
+    for all of them (hands and their actions, tournaments and their clocks, seat maps), never
+    a query a card. Fifty cards, as a poll carries at the largest events' rate of change: cash
+    and tournament tables, hands in progress at them with actions taken."""
+    from tests.tournaments.factories import make_tournament
+    from tournaments.clock.services import start_clock
+    from tournaments.draw_services import draw_initial_seating
+    from tournaments.eliminations import close_registration
+    from tournaments.table_hands import deal_tournament_hand
+
+    floor_with(30, floor_manager)  # cash tables 1-30, a hand at every third
+    tournament = make_tournament(by=director, tables=20, entrants=60, first_table=101)
+    draw_initial_seating(tournament=tournament, by=director)
+    close_registration(tournament=tournament, by=director)
+    start_clock(tournament=tournament, by=director)
+    for table in Table.objects.filter(number__gt=100):
+        hand = deal_tournament_hand(table=table, by=director)
+        seat = engine_state(hand).to_act
+        record_action(hand=hand, by=director, expected_seq=0, seat=seat, action="call")
+    age_everything()
+    client = persona_client("staff")
+    cursor = cursor_of(client.get("/floor/").content.decode())
+    sent = []
+    for numbers in ([3, 101], [*range(1, 31), *range(101, 121)]):
+        # Written as any write is: the feed's triggers see each row.
+        Table.objects.filter(number__in=numbers).update(updated_at=timezone.now())
+        queries, html = poll_queries(client, cursor)
+        cards = re.findall(r'<article id="card-(\d+)"', html)
+        assert sorted(map(int, cards)) == numbers
+        assert "Level 1: 100/200" in card_of(html, 101) and "pot <strong>" in card_of(html, 3)
+        sent.append(queries)
+        cursor = cursor_of(html)
+    assert sent[0] == sent[1], sent
