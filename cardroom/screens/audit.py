@@ -25,9 +25,11 @@ from cardroom.core.checkpoints import AuditCheck
 from cardroom.core.deadlines import tasks_run_in_process
 from cardroom.core.request_types import AuthenticatedRequest
 from cardroom.core.roles import Role, role_required
+from cardroom.seats.player_checks import player_breaks
 from cardroom.seats.seat_checks import seat_breaks
 from cardroom.tables.hand_records import hand_breaks
 from cardroom.tables.models import Hand
+from cardroom.tables.table_checks import table_breaks
 from cardroom.waitlists.entry_checks import entry_breaks
 from rules.engine.button_draw import replay_button_draw
 from tournaments.draw_services import verify_draw
@@ -81,8 +83,10 @@ def run_verification(by: str, using: str = "default") -> Outcome:
     verification.findings += ledger_breaks(using)
     # The mutable rows that hold what the chains decided: each hand against its signed deal,
     # award and void; each cash seat's stack against its seat events; each waitlist entry
-    # against its events.
+    # against its events; each player's record and bar against its log; each table's settings
+    # against its configuration history.
     verification.findings += hand_breaks(using) + seat_breaks(using) + entry_breaks(using)
+    verification.findings += player_breaks(using) + table_breaks(using)
     last = verification.held.last
     record = AuditCheck.objects.using(using).create(
         by=by[:150],
