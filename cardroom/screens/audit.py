@@ -32,6 +32,7 @@ from cardroom.tables.models import Hand
 from cardroom.tables.table_checks import table_breaks
 from cardroom.waitlists.entry_checks import entry_breaks
 from rules.engine.button_draw import replay_button_draw
+from tournaments.chip_checks import entrant_breaks
 from tournaments.draw_services import verify_draw
 from tournaments.models import Draw, DrawStatus
 from tournaments.money.ledger import ledger_breaks
@@ -87,6 +88,8 @@ def run_verification(by: str, using: str = "default") -> Outcome:
     # against its configuration history.
     verification.findings += hand_breaks(using) + seat_breaks(using) + entry_breaks(using)
     verification.findings += player_breaks(using) + table_breaks(using)
+    # Each tournament entrant's count against its newest chip count, hand or ledger line.
+    verification.findings += entrant_breaks(using)
     last = verification.held.last
     record = AuditCheck.objects.using(using).create(
         by=by[:150],
