@@ -3,7 +3,8 @@
 One verification for the command (``manage.py verify_audit``), the beat and the page's
 button: every chain walked against the checkpoint file (``cardroom/core/checkpoints.py``),
 every revealed draw and draw for the button replayed from its seed, every tournament's money
-ledger added up, every hand's result held against its signed record.
+ledger added up, and the ordinary rows held against the records that decided them: every
+hand, cash seat, waitlist entry, player, table and tournament entrant's count.
 """
 
 from __future__ import annotations
