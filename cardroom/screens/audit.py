@@ -3,7 +3,8 @@
 One verification for the command (``manage.py verify_audit``), the beat and the page's
 button: every chain walked against the checkpoint file (``cardroom/core/checkpoints.py``),
 every revealed draw and draw for the button replayed from its seed, every tournament's money
-ledger added up, every hand's result held against its signed record.
+ledger added up, and the ordinary rows held against the records that decided them: every
+hand, cash seat, waitlist entry, player, table and tournament entrant's count.
 """
 
 from __future__ import annotations
@@ -25,11 +26,14 @@ from cardroom.core.checkpoints import AuditCheck
 from cardroom.core.deadlines import tasks_run_in_process
 from cardroom.core.request_types import AuthenticatedRequest
 from cardroom.core.roles import Role, role_required
+from cardroom.seats.player_checks import player_breaks
 from cardroom.seats.seat_checks import seat_breaks
 from cardroom.tables.hand_records import hand_breaks
 from cardroom.tables.models import Hand
+from cardroom.tables.table_checks import table_breaks
 from cardroom.waitlists.entry_checks import entry_breaks
 from rules.engine.button_draw import replay_button_draw
+from tournaments.chip_checks import entrant_breaks
 from tournaments.draw_services import verify_draw
 from tournaments.models import Draw, DrawStatus
 from tournaments.money.ledger import ledger_breaks
@@ -81,8 +85,12 @@ def run_verification(by: str, using: str = "default") -> Outcome:
     verification.findings += ledger_breaks(using)
     # The mutable rows that hold what the chains decided: each hand against its signed deal,
     # award and void; each cash seat's stack against its seat events; each waitlist entry
-    # against its events.
+    # against its events; each player's record and bar against its log; each table's settings
+    # against its configuration history.
     verification.findings += hand_breaks(using) + seat_breaks(using) + entry_breaks(using)
+    verification.findings += player_breaks(using) + table_breaks(using)
+    # Each tournament entrant's count against its newest chip count, hand or ledger line.
+    verification.findings += entrant_breaks(using)
     last = verification.held.last
     record = AuditCheck.objects.using(using).create(
         by=by[:150],

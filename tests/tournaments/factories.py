@@ -4,8 +4,11 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from cardroom.core.roles import Role
 from cardroom.tables.choices import TableKind
-from cardroom.tables.models import Table
+from cardroom.tables.models import Table, TableChange
+from cardroom.tables.services import created
+from tests.factories import make_user
 from tournaments.eliminations import eliminate_player
 from tournaments.models import Elimination, Entrant, Tournament
 from tournaments.setup import create_tournament, register_entrants
@@ -18,8 +21,9 @@ LEVELS: list[dict[str, Any]] = [
 
 
 def make_room_tables(*, count: int, first: int = 101, seats: int = 9) -> list[Table]:
-    """Room tables set aside for tournaments (bulk: the bench makes a thousand of them)."""
-    return Table.objects.bulk_create(
+    """Room tables set aside for tournaments (bulk: the bench makes a thousand of them), each
+    with its "created" change as the services log it (``verify_audit`` holds a table to it)."""
+    made = Table.objects.bulk_create(
         Table(
             number=first + i,
             kind=TableKind.TOURNAMENT,
@@ -30,6 +34,14 @@ def make_room_tables(*, count: int, first: int = 101, seats: int = 9) -> list[Ta
         )
         for i in range(count)
     )
+    by = User.objects.filter(username="factory").first() or make_user(
+        username="factory", role=Role.FLOOR_MANAGER
+    )
+    TableChange.objects.bulk_create(
+        TableChange(table=table, changed_by=by, action="created", changes=created(table))
+        for table in made
+    )
+    return made
 
 
 def make_tournament(

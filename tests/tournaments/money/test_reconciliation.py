@@ -35,9 +35,13 @@ CASH, CARD, VOUCHER, ROOM = Method.CASH, Method.CARD, Method.VOUCHER, Method.ROO
 
 
 def move(tournament: Tournament, by: Any, kind: str, method: str = ROOM, **fields: Any) -> Any:
-    return MoneyMove.objects.create(
+    line = MoneyMove.objects.create(
         tournament=tournament, by=by, kind=kind, method=method, **fields
     )
+    if kind in (MoveKind.REBUY, MoveKind.ADDON):
+        # The chips bought join the count, as the service adds them (``payments._buy``).
+        Entrant.objects.filter(pk=line.entrant_id).update(chips=models.F("chips") + line.chips)
+    return line
 
 
 def entry(tournament: Tournament, by: Any, entrant: Entrant | None, method: str = CASH, **f: Any):
