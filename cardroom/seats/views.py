@@ -176,7 +176,8 @@ def session_context(
         )
     elif mode != "typed" and between and not awaiting_award:
         try:
-            proposal = table_play.propose_at(table, tournament_table)
+            # The live seats just read for the seat map: the proposal deals from them.
+            proposal = table_play.propose_at(table, tournament_table, seated)
             context["proposal"] = proposal_view(table, proposal, seated)
             if context["seat_map"]:
                 agree_with_proposal(table, context["seat_map"], context["proposal"])
