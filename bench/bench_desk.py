@@ -1,6 +1,8 @@
 """The betting desk's writes, per request: the queries each makes and the CPU it takes in this
 process (``time.thread_time`` around the test client's call: the view, the engine, the
-templates and serializers, and on SQLite the database's own work too).
+templates and serializers, and on SQLite the database's own work too). On PostgreSQL, also the
+CPU its backend spent on them (``_pg_cpu_ms``: read from ``/proc``, the family's total over its
+requests; ``bench.harness.backend_cpu_ms``): a request's CPU is the two together.
 
 Two tables of six players, each hand played the same way (the first to act on a street bets
 or raises, everyone calls: six actions a street, 24 to the showdown): a cash table dealt from
@@ -83,6 +85,8 @@ class Figures(Measured):
             )
             figures[f"{family}_queries"] = counts[0]
             figures[f"{family}_cpu_ms"] = statistics.median(self.cpu_ms[family])
+            if (backend := self.backend_per_request(family)) is not None:
+                figures[f"{family}_pg_cpu_ms"] = backend
         return figures
 
 
@@ -273,8 +277,7 @@ def bench_desk(hands: int | None = None) -> dict[str, float]:
     # answered as it should).
     for desk in desks:
         desk.play_hands(sized(2, 1))
-    figures.queries.clear()
-    figures.cpu_ms.clear()
+    figures.clear()
     for desk in desks:
         desk.play_hands(hands)
     result = figures.result()
@@ -299,13 +302,17 @@ def run() -> dict[str, float]:
 
 
 def table(result: dict[str, Any]) -> str:
-    """Per family and table: the queries and the CPU milliseconds of one request."""
-    lines = [f"{'family':<18}" + "".join(f"{kind + ' q':>14}{'ms':>9}" for kind in KINDS)]
+    """Per family and table: the queries of one request and its CPU milliseconds, this
+    process's (``ms``) and, on PostgreSQL, its backend's (``pg ms``; "-" on SQLite)."""
+    head = "".join(f"{kind + ' q':>14}{'ms':>8}{'pg ms':>8}" for kind in KINDS)
+    lines = [f"{'family':<18}{head}"]
     for family in FAMILIES:
-        cells = "".join(
-            f"{result[f'{family}_{kind}_queries']:>14}{result[f'{family}_{kind}_cpu_ms']:>9.2f}"
-            for kind in KINDS
-        )
+        cells = ""
+        for kind in KINDS:
+            key = f"{family}_{kind}"
+            backend = result.get(f"{key}_pg_cpu_ms")
+            pg = "-" if backend is None else f"{backend:.2f}"
+            cells += f"{result[f'{key}_queries']:>14}{result[f'{key}_cpu_ms']:>8.2f}{pg:>8}"
         lines.append(f"{family:<18}{cells}")
     return "\n".join(lines)
 

@@ -24,6 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from html import unescape
+from pathlib import Path
 from typing import Any
 
 QUICK_VARIABLE = "BENCH_QUICK"
@@ -129,21 +130,66 @@ class Counter:
             yield
 
 
+def backend_cpu_ms() -> float | None:
+    """The CPU milliseconds the PostgreSQL backend serving this process's connection has used
+    so far, read from ``/proc`` (the server on this machine); None on SQLite, whose work runs
+    in this thread and is in its own CPU, or when the backend's ``/proc`` cannot be read.
+
+    ``/proc/<pid>/schedstat``'s first field is the time on a CPU in nanoseconds; without it,
+    ``/proc/<pid>/stat``'s utime + stime, in clock ticks (10 ms): a request's work is a
+    fraction of a tick there, so only a batch's total divided by its requests means anything,
+    which is how ``Measured`` reports it either way."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return None
+    connection.ensure_connection()
+    pid = connection.connection.info.backend_pid
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e6
+    except (OSError, IndexError, ValueError):
+        pass
+    try:
+        # The command may hold spaces and parentheses: the fields after its last ")".
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 class Measured:
     """Per family: each timed request's queries and CPU milliseconds (this thread's CPU, after
-    a garbage collection, so that one request does not pay for another's garbage)."""
+    a garbage collection, so that one request does not pay for another's garbage) and, on
+    PostgreSQL, the CPU its database backend spent on the family's requests, all of them
+    together (``backend_cpu_ms``): ``backend_ms[family]`` over ``len(cpu_ms[family])``."""
 
     def __init__(self) -> None:
         self.queries: dict[str, list[int]] = defaultdict(list)
         self.cpu_ms: dict[str, list[float]] = defaultdict(list)
+        self.backend_ms: dict[str, float] = defaultdict(float)
         self.counter = Counter()
 
     def timed(self, family: str, request: Callable[[], Any]) -> Any:
         gc.collect()
+        backend = backend_cpu_ms()
         with self.counter.counting():
             started = time.thread_time()
             response = request()
             cpu = (time.thread_time() - started) * 1000
+        if backend is not None and (after := backend_cpu_ms()) is not None:
+            self.backend_ms[family] += after - backend
         self.queries[family].append(self.counter.count)
         self.cpu_ms[family].append(cpu)
         return response
+
+    def backend_per_request(self, family: str) -> float | None:
+        """The database backend's CPU milliseconds per request of ``family`` (PostgreSQL)."""
+        if family not in self.backend_ms or not self.cpu_ms[family]:
+            return None
+        return self.backend_ms[family] / len(self.cpu_ms[family])
+
+    def clear(self) -> None:
+        """Forget what was measured (after the warm-up)."""
+        self.queries.clear()
+        self.cpu_ms.clear()
+        self.backend_ms.clear()

@@ -63,9 +63,12 @@ def proposal_version(payload: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _plan(table: Table, straddle: bool = True) -> tuple[Plan, dict[str, Any], dict[int, TableSeat]]:
-    """The next hand as the rules deal it (``rules.engine.rotation``), and its proposal."""
-    seated = players.live_seats(table)
+def _plan(
+    table: Table, straddle: bool = True, seated: list[TableSeat] | None = None
+) -> tuple[Plan, dict[str, Any], dict[int, TableSeat]]:
+    """The next hand as the rules deal it (``rules.engine.rotation``), and its proposal;
+    ``seated``: the table's live seats (``players.live_seats``) when the caller read them."""
+    seated = players.live_seats(table) if seated is None else seated
     previous, voided = _history(table)
     owed = {s.seat: (s.owes_big, s.owes_small) for s in seated}
     for hand in voided:  # posts made in a voided hand are still owed
@@ -117,12 +120,12 @@ def _plan(table: Table, straddle: bool = True) -> tuple[Plan, dict[str, Any], di
     return plan, proposal, seats
 
 
-def propose_next_hand(table: Table) -> dict[str, Any]:
+def propose_next_hand(table: Table, seated: list[TableSeat] | None = None) -> dict[str, Any]:
     """What the desk proposes for the next deal: the button, the blinds, who is dealt in with
     what, the posts, who waits for the big blind, the blinds each seat will owe after it,
     the rules applied, and ``version`` (send it back with the deal: 409 if the seat map
     changed meanwhile). ``redeal`` lists the voided hands dealt again."""
-    return _plan(players.cash_only(table))[1]
+    return _plan(players.cash_only(table), seated=seated)[1]
 
 
 @transaction.atomic

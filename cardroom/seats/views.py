@@ -14,6 +14,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import prefetch_related_objects
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
@@ -67,6 +68,9 @@ def render_desk(
     state = engine_state(hand) if hand is not None and hand.state != "voided" else None
     # The tournament playing here, looked up once for the version and the session.
     tournament_table = table_hands.tournament_table_for(table)
+    if tournament_table is not None:
+        # Its levels read once: the clock for the version, the proposal's level.
+        prefetch_related_objects([tournament_table.tournament], "levels")
     session = session_context(table, hand, state, tournament_table)
     if deal_form is None and session["mode"] == "typed":
         deal_form = DealForm(table=table)  # only a typed-stack desk shows the deal form
@@ -176,7 +180,8 @@ def session_context(
         )
     elif mode != "typed" and between and not awaiting_award:
         try:
-            proposal = table_play.propose_at(table, tournament_table)
+            # The live seats just read for the seat map: the proposal deals from them.
+            proposal = table_play.propose_at(table, tournament_table, seated)
             context["proposal"] = proposal_view(table, proposal, seated)
             if context["seat_map"]:
                 agree_with_proposal(table, context["seat_map"], context["proposal"])

@@ -5,9 +5,11 @@ the last award did (who is out, the balancing asked for). Reading only: no reque
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from django.db.models import Count
+from django.urls import get_script_prefix, reverse
 
 from cardroom.core.numbers import grouped
 from cardroom.seats.models import TableSeat
@@ -75,14 +77,43 @@ def tournament_news(tournament: Tournament, hand: Hand) -> list[str]:
     return lines
 
 
+#: What the seat map's forms post to a seated player's seat (``cardroom:seat_change``).
+SEAT_CHANGES = ("add", "correct", "back", "out", "leave")
+
+
+@lru_cache(maxsize=256)
+def seat_addresses(prefix: str, table: int, seats: int) -> tuple[dict[str, str], ...]:
+    """The addresses the seat map's forms post to, seat by seat (index 0: seat 1), under the
+    script ``prefix``: the same for every answer at the table, so reversed once a process
+    (the desk answers every tap with the seat map: nine seats' forms reversed each time were
+    a tenth of a tap's work)."""
+    del prefix  # part of the key only: ``reverse`` reads it itself
+    seat_add = reverse("cardroom:seat_add", args=[table])
+    names = reverse("cardroom:player_names", args=[table])
+    return tuple(
+        {
+            "seat_add": seat_add,
+            "player_names": names,
+            **{
+                what: reverse("cardroom:seat_change", args=[table, seat, what])
+                for what in SEAT_CHANGES
+            },
+        }
+        for seat in range(1, seats + 1)
+    )
+
+
 def seat_map(table: Table, seated: list[TableSeat]) -> list[dict[str, Any]]:
-    """Every seat of the table, in order: the player in it with stack and status, or open."""
+    """Every seat of the table, in order: the player in it with stack and status, or open;
+    with the addresses its forms post to (``urls``)."""
     by_seat = {s.seat: s for s in seated}
     rows: list[dict[str, Any]] = []
+    addresses = seat_addresses(get_script_prefix(), table.number, table.seats)
     for number in range(1, table.seats + 1):
         s = by_seat.get(number)
+        urls = addresses[number - 1]
         if s is None:
-            rows.append({"seat": number, "open": True})
+            rows.append({"seat": number, "open": True, "urls": urls})
             continue
         if s.stack == 0:
             status = "busted"
@@ -96,6 +127,7 @@ def seat_map(table: Table, seated: list[TableSeat]) -> list[dict[str, Any]]:
             {
                 "seat": number,
                 "open": False,
+                "urls": urls,
                 "row": s,
                 "status": status,
                 "owes": [w for w, owed in (("big", s.owes_big), ("small", s.owes_small)) if owed],

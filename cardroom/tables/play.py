@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from cardroom.seats import hands as cash_hands
+from cardroom.seats.models import TableSeat
 from cardroom.tables.models import Hand, Table
 from tournaments import table_hands
 from tournaments.models import TournamentTable
@@ -34,12 +35,15 @@ def propose(table: Table) -> dict[str, Any]:
     return propose_at(table, table_hands.tournament_table_for(table))
 
 
-def propose_at(table: Table, playing: TournamentTable | None) -> dict[str, Any]:
+def propose_at(
+    table: Table, playing: TournamentTable | None, seated: list[TableSeat] | None = None
+) -> dict[str, Any]:
     """``propose``, the tournament playing at the table looked up by the caller just now
-    (``table_hands.tournament_table_for``; None: none plays there)."""
+    (``table_hands.tournament_table_for``; None: none plays there); ``seated``: a cash
+    table's live seats (``players.live_seats``) when the caller has just read them."""
     if playing is not None:
         return table_hands.propose_tournament_hand(table, playing)
-    return cash_hands.propose_next_hand(table)
+    return cash_hands.propose_next_hand(table, seated)
 
 
 def deal(
