@@ -22,9 +22,8 @@ number of tables: ``BENCH_FLOOR_TABLES=100`` (any size) runs at another size to 
 ``BENCH_QUICK=1``: 8 tables, two requests a family (a change at every table for 50).
 
 On PostgreSQL the figures add the database's side: the CPU its backend spent on the requests
-of each family (``utime`` and ``stime`` of ``/proc/<backend pid>/stat``, in clock ticks of 10 ms,
-summed over the family's requests and divided by their number: a mean, where the process's
-own figure is a median). On SQLite the database works in this process, inside its figure.
+of each family (``bench.harness.backend_cpu_ms``, summed over the family's requests and
+divided by their number: a mean, where the process's own figure is a median). On SQLite the database works in this process, inside its figure.
 
 Runs against the configured database (``DATABASE_URL``; a scratch SQLite file otherwise),
 ``ANALYZE``d once the room is built, as a room's database is after a day's autovacuum.
@@ -88,47 +87,17 @@ def _setup() -> None:
     settings.DEBUG = False
 
 
-def backend_cpu_ticks() -> tuple[int, int] | None:
-    """The PostgreSQL backend serving this process: its pid and the CPU it has used so far
-    (``utime`` + ``stime``, clock ticks); None on SQLite or where ``/proc`` does not say."""
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        return None
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        pid = cursor.fetchone()[0]
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:  # a server on another machine, or in a container of its own
-        return None
-    # The fields after the command's name, which is in parentheses and may hold spaces.
-    fields = stat.rsplit(")", 1)[1].split()
-    return pid, int(fields[11]) + int(fields[12])  # utime and stime: fields 14 and 15
-
-
 class Figures(Measured):
     """Per family: each request's queries, CPU milliseconds and cards, and the PostgreSQL
-    backend's CPU ticks over the family's requests."""
+    backend's CPU over the family's requests."""
 
     def __init__(self) -> None:
         super().__init__()
         self.cards: dict[str, list[int]] = defaultdict(list)
-        self.backend_ticks: dict[str, int] = defaultdict(int)
-        self.tick_ms = 1000 / os.sysconf("SC_CLK_TCK")
-
-    def timed(self, family: str, request: Any) -> Any:
-        before = backend_cpu_ticks()
-        response = super().timed(family, request)
-        after = backend_cpu_ticks()
-        if before is not None and after is not None:
-            expect_that(f"{family}: one PostgreSQL backend", before[0] == after[0])
-            self.backend_ticks[family] += after[1] - before[1]
-        return response
 
     def clear(self) -> None:
-        for figures in (self.queries, self.cpu_ms, self.cards, self.backend_ticks):
-            figures.clear()
+        super().clear()
+        self.cards.clear()
 
     def result(self) -> dict[str, float]:
         figures: dict[str, float] = {}
@@ -136,9 +105,9 @@ class Figures(Measured):
             expect_that(f"{family}: measured", bool(self.queries[family]))
             figures[f"{family}_queries"] = max(self.queries[family])
             figures[f"{family}_cpu_ms"] = statistics.median(self.cpu_ms[family])
-            if backend_cpu_ticks() is not None:
-                ticks = self.backend_ticks[family]
-                figures[f"{family}_pg_cpu_ms"] = ticks * self.tick_ms / len(self.cpu_ms[family])
+            backend = self.backend_per_request(family)
+            if backend is not None:
+                figures[f"{family}_pg_cpu_ms"] = backend
             figures[f"{family}_cards"] = max(self.cards[family])
         return figures
 
