@@ -4,11 +4,12 @@ made out of turn held on their seat, and when each became binding or void (TDA-5
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from django.core.cache import cache
 from django.utils.text import format_lazy
 
+from cardroom.core.changes import shared_cache
 from cardroom.core.numbers import grouped, grouped_lazy
 from cardroom.tables.choices import STANDARD_CHIPS
 from cardroom.tables.models import Hand, HandAction
@@ -104,6 +105,8 @@ def desk_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
     }
 
 
+logger = logging.getLogger(__name__)
+
 #: How long a device's tap is remembered for its own repeat: a double tap, or a key pressed
 #: again before the answer came, arrives within seconds.
 TAP_MEMORY_SECONDS = 120
@@ -115,9 +118,18 @@ def _tap_key(hand_id: int, seq: int) -> str:
 
 def remember_tap(action: HandAction, device: str) -> None:
     """Which device (its session) entered the action at this step of its hand, in the shared
-    cache: every web process can tell that device's own repeat from another device's tap."""
-    if device:
-        cache.set(_tap_key(action.hand_id, action.seq), device, TAP_MEMORY_SECONDS)
+    cache: every web process can tell that device's own repeat from another device's tap.
+
+    The broker's Redis when there is one (a round trip), not the database cache, whose every
+    ``set`` also counts the cache table's rows (3 queries on each action). A cache outage loses
+    only the memory: a repeat is then told as another device's tap, which the desk shows as
+    the hand moved on, never as a second action."""
+    if not device:
+        return
+    try:
+        shared_cache().set(_tap_key(action.hand_id, action.seq), device, TAP_MEMORY_SECONDS)
+    except Exception:  # any cache outage: see above
+        logger.warning("desk tap not remembered", exc_info=True)
 
 
 def own_repeat(
@@ -131,7 +143,12 @@ def own_repeat(
     first"; any other change since, or the same action from another device, is said."""
     if not device or hand.seq != expected_seq + 1:
         return False
-    if cache.get(_tap_key(hand.pk, expected_seq + 1)) != device:
+    try:
+        tapped = shared_cache().get(_tap_key(hand.pk, expected_seq + 1))
+    except Exception:  # a cache outage: no memory of the tap (``remember_tap``)
+        logger.warning("desk tap not read", exc_info=True)
+        return False
+    if tapped != device:
         return False
     last = hand.actions.filter(seq=expected_seq + 1, voided_at__isnull=True).first()
     return (
