@@ -16,7 +16,9 @@
    (every postgres process on the machine, reaped backends included: another database's
    work on the same server counts too) over the run, and the cores they used.
 
-``--census-only`` stops after the census. ``--quick`` (``BENCH_QUICK=1``): 4 tables, 15
+``--nginx``: the load goes through nginx to two gunicorn instances (``bench/day_nginx.py``),
+and the run says how many requests each instance answered. ``--census-only`` stops after the
+census. ``--quick`` (``BENCH_QUICK=1``): 4 tables, 15
 seconds of load; ``tests/test_benchmarks.py`` runs it. Exits 1 on any wrong answer or error.
 
 The figures were measured on the project's 2-core machine shared with other work: the CPU
@@ -30,7 +32,10 @@ import asyncio
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import stack
@@ -48,6 +53,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--tables", type=int, help="tables in play (default 50; --full 700)")
     parser.add_argument("--seconds", type=int, help="the load's length (default 60; --full 600)")
     parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument("--nginx", action="store_true", help="two gunicorns behind nginx")
     parser.add_argument("--census-only", action="store_true", help="build and census, no load")
     parser.add_argument("--quick", action="store_true", help="4 tables, a few seconds")
     args = parser.parse_args()
@@ -61,26 +67,49 @@ def arguments() -> argparse.Namespace:
     return args
 
 
-def load(manifest: dict[str, object], env: dict[str, str], port: int, seconds: int) -> bool:
-    """The mix on the production stack for ``seconds``: prints its table; whether it was clean."""
+@contextmanager
+def production(
+    env: dict[str, str], port: int, nginx: bool
+) -> Iterator[tuple[dict[str, list[int]], Callable[[], str]]]:
+    """The stack on ``port`` for the block: its processes by group, and what says which
+    instance answered (nothing without nginx)."""
+    from bench import day_nginx
+
+    if nginx:
+        with day_nginx.running(env, port) as (groups, log):
+
+            def answered() -> str:
+                counts = sorted(day_nginx.answered_by(log).items())
+                return "answered by: " + ", ".join(f"{who} {n}" for who, n in counts)
+
+            yield groups, answered
+    else:
+        with stack.running(env, port) as procs:
+            yield {"gunicorn": [procs[0].pid], "celery": [procs[1].pid]}, lambda: ""
+
+
+def load(manifest: dict[str, Any], env: dict[str, str], args: argparse.Namespace) -> bool:
+    """The mix on the production stack for ``--seconds``: prints its table; whether it was
+    clean."""
     from bench import day_load
 
-    with stack.running(env, port) as procs:
-        groups = {
-            "gunicorn": [procs[0].pid],
-            "celery": [procs[1].pid],
-            "postgres": day_load.postgres_pids(),
-        }
+    with production(env, args.port, args.nginx) as (groups, answered):
         before = day_load.cpu_ticks(groups)
         started = time.perf_counter()
-        record = asyncio.run(day_load.drive(manifest, f"http://127.0.0.1:{port}", seconds))
+        base = f"http://127.0.0.1:{args.port}"
+        record = asyncio.run(day_load.drive(manifest, base, args.seconds))
         wall = time.perf_counter() - started
         after = day_load.cpu_ticks(groups)
+        served = answered()
     tick = os.sysconf("SC_CLK_TCK")
-    cpu = {name: (after[name] - before[name]) / tick for name in groups}
+    cpu = {name: (after[name] - before[name]) / tick for name in after}
     text, clean = day_load.report(record, wall, cpu)
-    print(f"load: {seconds} s of the mix at {manifest['tables']} tables "
-          f"({wall:.0f} s wall)\n{text}", flush=True)  # fmt: skip
+    through = "nginx and two gunicorn instances" if args.nginx else "gunicorn"
+    print(
+        f"load: {args.seconds} s of the mix at {manifest['tables']} tables through {through}"
+        f" ({wall:.0f} s wall)\n{text}" + (f"\n{served}" if served else ""),
+        flush=True,
+    )
     return clean
 
 
@@ -118,8 +147,11 @@ def main() -> int:
         return 0
     from django.db import connections
 
+    from bench.day_load import stagger
+
+    stagger(manifest)
     connections.close_all()
-    return 0 if load(manifest, env, args.port, args.seconds) else 1
+    return 0 if load(manifest, env, args) else 1
 
 
 if __name__ == "__main__":

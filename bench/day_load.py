@@ -5,7 +5,9 @@ asyncio loop (httpx's ``AsyncClient``) against the production stack for a bounde
   proposal, the deal, the actions the answers allow (``bench/day_play.py``), the award; one
   step every ``STEP`` seconds (700 / 75: the mix's 60 actions and 5 each of awards, deals and
   proposals a second at 700 tables, a dozen actions a hand). The cash tables' hands stay as
-  built (dealt with typed stacks, which the seat map's award refuses).
+  built (dealt with typed stacks, which the seat map's award refuses). Before the load each
+  dealt table's hand is moved on a random number of actions (``stagger``), so that hands end
+  all through the run, as on a floor that has been playing for hours.
 - Board viewers poll the public board every 5 s, floor dashboards (a floor manager's session)
   open the floor and poll it every 3 s with the cursor each answer gives, room displays poll
   their clock's state every 3 s: as many of each as the WSOP's 200, 10 and 6.7 a second, in
@@ -233,20 +235,23 @@ def ticks(pid: int, reaped: bool = False) -> int:
     return sum(int(f) for f in fields[11 : 15 if reaped else 13])
 
 
-def postgres_pids() -> list[int]:
-    found = []
+def postgres_ticks() -> int:
+    """The CPU ticks of every postgres process now running, and of those the postmaster has
+    reaped (its children's ticks: the backends that exited)."""
+    total = 0
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 if (entry / "comm").read_text().strip() == "postgres":
-                    found.append(int(entry.name))
+                    total += ticks(int(entry.name), reaped=True)
             except OSError:
                 continue
-    return found
+    return total
 
 
 def cpu_ticks(groups: dict[str, list[int]]) -> dict[str, int]:
-    """Per group of processes: the CPU ticks of each and of its children, reaped or live."""
+    """CPU ticks per group of processes (each with its children, live or reaped), and of
+    PostgreSQL (``postgres_ticks``)."""
     from bench.stack import children
 
     totals = {}
@@ -255,7 +260,25 @@ def cpu_ticks(groups: dict[str, list[int]]) -> dict[str, int]:
         for pid in pids:
             total += ticks(pid, reaped=True) + sum(ticks(c, reaped=True) for c in children(pid))
         totals[name] = total
+    totals["postgres"] = postgres_ticks()
     return totals
+
+
+def stagger(manifest: dict[str, Any], seed: int = 3) -> None:
+    """Each dealt table's hand moved on by a random number of actions (by the service, before
+    the load), so that hands end all through the run, as on a floor that has been playing for
+    hours, and not all together a dozen steps in."""
+    from django.contrib.auth.models import User
+
+    from bench.day_census import act_untimed
+
+    director = User.objects.get(username=manifest["director"])
+    rng = random.Random(seed)
+    for table in manifest["room"]:
+        if table["kind"] == "tournament":
+            for _ in range(rng.randrange(14)):
+                if not act_untimed(table["hand"], director, rng):
+                    break
 
 
 def report(record: Record, seconds: float, cpu: dict[str, float]) -> tuple[str, bool]:
