@@ -103,7 +103,7 @@ def load(manifest: dict[str, Any], env: dict[str, str], args: argparse.Namespace
         served = answered()
     tick = os.sysconf("SC_CLK_TCK")
     cpu = {name: (after[name] - before[name]) / tick for name in after}
-    text, clean = day_load.report(record, wall, cpu)
+    text, clean = day_load.report(record, args.seconds, wall, cpu)
     through = "nginx and two gunicorn instances" if args.nginx else "gunicorn"
     print(
         f"load: {args.seconds} s of the mix at {manifest['tables']} tables through {through}"

@@ -281,8 +281,10 @@ def stagger(manifest: dict[str, Any], seed: int = 3) -> None:
                     break
 
 
-def report(record: Record, seconds: float, cpu: dict[str, float]) -> tuple[str, bool]:
-    """The load's table and whether it was clean (every family answered, no error)."""
+def report(record: Record, seconds: float, wall: float, cpu: dict[str, float]) -> tuple[str, bool]:
+    """The load's table and whether it was clean (every family answered, no error): the
+    rates over the ``seconds`` the devices were started for, the cores over the ``wall``
+    seconds the processes were measured."""
     lines = [
         f"{'family':<14}{'count':>7}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}  errors",
     ]
@@ -305,8 +307,8 @@ def report(record: Record, seconds: float, cpu: dict[str, float]) -> tuple[str, 
     lines.append(
         "CPU seconds over the run: "
         + ", ".join(
-            f"{name} {value:.1f} s ({value / seconds:.2f} cores)" for name, value in cpu.items()
+            f"{name} {value:.1f} s ({value / wall:.2f} cores)" for name, value in cpu.items()
         )
-        + f"; total {sum(cpu.values()) / seconds:.2f} cores"
+        + f"; total {sum(cpu.values()) / wall:.2f} cores"
     )
     return "\n".join(lines), clean
