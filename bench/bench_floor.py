@@ -112,9 +112,11 @@ class Figures(Measured):
         return figures
 
 
-def build_room(count: int, director: Any, manager: Any) -> list[Any]:
+def build_room(count: int, director: Any, manager: Any, *, alternates: int = 0) -> list[Any]:
     """``count`` tables in play, each with a hand in progress: the tournament tables first
-    (their tournaments' clocks running), then the cash tables. The hands, in table order."""
+    (their tournaments' clocks running), then the cash tables. ``alternates`` more entrants,
+    shared out over the tournaments by their tables, are registered after the draw (the
+    alternate list, waiting for a seat). The hands, in table order."""
     from cardroom.seats import services as players
     from cardroom.tables.choices import TableKind
     from cardroom.tables.models import Table
@@ -147,6 +149,13 @@ def build_room(count: int, director: Any, manager: Any) -> list[Any]:
             by=director,
         )
         draw_initial_seating(tournament=tournament, by=director)
+        end = start + len(tables)
+        waiting = range(alternates * start // (count - cash), alternates * end // (count - cash))
+        if waiting:
+            register_entrants(
+                tournament=tournament, names=[f"Alternate {n + 1}" for n in waiting],
+                by=director, alternate=True,
+            )  # fmt: skip
         close_registration(tournament=tournament, by=director)
         start_clock(tournament=tournament, by=director)
         room += [deal_tournament_hand(table=table, by=director) for table in tables]

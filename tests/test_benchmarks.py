@@ -191,6 +191,26 @@ def test_the_load_test_measures_the_dashboard_and_every_kind_of_request(scratch:
     assert "'floor_page': {200:" in output and "!!" not in output
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_make_day_builds_its_day_censuses_every_family_and_drives_the_stack(
+    scratch: Scratch,
+) -> None:
+    url = scratch.postgres("day")
+    output = run_script(
+        "day.py", "--port", str(free_port()),
+        env={"BENCH_DAY_URL": url, "CELERY_BROKER_URL": broker(12)},
+    )  # fmt: skip
+    # The census's row per family with its cores, the mix's total, and the load's count per
+    # family (run_script asserts the exit status: 0 only with no error and every family timed).
+    for family in ("desk action (early)", "award", "deal", "proposal", "board poll", "floor poll"):
+        assert re.search(rf"^{re.escape(family)} +[\d.]+ +[1-9]", output, re.M), output[-3000:]
+    assert "WSOP mix total" in output
+    for family in ("desk action", "award", "deal", "floor poll", "room display"):
+        assert re.search(rf"^{family} +[1-9]\d* ", output, re.M), output[-3000:]
+    assert "!!" not in output
+
+
 def test_a_redirect_to_the_log_in_page_is_a_wrong_answer_naming_the_request() -> None:
     with pytest.raises(harness.WrongAnswer, match=r"^GET /floor/ answered 302, not 200"):
         harness.expect("GET /floor/", 302, b"", contains='id="poller"')
