@@ -5,10 +5,8 @@ Each timed request goes through Django's test client with the production setting
 off), and is checked (``bench.harness.expect``: a redirect, an error page or an answer
 without its content stops the run). Its cost is this thread's CPU (``time.thread_time``: the
 view, the engine, templates, serializers and the driver) plus its PostgreSQL backend's CPU
-(``utime + stime`` of ``/proc/<pg_backend_pid()>/stat`` read before and after each timed
-request, summed over the family: the clock tick is 10 ms, so a family's figure is only good
-over a batch, and the per-request mean is the sum over the batch divided by its size), and
-its queries. Per family:
+(``bench.harness.backend_cpu_ms``, read before and after each timed request; the family's
+figure is the mean over its batch), and its queries. Per family:
 
 - ``desk action``: the API's action (``POST /api/v1/hands/<id>/actions/`` with a dealer's
   token), early (the hand's first actions) and late (past its 18th), each at half the rate;
@@ -34,18 +32,16 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import statistics
 from collections import defaultdict
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from bench.bench_floor import Dashboard
 from bench.day_play import award_body, next_action
-from bench.harness import Measured, expect_response, expect_that, sized
+from bench.harness import Measured, backend_cpu_ms, expect_response, expect_that, sized
 from cardroom.screens.board import SHARED_TTL
 
 #: family -> requests a second in the WSOP mix (700 tables).
@@ -64,13 +60,6 @@ RATES = {
 #: second at 700 tables), and a dashboard's seconds between polls.
 WRITES_PER_TABLE = 70 / 700
 FLOOR_INTERVAL = 3.0
-TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
-
-
-def backend_ticks(pid: int) -> int:
-    """User + system CPU ticks of a process (the fields after the command name's ")")."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])
 
 
 class Census(Measured):
@@ -83,33 +72,31 @@ class Census(Measured):
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_backend_pid()")
             self.pid = int(cursor.fetchone()[0])
-        self.pg_ticks: dict[str, list[int]] = defaultdict(list)
+        self.pg_ms: dict[str, list[float]] = defaultdict(list)
         self.cards: dict[str, list[int]] = defaultdict(list)  # what ``Dashboard`` counts
 
     def timed(self, family: str, request: Callable[[], Any]) -> Any:
-        before = backend_ticks(self.pid)
+        before = backend_cpu_ms() or 0.0
         response = super().timed(family, request)
-        self.pg_ticks[family].append(backend_ticks(self.pid) - before)
+        self.pg_ms[family].append((backend_cpu_ms() or 0.0) - before)
         return response
 
     def move_builds(self, family: str, builds: str) -> None:
         """``family``'s requests that ran queries (the board built afresh: its shared copy
         expired) counted as ``builds``: the room builds the board once a change or an expiry
         whatever the number of viewers, and the other polls are answered from the copy."""
-        rows = list(
-            zip(self.queries[family], self.cpu_ms[family], self.pg_ticks[family], strict=True)
-        )
-        self.queries[family], self.cpu_ms[family], self.pg_ticks[family] = [], [], []
+        rows = list(zip(self.queries[family], self.cpu_ms[family], self.pg_ms[family], strict=True))
+        self.queries[family], self.cpu_ms[family], self.pg_ms[family] = [], [], []
         for queries, cpu, pg in rows:
             to = builds if queries else family
             self.queries[to].append(queries)
             self.cpu_ms[to].append(cpu)
-            self.pg_ticks[to].append(pg)
+            self.pg_ms[to].append(pg)
 
     def clear(self) -> None:
         self.queries.clear()
         self.cpu_ms.clear()
-        self.pg_ticks.clear()
+        self.pg_ms.clear()
 
     def rows(self) -> list[dict[str, Any]]:
         from django.db import connection
@@ -122,7 +109,7 @@ class Census(Measured):
             expect_that(f"{family}: measured", bool(self.cpu_ms.get(family)))
             count = len(self.cpu_ms[family])
             python = statistics.fmean(self.cpu_ms[family])
-            pg = sum(self.pg_ticks[family]) * TICK_MS / count
+            pg = statistics.fmean(self.pg_ms[family])
             rows.append(
                 {
                     "family": family, "rate": rate, "count": count, "python_ms": python,
@@ -314,10 +301,10 @@ def run(manifest: dict[str, Any]) -> dict[str, Any]:
     cards = census.cards["floor poll"]
     census.queries.pop("warm-up", None)
     census.cpu_ms.pop("warm-up", None)
-    census.pg_ticks.pop("warm-up", None)
+    census.pg_ms.pop("warm-up", None)
     census.queries.pop("page", None)
     page_ms = census.cpu_ms.pop("page", [math.nan])
-    page_pg = sum(census.pg_ticks.pop("page", [])) * TICK_MS / max(1, len(page_ms))
+    page_pg = statistics.fmean(census.pg_ms.pop("page", [0.0]))
     return {
         "rows": census.rows(),
         "floor_writes": writes,
