@@ -265,6 +265,11 @@ class Card:
         return f"{grouped(self.table.min_buy_in)}\u2013{grouped(self.table.max_buy_in)}"
 
     @property
+    def pot_text(self) -> str:
+        """The hand's pot as the desk shows it, grouped: "1,200"."""
+        return grouped(self.pot) if self.pot is not None else ""
+
+    @property
     def desk_url(self) -> str:
         return self.links.to(self.links.desk, self.table.number)
 

@@ -93,6 +93,15 @@ def test_cards_show_the_hand_in_progress(persona_client: Any, floor_manager: Any
     assert "Hand #1: <strong>preflop</strong>, pot <strong>9</strong>" in html
 
 
+def test_a_cards_pot_is_grouped_as_the_desk_shows_it(
+    persona_client: Any, floor_manager: Any
+) -> None:
+    hand = make_hand(by=floor_manager, stacks={1: 5000, 2: 5000, 3: 5000})
+    record_action(hand=hand, by=floor_manager, expected_seq=0, seat=1, action="raise", to=1200)
+    html = persona_client("staff").get("/floor/").content.decode()
+    assert "pot <strong>1,203</strong>" in html
+
+
 def test_filters(persona_client: Any, floor_manager: Any) -> None:
     make_table(number=1, by=floor_manager)
     make_table(number=2, by=floor_manager, kind="tournament")
