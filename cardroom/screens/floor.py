@@ -37,6 +37,7 @@ from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import QueryDict
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 
 from cardroom.core import changes
 from cardroom.core.changes import Topic
@@ -135,8 +136,7 @@ class Stage:
         if clock.state == ClockState.FINISHED:
             badge = "No more levels"
         elif clock.state != ClockState.RUNNING:
-            state = str(clock.state)
-            badge = state[:1].upper() + state[1:]  # as the template filter capfirst
+            badge = capfirst(str(clock.state))
         label = level_label(clock, levels)
         return cls(tournament, clock, levels, label, tournament.game_label, badge)
 
@@ -477,7 +477,7 @@ def seatings_at(
     table_ids: Sequence[int], now: datetime, known: Iterable[Tournament] = ()
 ) -> dict[int, Seating]:
     """The tournament in play at each room table: four queries for any number of tables (two
-    when ``known``, read with ``levels_in_order``, holds their tournaments). Each tournament,
+    when ``known``, read with ``LEVELS_IN_ORDER``, holds their tournaments). Each tournament,
     its levels and its clock are read once, however many of its tables are shown."""
     places = {
         place.pk: place
