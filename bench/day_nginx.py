@@ -36,7 +36,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def site(port: int, upstreams: list[int], folder: Path) -> str:
+def site(port: int, upstreams: list[int], folder: Path, static: str) -> str:
     """The deployed site with this run's ports and paths."""
     text = SITE.read_text()
     servers = "".join(f"    server 127.0.0.1:{p} max_fails=0;\n" for p in upstreams)
@@ -47,7 +47,7 @@ def site(port: int, upstreams: list[int], folder: Path) -> str:
     changes = {
         "listen 80;": f"listen 127.0.0.1:{port};",
         "/var/cache/nginx/cardroom": str(folder / "cache"),
-        "/srv/cardroom/staticfiles/": f"{stack.ROOT / 'staticfiles'}/",
+        "/srv/cardroom/staticfiles/": f"{static.rstrip('/')}/",
         "/etc/nginx/cardroom_proxy_params": str(PARAMS),
     }
     for old, new in changes.items():
@@ -57,7 +57,7 @@ def site(port: int, upstreams: list[int], folder: Path) -> str:
     return text
 
 
-def configuration(port: int, upstreams: list[int], folder: Path) -> Path:
+def configuration(port: int, upstreams: list[int], folder: Path, static: str) -> Path:
     """nginx.conf in ``folder``: everything nginx writes stays there."""
     user = f"user {getpass.getuser()};\n" if os.getuid() == 0 else ""
     temp = "".join(
@@ -72,7 +72,7 @@ def configuration(port: int, upstreams: list[int], folder: Path) -> Path:
         "http {\n    include /etc/nginx/mime.types;\n"
         "    log_format upstream '$upstream_addr $status $request_uri';\n"
         f"    access_log {folder / 'access.log'} upstream;\n{temp}"
-        + site(port, upstreams, folder)
+        + site(port, upstreams, folder, static)
         + "}\n"
     )
     return conf
@@ -87,7 +87,7 @@ def running(env: dict[str, str], port: int) -> Iterator[tuple[dict[str, list[int
     behind = {**env, "CARDROOM_TRUSTED_PROXIES": "1"}
     procs = [stack.start_gunicorn(behind, p) for p in upstreams] + [stack.start_worker(behind)]
     try:
-        conf = configuration(port, upstreams, folder)
+        conf = configuration(port, upstreams, folder, env["DJANGO_STATIC_ROOT"])
         subprocess.run([str(NGINX), "-t", "-q", "-c", str(conf), "-p", str(folder)], check=True)
         procs.append(
             subprocess.Popen(

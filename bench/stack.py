@@ -6,12 +6,15 @@ browser shift test: start it, talk to it, measure its processes, stop it in boun
 
 from __future__ import annotations
 
+import atexit
 import http.client
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,7 +40,12 @@ def production_env(name: str, **changes: str) -> dict[str, str]:
     Plain http on loopback: ``DJANGO_SECURE_SSL_REDIRECT=false`` (the documented switch for a
     server without TLS in front). The session and CSRF cookies stay ``Secure``: Chromium
     keeps Secure cookies for http://127.0.0.1 and localhost (potentially trustworthy origins).
+
+    Each stack collects its static files into a folder of its own (``DJANGO_STATIC_ROOT``):
+    the suite starts several stacks at once from one checkout, and collectstatic's
+    post-processing of one would otherwise trip over another's half-written files.
     """
+    static = Path(tempfile.gettempdir()) / f"cardroom-static-{name}-{os.getpid()}"
     return {
         **os.environ,
         "DJANGO_DEBUG": "false",
@@ -47,6 +55,7 @@ def production_env(name: str, **changes: str) -> dict[str, str]:
         "CARDROOM_AUDIT_KEY": "bench:" + "a" * 40,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "DJANGO_STATIC_ROOT": str(static),
         **changes,
     }
 
@@ -78,7 +87,10 @@ def fresh_postgres_database(url: str) -> str | None:
 
 
 def collectstatic(env: dict[str, str]) -> None:
-    """What WhiteNoise serves in production (the manifest the templates' URLs come from)."""
+    """What WhiteNoise serves in production (the manifest the templates' URLs come from), in
+    the stack's own folder, removed when this process ends."""
+    if folder := env.get("DJANGO_STATIC_ROOT"):
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
     subprocess.run(
         [str(VENV / "python"), "manage.py", "collectstatic", "--noinput", "-v", "0"],
         cwd=ROOT, env=env, check=True, timeout=120,

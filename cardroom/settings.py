@@ -167,7 +167,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes and WhiteNoise reads; a folder of its own per stack when several
+# run from one checkout at once (bench/stack.py), so that no run deletes another's files.
+STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT", None) or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
