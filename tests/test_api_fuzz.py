@@ -2,7 +2,6 @@
 and checks the answers (no 5xx, bodies and content types matching the schema), as nobody and
 as each role."""
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +15,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from cardroom.wsgi import application
+from tests.budget import FULL, personas
 from tests.module_rows import built_once_for_the_module
 
 
@@ -83,10 +83,9 @@ def a_hand(module_hand: None, db: None) -> None:
 #: (tests/test_permission_matrix.py) proves every refusal of a write to staff and to nobody.
 #: ``make fuzz`` (``CARDROOM_FULL_SWEEPS=1``) adds staff and generates 50 per operation. Under
 #: CI's Hypothesis profile the requests are the same on every run (derandomized).
-FULL = bool(os.environ.get("CARDROOM_FULL_SWEEPS"))
-PERSONAS = ["anonymous", "staff", "director", "floor_manager"] if FULL else [
-    "anonymous", "director", "floor_manager",
-]  # fmt: skip
+#: On CI's second database, the superuser alone (``tests/budget.py``): it reaches every
+#: operation, the public ones included.
+PERSONAS = personas("anonymous", "director", "floor_manager", *(("staff",) if FULL else ()))
 
 
 @pytest.mark.django_db

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -29,6 +28,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import resolve, reverse
 
+from tests.budget import FULL, personas
 from tests.module_rows import built_once_for_the_module
 from tests.site_map import ROUTES, build_world, discover, url_of
 from tests.test_permission_matrix import OPEN_POSTS, WRITES
@@ -42,9 +42,9 @@ PERSONAS = ("anonymous", "staff", "floor_manager", "director", "superuser")
 #: them (the permission matrix, tests/test_permission_matrix.py, proves each refusal to the
 #: others), and each field the values that found faults before (a NUL byte, a 5,000-digit
 #: number, 2^63, Unicode digits) with the rest taken in turn across its fields.
-FULL = bool(os.environ.get("CARDROOM_FULL_SWEEPS"))
-WRITERS = PERSONAS if FULL else ("floor_manager", "director", "superuser")
-READERS = PERSONAS if FULL else ("staff", "floor_manager", "director", "superuser")
+#: On CI's second database each sweep runs as the superuser alone (``tests/budget.py``).
+WRITERS = PERSONAS if FULL else personas("floor_manager", "director", "superuser")
+READERS = PERSONAS if FULL else personas("staff", "floor_manager", "director", "superuser")
 CURSOR_READERS = ("staff", "superuser") if FULL else ("superuser",)
 #: The long sweeps run in this many parts, so that pytest-xdist spreads them over the cores.
 PARTS = 4
@@ -603,7 +603,7 @@ def current_seq(body: Any, url: str, path: tuple[Any, ...]) -> Any:
     return {**body, "expected_seq": seq}
 
 
-@pytest.mark.parametrize("persona", PERSONAS)
+@pytest.mark.parametrize("persona", personas(*PERSONAS))
 def test_malformed_and_deeply_nested_bodies_on_every_api_write_as_every_role(
     persona: str, world: dict[str, Any], clients: Callable[[str], Client]
 ) -> None:
