@@ -5,6 +5,7 @@ tournaments' models all build on it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, cast
 
 from django.core.exceptions import ValidationError
@@ -48,10 +49,12 @@ class AppendOnly(models.Model):
     class Meta:
         abstract = True
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
+    def save(self, *args: Any, chain_heads: Mapping[Any, str] | None = None, **kwargs: Any) -> None:
+        """``chain_heads``: a new row's stream head as the caller read it under the stream's
+        parent lock (``audit.link_rows``), sparing a read of it."""
         using = kwargs.get("using") or router.db_for_write(type(self), instance=self)
         if self._state.adding:
-            audit.link_rows(type(self), [self], using)
+            audit.link_rows(type(self), [self], using, heads=chain_heads)
             super().save(*args, **kwargs)
             return
         chain = audit.CHAINS[self._meta.label]

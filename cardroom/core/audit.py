@@ -230,10 +230,16 @@ def _heads(model: type[Model], streams: Iterable[Any], using: str) -> dict[Any, 
 
 
 def link_rows(
-    model: type[Model], rows: Sequence[dict[str, Any] | Model], using: str = "default"
+    model: type[Model],
+    rows: Sequence[dict[str, Any] | Model],
+    using: str = "default",
+    heads: Mapping[Any, str] | None = None,
 ) -> None:
     """Give rows about to be inserted in this order (dicts by attname, or model instances)
-    their ``prev_hash`` and ``row_hash``."""
+    their ``prev_hash`` and ``row_hash``. ``heads``: each stream's last ``row_hash`` when the
+    caller read it under the stream's parent lock (a hand's actions, read for its replay),
+    else it is read here. A stale head cannot fork a chain: the database refuses a second row
+    with the same ``prev_hash`` in a stream (``chain_unique``)."""
     chain = CHAINS[model._meta.label]
 
     def get(row: Any, name: str) -> Any:
@@ -245,14 +251,18 @@ def link_rows(
         else:
             setattr(row, name, value)
 
-    heads = _heads(model, (get(row, chain.stream) for row in rows), using)
+    streams = [get(row, chain.stream) for row in rows]
+    if heads is not None and set(streams) <= set(heads):
+        found = dict(heads)
+    else:
+        found = _heads(model, streams, using)
     for row in rows:
         values = row if isinstance(row, dict) else {f: getattr(row, f) for f in chain.fields}
         stream = get(row, chain.stream)
-        prev = heads[stream]
+        prev = found[stream]
         put(row, "prev_hash", prev)
-        heads[stream] = row_hash(model, values, prev)
-        put(row, "row_hash", heads[stream])
+        found[stream] = row_hash(model, values, prev)
+        put(row, "row_hash", found[stream])
         if chain.sealed:
             put(row, "seal_hash", "")
 

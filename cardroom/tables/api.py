@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 from django.db.models import QuerySet
@@ -192,8 +193,12 @@ class DealSerializer(serializers.Serializer[Any]):
 
 
 class HandActionSerializer(serializers.ModelSerializer[HandAction]):
-    entered_by = serializers.CharField(source="entered_by.username", read_only=True)
-    voided_by = serializers.CharField(source="voided_by.username", read_only=True, allow_null=True)
+    """An action as entered: a row (``HandAction``, the log's list) or as a request read it
+    (``LoggedAction``, a hand's answer); who entered and who voided it by username, which
+    is what a user shows as text."""
+
+    entered_by = serializers.CharField(read_only=True)
+    voided_by = serializers.CharField(read_only=True, allow_null=True)
 
     class Meta:
         model = HandAction
@@ -228,6 +233,18 @@ class DealtHandSerializer(serializers.ModelSerializer[Hand]):
         if hand.state == HandStatus.VOIDED:
             return None
         return snapshot(engine_state(hand))
+
+
+@cache
+def dealt_hand_serializer() -> DealtHandSerializer:
+    """One ``DealtHandSerializer`` for the process, its fields built once: it holds no
+    state of its own between answers (no context, no instance)."""
+    return DealtHandSerializer()
+
+
+def dealt_hand_answer(hand: Hand) -> dict[str, Any]:
+    """``DealtHandSerializer(hand).data``, by the serializer built once a process."""
+    return dealt_hand_serializer().to_representation(hand)
 
 
 class ActionInSerializer(serializers.Serializer[Any]):
@@ -348,13 +365,19 @@ class HandActionsView(generics.ListCreateAPIView[HandAction]):
         },
     )
     def post(self, request: Request, hand_id: int) -> Response:
-        hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
         entry = ActionInSerializer(data=request.data)
-        entry.is_valid(raise_exception=True)
+        if not entry.is_valid():
+            get_object_or_404(Hand, pk=hand_id)  # no such hand: a 404 whatever the body
+            raise ValidationError(entry.errors)
         by = cast(AuthenticatedApiRequest, request).user  # ``HandPermission``: signed in
-        entered = record_action(hand=hand, by=by, **entry.validated_data)
+        try:
+            # The hand read once, locked, with its table, by the service.
+            entered = record_action(hand=hand_id, by=by, **entry.validated_data)
+        except Hand.DoesNotExist:
+            get_object_or_404(Hand, pk=hand_id)
+            raise
         # The hand as the action left it, with its actions and their replay: not read again.
-        return Response(DealtHandSerializer(entered.hand).data, status=201)
+        return Response(dealt_hand_answer(entered.hand), status=201)
 
 
 class HandVoidView(APIView):

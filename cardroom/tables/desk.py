@@ -5,6 +5,7 @@ made out of turn held on their seat, and when each became binding or void (TDA-5
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.text import format_lazy
@@ -12,7 +13,7 @@ from django.utils.text import format_lazy
 from cardroom.core.changes import shared_cache
 from cardroom.core.numbers import grouped, grouped_lazy
 from cardroom.tables.choices import STANDARD_CHIPS
-from cardroom.tables.models import Hand, HandAction
+from cardroom.tables.models import Hand, HandAction, LoggedAction
 from cardroom.tables.services import engine_blinds, engine_posts, engine_state, read_hand
 from rules.engine.config import GameConfig
 from rules.engine.errors import IllegalAction
@@ -215,7 +216,7 @@ def held_words(action: Action) -> str:
     return "all-in" if kind is ActionKind.ALL_IN else str(kind)
 
 
-def action_log(hand: Hand, actions: list[HandAction]) -> list[dict[str, Any]]:
+def action_log(hand: Hand, actions: Sequence[HandAction | LoggedAction]) -> list[dict[str, Any]]:
     """Each action entered, in the dealer's words with its amount ("Seat 1 calls 44"): the
     hand is replayed so a call or an all-in states the chips it put in. A voided action is
     worded against the state it was entered in (voids take back the last action, so the
@@ -300,7 +301,10 @@ ACTION_WORDS = {
 
 
 def log_line(
-    state: HandState, index: int, entry: HandAction, names: dict[str, str] | None = None
+    state: HandState,
+    index: int,
+    entry: HandAction | LoggedAction,
+    names: dict[str, str] | None = None,
 ) -> str:
     """Play ``entry`` on ``state`` (held if made out of turn) and say what it did, naming the
     player where the hand knows them ("Seat 1 Ana Ruiz goes all-in for 400")."""

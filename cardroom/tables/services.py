@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from cardroom.core.api_errors import Conflict, Refusal
@@ -25,6 +25,7 @@ from cardroom.tables.models import (
     HandAction,
     HandRecordKind,
     HandStatus,
+    LoggedAction,
     Replayed,
     Table,
     TableChange,
@@ -369,14 +370,21 @@ ACTIONS_SHOWN = Prefetch(
 def read_hand(hand: Hand) -> Replayed:
     """The hand's actions and the engine's replay of them, read once: kept on ``hand``
     (``Hand.replayed``) for the rest of the request while it stays at this step, so the write,
-    the desk and the API's answer share one read and one replay. One query (none when the
-    caller prefetched ``ACTIONS_SHOWN``, or a write of this request left them)."""
+    the desk and the API's answer share one read and one replay. One query, of plain values
+    (none when the caller prefetched ``ACTIONS_SHOWN``, or a write of this request left
+    them)."""
     kept = hand.replayed
     if kept is not None and kept.seq == hand.seq:
         return kept
-    prefetch_related_objects([hand], ACTIONS_SHOWN)
-    actions = list(hand.actions.all())
-    hand.replayed = Replayed(hand.seq, actions, replayed_state(hand, actions))
+    if "actions" in getattr(hand, "_prefetched_objects_cache", {}):
+        actions = [LoggedAction.of(row) for row in hand.actions.all()]
+    else:
+        rows = hand.actions.order_by("seq").values_list(*LoggedAction.COLUMNS)
+        actions = [LoggedAction(*row) for row in rows]
+    # The chain's head is its last row by id (``audit``): the last by step, as rows are
+    # entered in step order under the hand's lock.
+    head = max(actions, key=lambda entry: entry.id).row_hash if actions else ""
+    hand.replayed = Replayed(hand.seq, actions, replayed_state(hand, actions), head)
     return hand.replayed
 
 
@@ -387,7 +395,7 @@ def engine_state(hand: Hand) -> HandState:
     return read_hand(hand).state
 
 
-def replayed_state(hand: Hand, actions: list[HandAction]) -> HandState:
+def replayed_state(hand: Hand, actions: list[LoggedAction]) -> HandState:
     """``engine_state`` from the hand's ``actions`` (every one, in order; the voided skipped)."""
     played = [Action.from_dict(a.as_engine_dict()) for a in actions if a.voided_at is None]
     return state_after(hand, played)
@@ -517,27 +525,35 @@ def start_hand(
         # The deal as decided (seats, stacks, button, blinds, game), on the table's chain.
         record_hand(hand, HandRecordKind.DEALT)
         # The deal as replayed above: the answer shows it without reading it back.
-        hand.replayed = Replayed(hand.seq, [], dealt)
+        hand.replayed = Replayed(hand.seq, [], dealt, "")
         return hand
 
 
-def lock_hand(hand: Hand, expected_seq: int) -> Hand:
-    """The hand row, locked until the transaction ends; ``StaleHand`` when another write moved
-    it past ``expected_seq``."""
-    locked = lock_row(Hand, hand.pk)
+def lock_hand(hand: Hand | int, expected_seq: int) -> Hand:
+    """The hand row (``hand``, or the hand of that id), locked until the transaction ends,
+    read with its table unless the caller's copy has it; ``StaleHand`` when another write
+    moved it past ``expected_seq``, ``Hand.DoesNotExist`` when there is no such hand."""
+    given = hand if isinstance(hand, Hand) else None
+    table_known = given is not None and Hand.table.is_cached(given)
+    rows = Hand.objects.all() if table_known else Hand.objects.select_related("table")
+    locked = lock_row(rows, given.pk if given is not None else hand)
     if locked.seq != expected_seq:
         raise StaleHand(locked)
+    if given is None:
+        return locked
     # What the caller read of the hand stands for the locked row: its table (a hand never
     # moves) and, at the same step, its actions and their replay (every change moves the step).
-    if Hand.table.is_cached(hand):
-        locked.table = hand.table
-    if hand.replayed is not None and hand.replayed.seq == locked.seq:
-        locked.replayed = hand.replayed
+    if table_known:
+        locked.table = given.table
+    if given.replayed is not None and given.replayed.seq == locked.seq:
+        locked.replayed = given.replayed
     return locked
 
 
 def _lock_open(
-    hand: Hand, expected_seq: int, awarded: str = "is awarded: it takes no more actions or voids"
+    hand: Hand | int,
+    expected_seq: int,
+    awarded: str = "is awarded: it takes no more actions or voids",
 ) -> Hand:
     """The hand locked (``lock_hand``) for an action, a void or its award: refused once called
     dead (``HandVoided``) or awarded (an awarded hand is final: its chips are in the players'
@@ -552,7 +568,7 @@ def _lock_open(
 
 def record_action(
     *,
-    hand: Hand,
+    hand: Hand | int,
     by: User,
     expected_seq: int,
     seat: int,
@@ -562,7 +578,9 @@ def record_action(
 ) -> HandAction:
     """Enter an action: refused (``IllegalAction``) unless the engine allows it at this point,
     refused (``StaleHand``) if the hand moved on since the client looked. An action made
-    ``out_of_turn`` by a seat not to act is held until its turn (TDA-53)."""
+    ``out_of_turn`` by a seat not to act is held until its turn (TDA-53). ``hand``: the hand
+    as the caller read it, or its id (read here, locked, with its table;
+    ``Hand.DoesNotExist`` when there is none)."""
     entry: dict[str, object] = {"seat": seat, "action": action, "out_of_turn": out_of_turn}
     if to is not None:
         entry["to"] = to
@@ -597,7 +615,8 @@ def record_action(
                 HandStatus.IN_PROGRESS if state.to_act is not None else HandStatus.COMPLETE
             )
             locked.save(update_fields=["seq", "state", "updated_at"])  # the floor card reads it
-            entered = locked.actions.create(
+            entered = HandAction(
+                hand=locked,
                 seq=locked.seq,
                 seat=seat,
                 action=action,
@@ -605,12 +624,20 @@ def record_action(
                 out_of_turn=out_of_turn,
                 entered_by=by,
             )
+            # Linked to the chain's head as read with the actions, under the hand's lock.
+            entered.save(force_insert=True, chain_heads={locked.pk: read.head})
             # The hand at its new step, as played here: ``entered.hand`` answers the request.
-            locked.replayed = Replayed(locked.seq, [*read.actions, entered], state)
+            logged = LoggedAction(
+                entered.pk, entered.seq, seat, action, to, out_of_turn, by.get_username(),
+                entered.entered_at, None, None, "", entered.row_hash,
+            )  # fmt: skip
+            locked.replayed = Replayed(locked.seq, [*read.actions, logged], state, entered.row_hash)
             return entered
     except IntegrityError as exc:
-        # Without row locks (SQLite) the unique (hand, seq) pair still lets only one writer win.
-        raise StaleHand(Hand.objects.get(pk=hand.pk)) from exc
+        # Without row locks (SQLite) the unique (hand, seq) pair still lets only one writer
+        # win; a head read stale, the chain's one row per ``prev_hash`` likewise.
+        pk = hand.pk if isinstance(hand, Hand) else hand
+        raise StaleHand(Hand.objects.get(pk=pk)) from exc
 
 
 def void_last_action(*, hand: Hand, by: User, expected_seq: int, reason: str) -> HandAction:
@@ -701,7 +728,7 @@ def award_hand(
         # The result as awarded, on the table's chain: a result rewritten later differs from it.
         record_hand(locked, HandRecordKind.AWARDED)
         # The award moves no chips in the betting: the replay stands at the new step.
-        locked.replayed = Replayed(locked.seq, read.actions, state)
+        locked.replayed = Replayed(locked.seq, read.actions, state, read.head)
         if after is not None:
             after(locked, result)
         return locked
