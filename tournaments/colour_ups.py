@@ -94,9 +94,13 @@ def in_play(chips: Sequence[ChipDenomination], step: int) -> list[ChipDenominati
 
 def smallest_chip(tournament: Tournament, step: int) -> int | None:
     """The smallest chip that plays at ``step`` (CR-CU.1), None when the tournament has no chip
-    set: the desk then reads it from the level's blinds."""
-    chips = in_play(chip_set(tournament), step)
-    return min((c.value for c in chips), default=None)
+    set: the desk then reads it from the level's blinds. The set is read as values (``in_play``
+    on each denomination's value and the step of the break it leaves at): every deal asks."""
+    chips = tournament.chip_set.order_by("value").values_list("value", "removed_at__number")
+    return min(
+        (value for value, leaves in chips[:MOST_CHIPS] if leaves is None or leaves >= step),
+        default=None,
+    )
 
 
 def _level_label(level: Level, names: Mapping[int, str]) -> str:

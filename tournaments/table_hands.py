@@ -50,7 +50,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count, DateTimeField, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 
 from cardroom.core.api_errors import Conflict, Refusal
 from cardroom.core.numbers import grouped
@@ -80,6 +81,7 @@ from tournaments.models import (
     TournamentAnte,
     TournamentStatus,
     TournamentTable,
+    TournamentTableStatus,
 )
 from tournaments.money.bounties import hand_bounties
 from tournaments.seating import HAND_FOR_HAND, desk_hands, lock_tournament, share_tournament
@@ -110,14 +112,14 @@ class CannotDeal(Refusal):
         super().__init__("table", message, *citations)
 
 
-def tournament_table_for(table: Table) -> TournamentTable | None:
-    """The tournament table this room table is, in a tournament still in play (or None)."""
-    return (
-        TournamentTable.objects.in_play()
-        .select_related("tournament")
-        .filter(table_id=table.pk)
-        .first()
-    )
+def tournament_table_for(table: Table, *, with_tournament: bool = True) -> TournamentTable | None:
+    """The tournament table this room table is, in a tournament still in play (or None).
+    ``with_tournament`` False: the tournament row is not read with it (a deal or an award reads
+    it again under its hold, ``seating.share_tournament``)."""
+    playing = TournamentTable.objects.in_play().filter(table_id=table.pk)
+    if with_tournament:
+        playing = playing.select_related("tournament")
+    return playing.first()
 
 
 def refuse_stranding_the_tournament(table: Table, changes: dict[str, Any]) -> None:
@@ -220,15 +222,27 @@ def _redrawn_at(tournament: Tournament) -> datetime | None:
 
 
 def _previous(table: Table, tournament: Tournament) -> Previous | None:
-    """The last awarded hand's button and blinds (a voided hand is redealt as it was)."""
-    hands = _dealt_hands(table, tournament).filter(awarded_at__isnull=False)
-    redrawn = _redrawn_at(tournament)
-    if redrawn is not None:
-        hands = hands.filter(started_at__gte=redrawn)
-    last = hands.first()
-    if last is None or last.blinds is None:
+    """The last awarded hand's button and blinds (a voided hand is redealt as it was), since
+    the final table's redraw when there was one (``_redrawn_at``, as a subquery: one query)."""
+    redrawn = (
+        tournament.draws.filter(kind=DrawKind.FINAL_TABLE, status=DrawStatus.REVEALED)
+        .order_by("-revealed_at")
+        .values("revealed_at")[:1]
+    )
+    # ``desk_hands`` starts at the tournament's creation: without a redraw that bound stands.
+    since = Coalesce(Subquery(redrawn), Value(tournament.created_at), output_field=DateTimeField())
+    last = (
+        _dealt_hands(table, tournament)
+        .filter(awarded_at__isnull=False, started_at__gte=since)
+        .values_list("button", "blinds")
+        .first()
+    )
+    if last is None:
         return None
-    return Previous(button=last.button, small=last.blinds.get("small"), big=last.blinds["big"])
+    button, blinds = last
+    if blinds is None:
+        return None
+    return Previous(button=button, small=blinds.get("small"), big=blinds["big"])
 
 
 def button_seed(table: Table, ttable: TournamentTable) -> str:
@@ -512,7 +526,16 @@ def deal_tournament_hand(
                     "; the next is dealt when every table has finished it.",
                     HAND_FOR_HAND,
                 )
-        proposal, drawn = _proposal(table)
+        # The seating as it stands under the hold: the table still in play (a break or the
+        # tournament's end, exclusive writers, may have come first), read without the
+        # tournament, which the hold has just read.
+        fresh = TournamentTable.objects.filter(
+            pk=ttable.pk, status=TournamentTableStatus.ACTIVE
+        ).first()
+        if fresh is None or tournament.status == TournamentStatus.COMPLETE:
+            raise CannotDeal(f"{table} is not a table of a tournament in play.")
+        fresh.tournament = tournament
+        proposal, drawn = _proposal(table, fresh)
         if version and version != proposal["version"]:
             raise Conflict(
                 "seat_map_changed",
@@ -540,7 +563,7 @@ def deal_tournament_hand(
             straddle=False, game=proposal["game"],
             blinds={"small": chosen["small"], "big": want_big}, posts=[],
             names=proposal["names"], correction=correction,
-            button_draw=drawn,
+            button_draw=drawn, savepoint=False,
         )  # fmt: skip
         TournamentTable.objects.filter(pk=ttable.pk).update(button=hand.button)
     return hand
@@ -607,8 +630,9 @@ def _settle(
             _apply_award(tournament, ttable, locked, result, by)
 
         settled = services.award_hand(
-            hand=hand, by=by, expected_seq=expected_seq, showdown=showdown, after=apply
-        )
+            hand=hand, by=by, expected_seq=expected_seq, showdown=showdown, after=apply,
+            savepoint=False,
+        )  # fmt: skip
         state = hand_for_hand_round(tournament)
         if state is not None and tournament.status != TournamentStatus.COMPLETE and state.finished:
             advance_hand_for_hand(tournament, by=by)
@@ -651,4 +675,7 @@ def _apply_award(
             out.append((seat, entrant))
     # Their bounties to the winners of the pots they lost (and the winner's own head when the
     # hand ended the tournament), in the same transaction.
-    hand_bounties(tournament, hand=hand, result=result, busted=out, seated=seated, by=by)
+    # Nobody at zero: no bounty changes hands and the tournament goes on (two players or more
+    # kept chips), so the bounty rules' reads are skipped.
+    if busted:
+        hand_bounties(tournament, hand=hand, result=result, busted=out, seated=seated, by=by)

@@ -41,6 +41,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.core.api_errors import Conflict, Refusal
+from cardroom.core.json_columns import as_read_back
 from cardroom.core.parsers import whole_number
 from cardroom.core.reasons import REASON_MAX
 from cardroom.core.request_types import AuthenticatedApiRequest
@@ -320,11 +321,11 @@ JSON_SHOWN = ("seats", "game", "blinds", "posts", "names", "correction", "result
 
 
 def as_stored(hand: Hand) -> Hand:
-    """A hand just written, answered as any later read shows it: its JSON columns read back
-    (PostgreSQL keeps an object's keys in an order of its own), the rest as the write left it
-    (its table, actions and their replay: ``Hand.replayed``)."""
-    hand.refresh_from_db(fields=JSON_SHOWN)
-    return hand
+    """A hand just written, answered as any later read shows it: its JSON columns as the
+    database gives them back (PostgreSQL keeps an object's keys in an order of its own:
+    ``json_columns.as_read_back``, no query), the rest as the write left it (its table,
+    actions and their replay: ``Hand.replayed``)."""
+    return as_read_back(hand, JSON_SHOWN)
 
 
 # --- the views ------------------------------------------------------------------------------

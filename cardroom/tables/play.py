@@ -64,7 +64,8 @@ def deal(
     fields: dict[str, Any] = {
         "button": button, "small": small, "big": big, "reason": reason, "version": version,
     }  # fmt: skip
-    playing = table_hands.tournament_table_for(table)
+    # The deal reads the tournament itself again under its hold.
+    playing = table_hands.tournament_table_for(table, with_tournament=False)
     if playing is not None:
         return table_hands.deal_tournament_hand(
             table=table, by=by, tournament_table=playing, **fields
@@ -75,7 +76,8 @@ def deal(
 def settle(*, hand: Hand, by: User, expected_seq: int, showdown: dict[str, Any] | None) -> Hand:
     """Award the hand from the showdown; stacks (or the entrants' chips and eliminations)
     follow in the same transaction."""
-    playing = table_hands.tournament_table_for(hand.table)
+    # The award reads the tournament itself again under its hold.
+    playing = table_hands.tournament_table_for(hand.table, with_tournament=False)
     if playing is not None:
         return table_hands.settle_tournament_hand(
             hand=hand, by=by, expected_seq=expected_seq, showdown=showdown,

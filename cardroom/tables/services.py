@@ -459,6 +459,7 @@ def start_hand(
     correction: dict[str, Any] | None = None,
     after: Any = None,
     button_draw: dict[str, Any] | None = None,
+    savepoint: bool = True,
 ) -> Hand:
     """Deal a hand at an open table: the engine posts the forced bets from the table's game
     (or ``game``: a tournament table's level), with the blind seats and missed-blind posts
@@ -470,7 +471,9 @@ def start_hand(
     the hand is written: the seat map's and the tournament's checks (a ``Conflict`` there
     leaves nothing written). A table whose last hand is betting-complete but not awarded
     does not deal until it is (``award_hand``), when that hand was dealt from a seat map.
-    ``button_draw``: the draw that placed a table's first button (CR-BB.9), kept on the hand."""
+    ``button_draw``: the draw that placed a table's first button (CR-BB.9), kept on the hand.
+    ``savepoint`` False: the caller's own transaction block, which rolls back whole on any
+    refusal, holds the deal (no savepoint of its own: two statements fewer)."""
     numbers = [entry["seat"] for entry in seats]
     if any(not 1 <= number <= table.seats for number in numbers):
         raise ValidationError({"seats": f"Seats at {table} are numbered 1 to {table.seats}."})
@@ -489,7 +492,7 @@ def start_hand(
         )
     except BadInput as exc:
         raise ValidationError({exc.field or "seats": exc.message}) from exc
-    with transaction.atomic():
+    with transaction.atomic(savepoint=savepoint):
         # Lock the table: two devices dealing at once must not both start a hand.
         locked = lock_row(Table, table.pk)
         if locked.status != TableStatus.OPEN:
@@ -689,13 +692,15 @@ def award_hand(
     expected_seq: int,
     showdown: dict[str, Any] | None,
     after: Any = None,
+    savepoint: bool = True,
 ) -> Hand:
     """Push the pots: the engine's award (contract v2 ``award``) from the showdown the dealer
     entered (``{"ranking": [[3], [1, 4]], "low_ranking": ..., "boards": ...}``; ignored when
     everyone else folded). Stored on the hand, once. ``after(locked_hand, result)`` runs in
     the same transaction, the hand locked: the seat map's or the tournament's stacks follow
-    the award there (a refusal there leaves nothing written)."""
-    with transaction.atomic():
+    the award there (a refusal there leaves nothing written). ``savepoint`` False: the
+    caller's own transaction block, which rolls back whole on any refusal, holds the award."""
+    with transaction.atomic(savepoint=savepoint):
         locked = _lock_open(hand, expected_seq, awarded="is already awarded")
         read = read_hand(locked)
         state = read.state

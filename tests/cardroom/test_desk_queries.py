@@ -28,17 +28,18 @@ pytestmark = pytest.mark.django_db
 #: A deal and an award each write the hand's record on its table's chain: its head read, its
 #: row written (``cardroom.tables.hand_records.record_hand``). An action links to its chain's
 #: head as read with the hand's actions (no read of it alone); the API's reads the hand once,
-#: locked, with its table.
+#: locked, with its table. The API's answer to a deal or
+#: an award works out the hand's JSON columns as stored (``json_columns``): no read back.
 BOUNDS = {
     "action_htmx": (18, 19),
     "action_api": (6, 7),
     "deal_htmx": (22, 24),
-    "deal_api": (17, 19),
+    "deal_api": (16, 18),
     "first_deal_htmx": (23, 25),
-    "first_deal_api": (18, 20),
+    "first_deal_api": (17, 19),
     "proposal_api": (5, 5),
     "award_htmx": (24, 26),
-    "award_api": (15, 17),
+    "award_api": (14, 16),
 }
 
 

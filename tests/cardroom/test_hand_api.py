@@ -177,3 +177,63 @@ def test_an_out_of_turn_action_is_held_then_binding(api_client_for: Any) -> None
     assert done.json()["betting"]["street"] == "flop" and done.json()["betting"]["held"] == []
     log = client.get(url).json()
     assert [a["out_of_turn"] for a in log] == [True, False, False]
+
+
+def test_an_action_is_shown_as_the_generic_serializer_shows_it(api_client_for: Any) -> None:
+    """``HandActionSerializer`` writes its fields out: the same values, types and order, to
+    the byte, as DRF's field by field walk over the same ``Meta``, for an action entered, one
+    with an amount, one out of turn and one voided."""
+    from rest_framework import serializers
+    from rest_framework.renderers import JSONRenderer
+
+    from cardroom.tables.api import HandActionSerializer
+    from cardroom.tables.models import HandAction
+
+    class Generic(serializers.ModelSerializer[HandAction]):
+        entered_by = serializers.CharField(source="entered_by.username", read_only=True)
+        voided_by = serializers.CharField(
+            source="voided_by.username", read_only=True, allow_null=True
+        )
+
+        class Meta(HandActionSerializer.Meta):
+            pass
+
+    hand = make_hand()
+    client = api_client_for("floor_manager")
+    url = f"/api/v1/hands/{hand.pk}/actions/"
+    client.post(url, {"expected_seq": 0, "seat": 3, "action": "fold", "out_of_turn": True})
+    client.post(url, {"expected_seq": 1, "seat": 1, "action": "raise", "to": 8}, format="json")
+    client.post(url, {"expected_seq": 2, "seat": 2, "action": "call"}, format="json")
+    client.post(f"/api/v1/hands/{hand.pk}/void-last/", {"expected_seq": 3, "reason": "Wrong seat"})
+    actions = list(hand.actions.select_related("entered_by", "voided_by").order_by("seq"))
+    assert len(actions) == 3 and actions[-1].voided_at is not None
+    assert any(a.out_of_turn for a in actions) and any(a.to for a in actions)
+    fast = HandActionSerializer(actions, many=True).data
+    generic = Generic(actions, many=True).data
+    assert JSONRenderer().render(fast) == JSONRenderer().render(generic)
+    assert [list(row) for row in fast] == [list(row) for row in generic]
+
+
+def test_a_written_hand_is_answered_as_a_read_back_shows_it() -> None:
+    """``json_columns.as_read_back`` gives a hand's JSON columns as the database reads them
+    back, key order included (PostgreSQL's ``jsonb`` orders an object's keys its own way)."""
+    import json
+
+    from cardroom.core.json_columns import as_read_back
+    from cardroom.seats.api import JSON_SHOWN
+    from cardroom.tables.models import Hand
+
+    hand = make_hand()
+    hand.result = {
+        "stacks": [{"seat": 1, "stack": 200}],
+        "pots": [{"amount": 6, "eligible": [1, 2], "awards": [{"seat": 1, "amount": 6}]}],
+        "returned": (),
+        "showdown": {"ranking": [[1], [2]], "low_ranking": None, "é": {"zz": 1, "b": 2}},
+        "returned_to": {3: "x"},
+    }
+    hand.correction = {"reason": "Button moved", "proposed": {"small": 1, "button": 2, "big": 3}}
+    hand.save(update_fields=["result", "correction"])
+    shown = as_read_back(hand, JSON_SHOWN)
+    read = Hand.objects.get(pk=hand.pk)
+    for name in JSON_SHOWN:
+        assert json.dumps(getattr(shown, name)) == json.dumps(getattr(read, name)), name
