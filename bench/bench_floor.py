@@ -118,9 +118,13 @@ def build_room(count: int, director: Any, manager: Any, *, alternates: int = 0) 
     shared out over the tournaments by their tables, are registered after the draw (the
     alternate list, waiting for a seat). The hands, in table order."""
     from cardroom.seats import services as players
-    from cardroom.tables.choices import TableKind
-    from cardroom.tables.models import Table
-    from cardroom.tables.services import create_table, start_hand
+    from cardroom.tables.choices import TableStatus
+    from cardroom.tables.services import (
+        create_table,
+        create_tournament_tables,
+        set_table_status,
+        start_hand,
+    )
     from tournaments.clock.services import start_clock
     from tournaments.draw_services import draw_initial_seating
     from tournaments.eliminations import close_registration
@@ -131,9 +135,13 @@ def build_room(count: int, director: Any, manager: Any, *, alternates: int = 0) 
     room = []
     for start in range(0, count - cash, PER_TOURNAMENT):
         numbers = range(1001 + start, 1001 + min(start + PER_TOURNAMENT, count - cash))
+        # Made and opened by the floor's services, each logged as any table is (verify_audit
+        # names a table with no history).
         tables = [
-            Table.objects.create(number=n, kind=TableKind.TOURNAMENT, status="open", seats=SEATS)
-            for n in numbers
+            set_table_status(table=table, by=manager, status=TableStatus.OPEN)
+            for table in create_tournament_tables(
+                by=manager, count=len(numbers), seats=SEATS, first=numbers[0]
+            )
         ]
         tournament = create_tournament(
             by=director, name=f"Bench floor {start // PER_TOURNAMENT + 1}", tables=tables,
