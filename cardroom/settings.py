@@ -196,7 +196,8 @@ CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery") or "c
 # throttle stays on the database cache, whose advisory lock makes its counts exact.
 if CELERY_BROKER_URL and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CACHES["throttle"] = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Django's, keeping its Redis clients (cardroom/core/redis_cache.py).
+        "BACKEND": "cardroom.core.redis_cache.KeptClientRedisCache",
         "LOCATION": CELERY_BROKER_URL,
         "KEY_PREFIX": "cardroom-throttle",
         # An unreachable Redis costs a request half a second at most, then is let through.

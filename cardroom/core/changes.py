@@ -241,6 +241,19 @@ def versions(topics: Iterable[str]) -> tuple[int, ...]:
     return tuple(int(found[key]) for key in keys)
 
 
+def versions_and_value(topics: Iterable[str], key: str) -> tuple[tuple[int, ...], Any]:
+    """``versions(topics)`` and the shared cache's value at ``key`` (None without one): on
+    Redis one read for both, where a screen polled several times a second (the room display)
+    paid a round trip and a client each."""
+    if on_database_cache():
+        return versions(topics), shared_cache().get(key)
+    keys = [_version_key(str(topic)) for topic in topics]
+    found = shared_cache().get_many([*keys, key])
+    if any(name not in found for name in keys):  # a version to start: ``versions`` starts it
+        return versions(topics), found.get(key)
+    return tuple(int(found[name]) for name in keys), found.get(key)
+
+
 def bump(topics: Iterable[str]) -> None:
     """A new version of each topic (after the commit of a write of its rows)."""
     store = shared_cache()

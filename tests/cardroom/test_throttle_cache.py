@@ -26,7 +26,7 @@ HAND = {
 
 def redis_cache(location: str) -> dict[str, Any]:
     return {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "cardroom.core.redis_cache.KeptClientRedisCache",
         "LOCATION": location,
         "KEY_PREFIX": "cardroom-throttle-test",
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
@@ -46,7 +46,7 @@ def test_a_redis_broker_gives_the_limits_a_redis_cache() -> None:
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True,
     ).stdout.split()  # fmt: skip
     assert out == [
-        "django.core.cache.backends.redis.RedisCache",
+        "cardroom.core.redis_cache.KeptClientRedisCache",
         "redis://127.0.0.1:6379/9",
         "django.core.cache.backends.db.DatabaseCache",  # the log-in throttle's, unchanged
     ]
@@ -79,3 +79,14 @@ def test_an_unreachable_redis_lets_the_request_through(settings: Any) -> None:
     client = APIClient(REMOTE_ADDR="203.0.113.22")
     for _ in range(2):
         assert client.post("/api/v1/betting/evaluate", HAND, format="json").status_code == 200
+
+
+def test_the_redis_cache_keeps_its_client_between_calls() -> None:
+    """Django's backend makes a Redis client every call (its callbacks copied each time); ours
+    keeps one a connection pool: a room display poll answered from the cache pays for none."""
+    from cardroom.core.redis_cache import KeptClientRedisCache
+
+    cache = KeptClientRedisCache(REDIS, redis_cache(REDIS))
+    client = cache._cache.get_client("a")
+    assert cache._cache.get_client("b") is client
+    assert cache._cache.get_client("c", write=True) is client  # one server: one pool

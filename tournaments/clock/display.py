@@ -124,22 +124,24 @@ def display_state(pk: int, now: datetime) -> dict[str, Any] | None:
     ``tournament`` topic's version: a start, a pause, a level or a colour-up edited, the finish)
     and its level not yet ended."""
     now_ms = (now - EPOCH) // MS
-    store = changes.shared_cache()
+    key = f"cardroom-display:{pk}"
     try:
-        (version,) = changes.versions((Topic.TOURNAMENT,))
-        key = f"cardroom-display:{pk}:{version}"
-        kept = store.get(key)
+        # The topic's version and the reading kept (with the version it was read at), in one
+        # read of the shared cache: a reading of an older version is not current.
+        (version,), kept = changes.versions_and_value((Topic.TOURNAMENT,), key)
     except Exception:  # a cache outage costs a reading, never the display
-        key, kept = "", None
-    if isinstance(kept, dict) and not (kept["ends_at"] is not None and now_ms >= kept["ends_at"]):
-        return moved_on(kept, now_ms)
+        version, kept = None, None
+    if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == version:
+        state = kept[1]
+        if not (state["ends_at"] is not None and now_ms >= state["ends_at"]):
+            return moved_on(state, now_ms)
     tournament = Tournament.objects.filter(pk=pk).first()
     if tournament is None:
         return None
     state = room_state(tournament, list(tournament.levels.all()), now)
-    if key:
+    if version is not None:
         with suppress(Exception):  # a cache outage: the next poll reads again
-            store.set(key, state, DISPLAY_TTL)
+            changes.shared_cache().set(key, (version, state), DISPLAY_TTL)
     return state
 
 
