@@ -546,7 +546,31 @@ class Hand(models.Model):
         return [LoggedAction.of(action) for action in self.actions.all()]
 
 
-class HandAction(AppendOnly):
+class ActionWords:
+    """What an action says ("seat 3 raise to 600 out of turn") and what the engine replays,
+    alike for a row (``HandAction``) and a request's plain record of one (``LoggedAction``)."""
+
+    __slots__ = ()
+    seat: int
+    action: str
+    to: int | None
+    out_of_turn: bool
+
+    def __str__(self) -> str:
+        amount = f" to {self.to}" if self.to is not None else ""
+        late = " out of turn" if self.out_of_turn else ""
+        return f"seat {self.seat} {self.action}{amount}{late}"
+
+    def as_engine_dict(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"seat": self.seat, "action": self.action}
+        if self.to is not None:
+            entry["to"] = self.to
+        if self.out_of_turn:
+            entry["out_of_turn"] = True
+        return entry
+
+
+class HandAction(ActionWords, AppendOnly):
     """One action entered at the table. Never edited: a void marks it (who, when, why) and the
     hand replays without it."""
 
@@ -600,19 +624,6 @@ class HandAction(AppendOnly):
             )
         ]
 
-    def __str__(self) -> str:
-        amount = f" to {self.to}" if self.to is not None else ""
-        late = " out of turn" if self.out_of_turn else ""
-        return f"seat {self.seat} {self.action}{amount}{late}"
-
-    def as_engine_dict(self) -> dict[str, Any]:
-        entry: dict[str, Any] = {"seat": self.seat, "action": self.action}
-        if self.to is not None:
-            entry["to"] = self.to
-        if self.out_of_turn:
-            entry["out_of_turn"] = True
-        return entry
-
 
 class HandRecordKind(models.TextChoices):
     DEALT = "dealt", "Dealt"
@@ -660,7 +671,7 @@ class HandRecord(AppendOnly):
 
 
 @dataclass(frozen=True, slots=True)
-class LoggedAction:
+class LoggedAction(ActionWords):
     """One action of a hand as a request reads it for the desk, the API's answer and the
     replay: the row's values, with who entered and who voided it by username (what
     ``str(user)`` shows), read as plain values in one query rather than as three model
@@ -694,19 +705,6 @@ class LoggedAction:
             row.entered_by.get_username(), row.entered_at, voided_by, row.voided_at,
             row.void_reason, row.row_hash,
         )  # fmt: skip
-
-    def __str__(self) -> str:
-        amount = f" to {self.to}" if self.to is not None else ""
-        late = " out of turn" if self.out_of_turn else ""
-        return f"seat {self.seat} {self.action}{amount}{late}"
-
-    def as_engine_dict(self) -> dict[str, Any]:
-        entry: dict[str, Any] = {"seat": self.seat, "action": self.action}
-        if self.to is not None:
-            entry["to"] = self.to
-        if self.out_of_turn:
-            entry["out_of_turn"] = True
-        return entry
 
 
 @dataclass
