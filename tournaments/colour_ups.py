@@ -86,10 +86,16 @@ def chip_set(tournament: Tournament) -> list[ChipDenomination]:
     return list(tournament.chip_set.select_related("removed_at").order_by("value")[:MOST_CHIPS])
 
 
+def plays_at(leaves: int | None, step: int) -> bool:
+    """Does a chip leaving at the break numbered ``leaves`` (None: never) play at a step of the
+    structure? A chip leaving at a break still plays in that break (it is raced then), and
+    none after it."""
+    return leaves is None or leaves >= step
+
+
 def in_play(chips: Sequence[ChipDenomination], step: int) -> list[ChipDenomination]:
-    """The chips in play at a step of the structure: a chip leaving at a break still plays in
-    that break (it is raced then), and none after it."""
-    return [c for c in chips if c.removed_at is None or c.removed_at.number >= step]
+    """The chips in play at a step of the structure (``plays_at``)."""
+    return [c for c in chips if plays_at(c.removed_at.number if c.removed_at else None, step)]
 
 
 def smallest_chip(tournament: Tournament, step: int) -> int | None:
@@ -98,7 +104,7 @@ def smallest_chip(tournament: Tournament, step: int) -> int | None:
     on each denomination's value and the step of the break it leaves at): every deal asks."""
     chips = tournament.chip_set.order_by("value").values_list("value", "removed_at__number")
     return min(
-        (value for value, leaves in chips[:MOST_CHIPS] if leaves is None or leaves >= step),
+        (value for value, leaves in chips[:MOST_CHIPS] if plays_at(leaves, step)),
         default=None,
     )
 

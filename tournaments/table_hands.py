@@ -210,25 +210,24 @@ def _dealt_hands(table: Table, tournament: Tournament) -> QuerySet[Hand]:
     return desk_hands(tournament).filter(table=table).order_by("-number")
 
 
-def _redrawn_at(tournament: Tournament) -> datetime | None:
-    """When the final table was drawn (TDA RP-9): everyone sits afresh and the button starts
-    again from the one the dealer reports (high card), not from the hands before it."""
-    return (
-        tournament.draws.filter(kind=DrawKind.FINAL_TABLE, status=DrawStatus.REVEALED)
-        .order_by("-revealed_at")
-        .values_list("revealed_at", flat=True)
-        .first()
+def _final_table_draws(tournament: Tournament) -> QuerySet[Any]:
+    """The final table's draws dealt (TDA RP-9), the latest first: everyone sits afresh and the
+    button starts again from the one the dealer reports (high card), not from the hands
+    before it."""
+    return tournament.draws.filter(kind=DrawKind.FINAL_TABLE, status=DrawStatus.REVEALED).order_by(
+        "-revealed_at"
     )
+
+
+def _redrawn_at(tournament: Tournament) -> datetime | None:
+    """When the final table was drawn (``_final_table_draws``), or None."""
+    return _final_table_draws(tournament).values_list("revealed_at", flat=True).first()
 
 
 def _previous(table: Table, tournament: Tournament) -> Previous | None:
     """The last awarded hand's button and blinds (a voided hand is redealt as it was), since
     the final table's redraw when there was one (``_redrawn_at``, as a subquery: one query)."""
-    redrawn = (
-        tournament.draws.filter(kind=DrawKind.FINAL_TABLE, status=DrawStatus.REVEALED)
-        .order_by("-revealed_at")
-        .values("revealed_at")[:1]
-    )
+    redrawn = _final_table_draws(tournament).values("revealed_at")[:1]
     # ``desk_hands`` starts at the tournament's creation: without a redraw that bound stands.
     since = Coalesce(Subquery(redrawn), Value(tournament.created_at), output_field=DateTimeField())
     last = (

@@ -630,10 +630,7 @@ def record_action(
             # Linked to the chain's head as read with the actions, under the hand's lock.
             entered.save(force_insert=True, chain_heads={locked.pk: read.head})
             # The hand at its new step, as played here: ``entered.hand`` answers the request.
-            logged = LoggedAction(
-                entered.pk, entered.seq, seat, action, to, out_of_turn, by.get_username(),
-                entered.entered_at, None, None, "", entered.row_hash,
-            )  # fmt: skip
+            logged = LoggedAction.of(entered)  # its users as given: no query
             locked.replayed = Replayed(locked.seq, [*read.actions, logged], state, entered.row_hash)
             return entered
     except IntegrityError as exc:
